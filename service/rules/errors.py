@@ -1,0 +1,59 @@
+"""Domain errors of the rules engine: a stable snake_case code, a message and the field at fault."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A request the rules reject; `code` is stable, `field` names the offending input (dotted path)."""
+
+    code = "domain_error"
+    status = 422
+
+    def __init__(self, message: str, field: str | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+
+
+class UnknownRuleset(DomainError):
+    """The rule-set id is not registered."""
+
+    code = "unknown_ruleset"
+
+
+class InvalidOption(DomainError):
+    """An option is unknown or its value is out of range."""
+
+    code = "invalid_option"
+
+
+class InvalidCard(DomainError):
+    """A card code is not a card of the rule-set."""
+
+    code = "unknown_card"
+
+
+class ImpossibleCount(DomainError):
+    """More copies of a card (or more cards) than the deck or the game allows."""
+
+    code = "impossible_card_count"
+
+
+class InvalidMeld(DomainError):
+    """An exposed meld whose cards do not form the named kind."""
+
+    code = "invalid_meld"
+
+
+class InvalidSeat(DomainError):
+    """A seat count, seat index or seat role the rule-set does not allow."""
+
+    code = "invalid_seat"
+
+
+class NotAWin(DomainError):
+    """Settlement was asked for a hand that does not win."""
+
+    code = "not_a_win"

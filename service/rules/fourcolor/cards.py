@@ -1,0 +1,127 @@
+"""Four Color Cards card codes (RULES.md 1, "Cards"): colour + character, and flowers F1..F5.
+
+A card is an int: colour * 7 + character for the 28 chess cards, 28..32 for flowers F1..F5.
+A hand is tallied into `Tally`: 28 copy counts and a flower bitmask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..errors import ImpossibleCount, InvalidCard
+
+COLOURS = "rygw"
+CHARACTERS = "GAECHPS"
+GENERAL, ADVISOR, ELEPHANT, CHARIOT, HORSE, CANNON, SOLDIER = range(7)
+N_KINDS = 28
+FLOWER_BASE = 28
+N_FLOWERS = 5
+COPIES = 4
+
+CHESS_CODES = tuple(c + k for c in COLOURS for k in CHARACTERS)
+FLOWER_CODES = tuple(f"F{i}" for i in range(1, N_FLOWERS + 1))
+ALL_CODES = CHESS_CODES + FLOWER_CODES
+CODE_INDEX = {code: i for i, code in enumerate(ALL_CODES)}
+
+
+def colour_of(card: int) -> int:
+    """Colour index 0..3 (r, y, g, w) of a chess card."""
+    return card // 7
+
+
+def character_of(card: int) -> int:
+    """Character index 0..6 (G, A, E, C, H, P, S) of a chess card."""
+    return card % 7
+
+
+def is_flower(card: int) -> bool:
+    """True for F1..F5."""
+    return card >= FLOWER_BASE
+
+
+def code(card: int) -> str:
+    """Canonical code of a card index."""
+    return ALL_CODES[card]
+
+
+def parse_card(text: object, field: str, flowers: bool) -> int:
+    """Parse one canonical, case-sensitive card code; flowers only in the flowers variant."""
+    index = CODE_INDEX.get(text) if isinstance(text, str) else None
+    if index is None:
+        raise InvalidCard(f"{text!r} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)", field)
+    if is_flower(index) and not flowers:
+        raise InvalidCard(f"{text!r}: flower cards exist only in cardavia-flowers", field)
+    return index
+
+
+@dataclass
+class Tally:
+    """Copy counts of the 28 chess cards plus a bitmask of flowers held."""
+
+    counts: list[int]
+    flowers: int = 0
+
+    @classmethod
+    def empty(cls) -> Tally:
+        """A tally with no cards."""
+        return cls([0] * N_KINDS, 0)
+
+    @classmethod
+    def of(cls, cards: Iterable[int]) -> Tally:
+        """Tally a sequence of card indices (no count checks)."""
+        tally = cls.empty()
+        for card in cards:
+            tally.add(card)
+        return tally
+
+    def copy(self) -> Tally:
+        """An independent copy."""
+        return Tally(self.counts[:], self.flowers)
+
+    def add(self, card: int) -> None:
+        """Add one card."""
+        if card >= FLOWER_BASE:
+            self.flowers |= 1 << (card - FLOWER_BASE)
+        else:
+            self.counts[card] += 1
+
+    def remove(self, card: int) -> None:
+        """Remove one card (the caller knows it is there)."""
+        if card >= FLOWER_BASE:
+            self.flowers &= ~(1 << (card - FLOWER_BASE))
+        else:
+            self.counts[card] -= 1
+
+    def count(self, card: int) -> int:
+        """Copies of `card` held."""
+        if card >= FLOWER_BASE:
+            return (self.flowers >> (card - FLOWER_BASE)) & 1
+        return self.counts[card]
+
+    def cards(self) -> list[int]:
+        """The cards in canonical order."""
+        out = [card for card in range(N_KINDS) for _ in range(self.counts[card])]
+        out += [FLOWER_BASE + i for i in range(N_FLOWERS) if self.flowers >> i & 1]
+        return out
+
+    def size(self) -> int:
+        """Number of cards."""
+        return sum(self.counts) + bin(self.flowers).count("1")
+
+
+def check_copies(located: Iterable[tuple[int, str]]) -> None:
+    """Raise ImpossibleCount when a card appears more often than the deck holds (4, or 1 flower).
+
+    `located` pairs each card with the field it came from, so the error names the first surplus copy.
+    """
+    seen = [0] * (N_KINDS + N_FLOWERS)
+    for card, field in located:
+        seen[card] += 1
+        limit = 1 if is_flower(card) else COPIES
+        if seen[card] > limit:
+            raise ImpossibleCount(
+                f"{code(card)} appears {seen[card]} times; the deck has {limit} "
+                "(counted over hand, exposed melds and the public card)",
+                field,
+            )

@@ -1,0 +1,91 @@
+"""A Four Color Cards hand as requests give it: concealed cards, exposed melds and the public card.
+
+Validation follows RULES.md 1 ("Cards"): canonical codes only, at most 4 copies of a chess card and 1 of
+each flower counted over hand + exposed melds + public card (+ the lucky card when settling), and at most
+21 cards in all (20 dealt + the public card, or the dealer's 21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import ImpossibleCount, InvalidMeld
+from .cards import Tally, check_copies, code, parse_card
+from .melds import KINDS, Meld, MeldRules, classify
+
+MAX_CARDS = 21
+
+
+@dataclass(frozen=True)
+class FourColorHand:
+    """Validated cards of one player: concealed tally, exposed melds, the public card (if any)."""
+
+    concealed: Tally
+    exposed: tuple[Meld, ...]
+    public_card: int | None
+
+    def with_public(self) -> Tally:
+        """Concealed cards plus the public card: what must split into melds for hu."""
+        tally = self.concealed.copy()
+        if self.public_card is not None:
+            tally.add(self.public_card)
+        return tally
+
+    def card_count(self) -> int:
+        """Cards in hand + exposed + public."""
+        exposed = sum(len(m.cards) for m in self.exposed)
+        return self.concealed.size() + exposed + (self.public_card is not None)
+
+
+def parse_hand(
+    rules: MeldRules,
+    hand: Sequence[object],
+    exposed: Sequence[Mapping[str, object]] = (),
+    public_card: object = None,
+    extra: Mapping[str, object] | None = None,
+) -> FourColorHand:
+    """Validate a hand request; `extra` names further cards (e.g. the lucky card) that count copies."""
+    located: list[tuple[int, str]] = []
+    concealed = []
+    for i, text in enumerate(hand):
+        card = parse_card(text, f"hand.{i}", rules.flowers)
+        concealed.append(card)
+        located.append((card, f"hand.{i}"))
+    melds = []
+    for i, item in enumerate(exposed):
+        meld = _parse_meld(rules, item, f"exposed.{i}")
+        melds.append(meld)
+        located += [(c, f"exposed.{i}.cards") for c in meld.cards]
+    public = None
+    if public_card is not None:
+        public = parse_card(public_card, "public_card", rules.flowers)
+        located.append((public, "public_card"))
+    for name, text in (extra or {}).items():
+        if text is not None:
+            located.append((parse_card(text, name, rules.flowers), name))
+    check_copies(located)
+    result = FourColorHand(Tally.of(concealed), tuple(melds), public)
+    if result.card_count() > MAX_CARDS:
+        raise ImpossibleCount(
+            f"{result.card_count()} cards over hand, exposed melds and public card; a player has at most "
+            f"{MAX_CARDS}", "hand", code="too_many_cards")
+    return result
+
+
+def _parse_meld(rules: MeldRules, item: Mapping[str, object], field: str) -> Meld:
+    """One exposed meld: its cards must form exactly the named kind under these rules."""
+    kind = item.get("kind")
+    raw = item.get("cards")
+    if kind not in KINDS or not rules.allows(str(kind)):
+        allowed = ", ".join(k for k in KINDS if rules.allows(k))
+        raise InvalidMeld(f"unknown meld kind {kind!r}; this rule-set has: {allowed}", f"{field}.kind")
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise InvalidMeld("a meld needs a non-empty list of cards", f"{field}.cards")
+    cards = tuple(sorted(parse_card(t, f"{field}.cards.{j}", rules.flowers) for j, t in enumerate(raw)))
+    found = classify(cards, rules)
+    if found != kind:
+        shown = " ".join(code(c) for c in cards)
+        what = f"a {found}" if found else "no meld"
+        raise InvalidMeld(f"{shown} is {what}, not a {kind}", f"{field}.cards")
+    return Meld(str(kind), cards, concealed=False)

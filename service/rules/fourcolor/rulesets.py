@@ -1,0 +1,172 @@
+"""The two Four Color Cards rule-sets, `bga-taiwan` and `cardavia-flowers`: data plus small functions.
+
+Every [D] of RULES.md 1 is an `Option` here, defaulting as written there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..errors import InvalidSeat
+from ..options import Option, resolve_options
+from ..registry import register
+from .cards import ALL_CODES, CHESS_CODES, parse_card
+from .claims import ROLES, Claim, bga_claims, flowers_claims, must_take
+from .evaluate import legal_melds
+from .hand import FourColorHand, parse_hand
+from .hu import HuResult, evaluate_hu
+from .melds import Meld, MeldRules
+from .settle import Settlement, settle_bga, settle_flowers
+
+BGA_OPTIONS = (
+    Option("threshold", 10, "Hu points needed before the opponents pay the winner.",
+           "RULES.md 1 Settlement: Threshold 10 [D]", minimum=0, maximum=1000),
+    Option("stake", 1, "Added to every payment: opponents pay (h - threshold) + stake; a caller under the "
+           "threshold pays each opponent threshold + stake.", "RULES.md 1 Settlement: stake 1 [D]",
+           minimum=0, maximum=1000),
+    Option("win_payment", "excess", "'excess': each opponent pays (h - threshold) + stake; 'flat' (seed 001): "
+           "each opponent pays threshold + stake when h >= threshold.",
+           "RULES.md 1 Settlement: option win_payment [D]", choices=("excess", "flat")),
+    Option("winning_meld_concealed", True, "The meld completed by the winning card counts at its concealed "
+           "value; false: at its exposed value.", "RULES.md 1 Settlement: concealed values [D]"),
+    Option("same_colour_soldier_sets", True, "Three or four Soldiers of one colour form a triple or quad.",
+           "RULES.md 1 Melds: same-colour Soldier triples and quads are allowed in bga-taiwan [D]"),
+    Option("general_triple", False, "Three identical Generals form a triple (scored as a triple); by default "
+           "they are three general melds, never a triple.",
+           "RULES.md 1 Melds: three identical Generals are three general melds [D]"),
+)
+
+FLOWERS_OPTIONS = (
+    Option("mixed_group_points", "by_size", "'by_size': command, field and soldiers3 score 1, soldiers4 "
+           "scores 2 (the seed scores groups by size); 'zero': mixed groups score 0.",
+           "RULES.md 1 flowers [D]: mixed groups scored by size; option: mixed groups score 0",
+           choices=("by_size", "zero")),
+    Option("payment", "none", "'none': the winner's total is shown, nobody pays; 'each_loser_pays': each "
+           "loser pays the winner's total.", "RULES.md 1 flowers Settlement: no payments [D]",
+           choices=("none", "each_loser_pays")),
+    Option("must_take_drawn_general", True, "The drawer of a General or flower must meld it (unless a "
+           "higher claim takes it), since Generals and flowers can never be discarded.",
+           "RULES.md 1 flowers: Generals and flowers can never be discarded (decision where the seed is "
+           "silent on an unclaimed drawn General or flower)"),
+)
+
+
+@lru_cache(maxsize=64)
+def _bga_melds(soldier_sets: bool, general_triple: bool) -> MeldRules:
+    """bga-taiwan meld table (exposed / concealed)."""
+    points = (("general", 1, 1), ("pair", 0, 0), ("triple", 1, 3), ("quad", 6, 8), ("general_quad", 8, 6),
+              ("command", 2, 2), ("field", 1, 1), ("soldiers3", 3, 3), ("soldiers4", 5, 5))
+    return MeldRules(points, general_quad=True, general_triple=general_triple, soldier_pairs=False,
+                     soldier_sets=soldier_sets, flowers=False)
+
+
+@lru_cache(maxsize=8)
+def _flowers_melds(mixed: str) -> MeldRules:
+    """cardavia-flowers meld table: no exposed/concealed difference; 4 Generals are 4 singles."""
+    m = 1 if mixed == "by_size" else 0
+    points = (("general", 1, 1), ("flower", 3, 3), ("pair", 0, 0), ("triple", 1, 1), ("quad", 2, 2),
+              ("command", m, m), ("field", m, m), ("soldiers3", m, m), ("soldiers4", 2 * m, 2 * m))
+    return MeldRules(points, general_quad=False, general_triple=False, soldier_pairs=True,
+                     soldier_sets=True, flowers=True)
+
+
+@dataclass(frozen=True)
+class FourColorRuleSet:
+    """A Four Color Cards rule-set: options, meld table, claim policy, settlement."""
+
+    id: str
+    title: str
+    source: str
+    options: tuple[Option, ...]
+    min_seats: int
+    max_seats: int
+    priorities: Mapping[str, int]
+    melds_of: Callable[[Mapping[str, Any]], MeldRules]
+    family: str = "fourcolor"
+    game: str = "Four Color Cards"
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        """Defaults merged with `given`; raises InvalidOption."""
+        return resolve_options(self.options, given)
+
+    def meld_rules(self, options: Mapping[str, Any]) -> MeldRules:
+        """The meld profile under these options."""
+        return self.melds_of(options)
+
+    def parse(self, options: Mapping[str, Any], hand: Sequence[object], exposed: Sequence[Mapping[str, object]] = (),
+              public_card: object = None, extra: Mapping[str, object] | None = None) -> FourColorHand:
+        """Validate a hand request."""
+        return parse_hand(self.meld_rules(options), hand, exposed, public_card, extra)
+
+    def legal_melds(self, hand: FourColorHand, options: Mapping[str, Any]) -> list[Meld]:
+        """Every meld that the concealed cards can form."""
+        return legal_melds(hand.concealed, self.meld_rules(options))
+
+    def legal_claims(self, hand: FourColorHand, role: str, options: Mapping[str, Any]) -> tuple[list[Claim], bool]:
+        """Legal claims on the public card for a seat role, and whether the drawer must take it."""
+        if role not in ROLES:
+            raise InvalidSeat(f"seat_role must be one of {', '.join(ROLES)}", "seat_role")
+        rules = self.meld_rules(options)
+        if self.id == "cardavia-flowers":
+            claims = flowers_claims(hand, role, rules)
+            forced = must_take(hand, role, True) and options["must_take_drawn_general"]
+        else:
+            claims = bga_claims(hand, role, rules, options["winning_meld_concealed"])
+            forced = must_take(hand, role, False)
+        claims.sort(key=lambda c: (-c.priority, c.kind, c.meld.cards if c.meld else ()))
+        return claims, forced
+
+    def hu(self, hand: FourColorHand, options: Mapping[str, Any]) -> HuResult:
+        """Hu status with the best decomposition."""
+        concealed_win = options.get("winning_meld_concealed", True)
+        return evaluate_hu(hand, self.meld_rules(options), concealed_win)
+
+    def check_seats(self, seats: int, winner: int | None = None) -> None:
+        """Seat count within the rule-set's range, winner a seat index."""
+        if not self.min_seats <= seats <= self.max_seats:
+            span = f"{self.min_seats}" if self.min_seats == self.max_seats else f"{self.min_seats}-{self.max_seats}"
+            raise InvalidSeat(f"{self.id} is played by {span} players", "seats")
+        if winner is not None and not 0 <= winner < seats:
+            raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+
+    def settle(self, hand: FourColorHand, options: Mapping[str, Any], seats: int, winner: int,
+               lucky_card: object = None) -> Settlement:
+        """Round settlement of a hu; raises NotAWin for a hand that does not win."""
+        self.check_seats(seats, winner)
+        rules = self.meld_rules(options)
+        if self.id == "cardavia-flowers":
+            return settle_flowers(hand, rules, options, seats, winner)
+        lucky = None if lucky_card is None else parse_card(lucky_card, "lucky_card", False)
+        return settle_bga(hand, rules, options, seats, winner, lucky)
+
+    def describe(self) -> dict[str, Any]:
+        """Cards, meld kinds with points, claim priorities and options for /v1/rulesets."""
+        defaults = self.resolve_options(None)
+        flowers = self.id == "cardavia-flowers"
+        return {
+            "id": self.id, "game": self.game, "title": self.title, "family": self.family,
+            "source": self.source, "seats": {"min": self.min_seats, "max": self.max_seats},
+            "cards": list(ALL_CODES if flowers else CHESS_CODES),
+            "melds": self.meld_rules(defaults).table(),
+            "claim_priorities": [{"class": k, "rank": v} for k, v in self.priorities.items()],
+            "seat_roles": list(ROLES),
+            "options": [o.describe() for o in self.options],
+        }
+
+
+BGA_TAIWAN = register(FourColorRuleSet(
+    id="bga-taiwan", title="Four Color Cards, Taiwanese rules as on Board Game Arena",
+    source="RULES.md section 1; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
+    priorities={"hu": 3, "quad_triple": 2, "chi": 1},
+    melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]),
+))
+
+CARDAVIA_FLOWERS = register(FourColorRuleSet(
+    id="cardavia-flowers", title="Sì Sè Pái with Wei-Hwa Huang's five flower cards, as on Cardavia",
+    source="RULES.md section 1 (flowers variant); seed 003 (pt)", options=FLOWERS_OPTIONS, min_seats=4,
+    max_seats=4, priorities={"drawer_hu": 5, "hu": 4, "quad_triple": 3, "drawer_meld": 2, "next_mixed": 1},
+    melds_of=lambda o: _flowers_melds(o["mixed_group_points"]),
+))

@@ -1,0 +1,127 @@
+"""Round settlement for Four Color Cards (RULES.md 1, "Settlement (bga-taiwan)" and flowers "Settlement")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import NotAWin
+from .cards import code
+from .hand import FourColorHand
+from .hu import HuResult, evaluate_hu
+from .melds import Meld, MeldRules
+
+
+@dataclass(frozen=True)
+class Line:
+    """One step of the settlement a player can follow: what it is, in words, and its points."""
+
+    step: str
+    text: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Hu points, their breakdown and the per-seat deltas (summing to zero)."""
+
+    points: int
+    melds: tuple[Meld, ...]
+    breakdown: tuple[Line, ...]
+    deltas: tuple[int, ...]
+    lucky_bonus: int = 0
+
+
+def _meld_lines(result: HuResult, rules: MeldRules) -> list[Line]:
+    """One line per meld with the value it scores."""
+    lines = []
+    for meld in result.melds or ():
+        where = "concealed" if meld.concealed else "exposed"
+        text = f"{where} {meld.kind} {' '.join(meld.codes())}"
+        lines.append(Line(f"{where}_meld", text, meld.points(rules)))
+    return lines
+
+
+def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult:
+    """The hu evaluation, or NotAWin naming the hand."""
+    result = evaluate_hu(hand, rules, concealed_win)
+    if not result.hu:
+        raise NotAWin("hand, exposed melds and winning card do not split completely into melds", "hand")
+    return result
+
+
+def lucky_bonus(hand: FourColorHand, lucky: int | None) -> tuple[int, str]:
+    """+1 per card identical to the lucky card over hand, exposed melds and winning card (RULES.md 1)."""
+    if lucky is None:
+        return 0, "no lucky card (no stock left): no bonus"
+    in_hand = hand.concealed.count(lucky)
+    exposed = sum(m.cards.count(lucky) for m in hand.exposed)
+    winning = int(hand.public_card == lucky)
+    total = in_hand + exposed + winning
+    return total, (f"lucky card {code(lucky)}: {in_hand} in hand + {exposed} exposed + {winning} winning card "
+                   f"= {total} identical: +{total}")
+
+
+def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int, winner: int,
+               lucky: int | None) -> Settlement:
+    """bga-taiwan: h = exposed + concealed + lucky; opponents pay (h - T) + stake, or the caller pays T + stake."""
+    result = _won(hand, rules, options["winning_meld_concealed"])
+    lines = _meld_lines(result, rules)
+    bonus, text = lucky_bonus(hand, lucky)
+    lines.append(Line("lucky_card", text, bonus))
+    h = (result.points or 0) + bonus
+    lines.append(Line("total", f"hu points h = {result.exposed_points} exposed + {result.concealed_points} "
+                               f"concealed + {bonus} lucky = {h}", h))
+    threshold, stake = options["threshold"], options["stake"]
+    if h >= threshold:
+        if options["win_payment"] == "flat":
+            pay = threshold + stake
+            rule = f"h = {h} >= {threshold} (flat): each opponent pays {threshold} + {stake} = {pay}"
+        else:
+            pay = h - threshold + stake
+            rule = f"h = {h} >= {threshold}: each opponent pays ({h} - {threshold}) + {stake} = {pay}"
+    else:
+        pay = -(threshold + stake)
+        rule = f"h = {h} < {threshold}: the caller pays each opponent {threshold} + {stake} = {-pay}"
+    lines.append(Line("payment_rule", rule, pay))
+    deltas, payments = _pay_each(seats, winner, pay)
+    return Settlement(h, result.melds or (), tuple(lines + payments), deltas, bonus)
+
+
+def settle_flowers(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int,
+                   winner: int) -> Settlement:
+    """cardavia-flowers: the winner's meld total; no payments unless `payment` asks each loser to pay it."""
+    result = _won(hand, rules, True)
+    lines = _meld_lines(result, rules)
+    total = result.points or 0
+    lines.append(Line("total", f"meld total = {total}", total))
+    if options["payment"] == "none":
+        lines.append(Line("payment_rule", "no payments between players (option payment = none)", 0))
+        return Settlement(total, result.melds or (), tuple(lines), (0,) * seats)
+    lines.append(Line("payment_rule", f"each loser pays the total {total}", total))
+    deltas, payments = _pay_each(seats, winner, total)
+    return Settlement(total, result.melds or (), tuple(lines + payments), deltas)
+
+
+def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[Line]]:
+    """Every opponent pays `pay` to the winner (negative: the winner pays each opponent)."""
+    deltas = [-pay] * seats
+    deltas[winner] = pay * (seats - 1)
+    lines = []
+    for seat in range(seats):
+        if seat != winner:
+            if pay >= 0:
+                lines.append(Line("payment", f"seat {seat} pays seat {winner} {pay}", pay))
+            else:
+                lines.append(Line("payment", f"seat {winner} pays seat {seat} {-pay}", -pay))
+    return tuple(deltas), lines
+
+
+def match_totals(rounds: list[list[int]], seats: int, start: int = 20) -> list[list[int]]:
+    """Running totals of a match: every player starts with `start` points (RULES.md 1, "A match")."""
+    totals, current = [], [start] * seats
+    for deltas in rounds:
+        current = [a + b for a, b in zip(current, deltas)]
+        totals.append(current)
+    return totals
