@@ -23,6 +23,8 @@ def _deck(rules: MeldRules) -> list[int]:
 
 def winning_hand(rng: random.Random, rules: MeldRules, size: int = 21) -> list[int]:
     """A random hand of exactly `size` cards that splits completely into melds."""
+    if size == 0:
+        return []  # the empty hand is all melds; the loop below only returns after adding a meld
     shapes = [s for s in _SHAPES if classify(s, rules)]
     if rules.flowers:
         shapes += [(FLOWER_BASE + i,) for i in range(N_FLOWERS)]

@@ -1,0 +1,55 @@
+"""HTTP API: flask-smorest blueprints, one package per resource, errors as problem+json."""
+
+from __future__ import annotations
+
+import http
+
+from flask import Flask
+from flask_smorest import Api as SmorestApi
+from flask_smorest.utils import prepare_response
+
+from ..errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+
+
+class Api(SmorestApi):
+    """flask-smorest Api whose documented and served errors are RFC 9457 problem documents."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def handle_http_exception(self, error):  # type: ignore[override]
+        """Serve HTTP errors as problem+json."""
+        return handle_http_exception(error)
+
+    def _register_responses(self) -> None:
+        """Document every error status with the problem schema and its media type."""
+        for status in http.HTTPStatus:
+            response: dict = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304):
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+
+
+def register_blueprints(app: Flask) -> Api:
+    """Create the Api and register every resource blueprint."""
+    from .hands.routes import blp as hands
+    from .health.routes import blp as health
+    from .rulesets.routes import blp as rulesets
+    from .settlements.routes import blp as settlements
+
+    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    for blueprint in (health, rulesets, hands, settlements):
+        api.register_blueprint(blueprint)
+    return api
+
+
+API_DESCRIPTION = """\
+Rules engine for the long-card games Four Color Cards (bga-taiwan, cardavia-flowers) and Chắn (cardavia-chan).
+Every request that evaluates cards names a `ruleset` and may pass `options`; every answer echoes the rule-set,
+the fully resolved options and the `engine_version`. Cards are canonical, case-sensitive codes (`rG`, `F3`).
+Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and, for invalid input,
+`errors` mapping dotted field paths (`hand.3`, `exposed.0.cards`) to messages.
+"""

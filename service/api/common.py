@@ -1,0 +1,80 @@
+"""Schemas shared by the hand endpoints: the hand request, melds, and the echo of rule-set and options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ..rules.fourcolor.cards import ALL_CODES
+from ..rules.fourcolor.melds import KINDS, Meld
+from ..rules.registry import ENGINE_VERSION, RuleSet, get_ruleset
+
+RULESET_IDS = ("bga-taiwan", "cardavia-flowers")
+CARD_CODES = ALL_CODES
+MELD_KINDS = KINDS
+
+
+def card_field(description: str = "canonical card code of the rule-set", **kwargs: Any) -> fields.String:
+    """A card code; checked against the rule-set by the engine, which names the field at fault."""
+    enum: list[str | None] = list(CARD_CODES)
+    if kwargs.get("allow_none"):
+        enum.append(None)  # OpenAPI 3.0: a nullable enum lists null
+    return fields.String(metadata={"description": description, "enum": enum}, **kwargs)
+
+
+class ExposedMeldSchema(ma.Schema):
+    """A meld already on the table."""
+
+    kind = fields.String(required=True, metadata={"enum": list(MELD_KINDS)})
+    cards = fields.List(card_field(), required=True, validate=validate.Length(min=1, max=4))
+
+
+class RulesetRequestSchema(ma.Schema):
+    """`ruleset` and `options`, common to every evaluating request."""
+
+    ruleset = fields.String(required=True, metadata={"enum": list(RULESET_IDS)})
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict,
+                          metadata={"description": "rule options; see GET /v1/rulesets for names and defaults"})
+
+
+class HandRequestSchema(RulesetRequestSchema):
+    """A player's cards: concealed `hand`, `exposed` melds, and the `public_card` on offer, if any."""
+
+    hand = fields.List(card_field(), required=True, validate=validate.Length(max=64))
+    exposed = fields.List(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
+    public_card = card_field(load_default=None, allow_none=True)
+
+
+class MeldSchema(ma.Schema):
+    """One meld with its points as it stands (exposed or concealed value)."""
+
+    kind = fields.String(required=True, metadata={"enum": list(MELD_KINDS)})
+    cards = fields.List(fields.String(), required=True)
+    points = fields.Integer(required=True)
+    concealed = fields.Boolean(required=True)
+
+
+class EchoSchema(ma.Schema):
+    """The rule-set, its fully resolved options and the engine version, echoed by every answer."""
+
+    ruleset = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+    engine_version = fields.String(required=True)
+
+
+def resolve(payload: dict[str, Any]) -> tuple[RuleSet, dict[str, Any]]:
+    """The rule-set of a request and its resolved options (errors name `ruleset` / `options.<name>`)."""
+    ruleset = get_ruleset(payload["ruleset"])
+    return ruleset, dict(ruleset.resolve_options(payload.get("options")))
+
+
+def echo(ruleset: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
+    """The echo part of an answer."""
+    return {"ruleset": ruleset.id, "options": options, "engine_version": ENGINE_VERSION}
+
+
+def meld_json(meld: Meld, rules: Any) -> dict[str, Any]:
+    """A meld as the API shows it."""
+    return {"kind": meld.kind, "cards": meld.codes(), "points": meld.points(rules), "concealed": meld.concealed}

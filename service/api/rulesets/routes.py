@@ -1,0 +1,37 @@
+"""GET /v1/rulesets: the rule-sets with their cards, meld kinds and points, claim priorities and options."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...errors import problem
+from ...rules.errors import UnknownRuleset
+from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
+from .schemas import RulesetListSchema, RulesetSchema
+
+blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Rule-sets and their options")
+
+
+@blp.route("")
+class Rulesets(MethodView):
+    """Every rule-set the engine knows."""
+
+    @blp.response(200, RulesetListSchema)
+    def get(self):
+        """List rule-sets with cards, meld table, claim priorities and options with defaults."""
+        return {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
+
+
+@blp.route("/<string:ruleset_id>")
+class Ruleset(MethodView):
+    """One rule-set."""
+
+    @blp.response(200, RulesetSchema)
+    @blp.alt_response(404, description="no such rule-set")
+    def get(self, ruleset_id: str):
+        """Describe one rule-set."""
+        try:
+            return {"engine_version": ENGINE_VERSION, **get_ruleset(ruleset_id).describe()}
+        except UnknownRuleset as error:
+            return problem(404, "unknown_ruleset", error.message)

@@ -1,0 +1,65 @@
+"""Schemas of the rule-set description."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields
+
+
+class MeldKindSchema(ma.Schema):
+    """A meld kind and its points (for Chắn: a pair kind)."""
+
+    kind = fields.String(required=True)
+    exposed = fields.Integer(required=True)
+    concealed = fields.Integer(required=True)
+
+
+class PrioritySchema(ma.Schema):
+    """A claim priority class; higher rank wins."""
+
+    class_ = fields.String(required=True, data_key="class", attribute="class")
+    rank = fields.Integer(required=True)
+
+
+class OptionSchema(ma.Schema):
+    """A rule option: name, type, default, allowed values and the RULES.md decision it implements."""
+
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata={"enum": ["boolean", "integer", "string"]})
+    default = fields.Raw(required=True)
+    doc = fields.String(required=True)
+    rule = fields.String(required=True)
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class SeatsSchema(ma.Schema):
+    """Allowed player counts."""
+
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+
+
+class RulesetSchema(ma.Schema):
+    """One rule-set."""
+
+    engine_version = fields.String()
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    title = fields.String(required=True)
+    family = fields.String(required=True)
+    source = fields.String(required=True)
+    seats = fields.Nested(SeatsSchema, required=True)
+    cards = fields.List(fields.String(), required=True)
+    melds = fields.List(fields.Nested(MeldKindSchema), required=True)
+    claim_priorities = fields.List(fields.Nested(PrioritySchema), required=True)
+    seat_roles = fields.List(fields.String(), required=True)
+    options = fields.List(fields.Nested(OptionSchema), required=True)
+
+
+class RulesetListSchema(ma.Schema):
+    """Every rule-set."""
+
+    engine_version = fields.String(required=True)
+    rulesets = fields.List(fields.Nested(RulesetSchema), required=True)

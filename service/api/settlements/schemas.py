@@ -1,0 +1,62 @@
+"""Schemas of POST /v1/settlements and POST /v1/matches."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ..common import EchoSchema, HandRequestSchema, MeldSchema, RulesetRequestSchema, card_field
+
+
+class SettlementRequestSchema(HandRequestSchema):
+    """The winner's hand (`public_card` is the winning card), the table size and the winner's seat."""
+
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4),
+                           metadata={"description": "players at the table (bga-taiwan 2-4, cardavia-flowers 4)"})
+    winner = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3),
+                            metadata={"description": "seat index of the winner, below seats"})
+    lucky_card = card_field(
+        "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus",
+        load_default=None, allow_none=True)
+
+
+class LineSchema(ma.Schema):
+    """One step of the settlement a player can follow."""
+
+    step = fields.String(required=True, metadata={"enum": [
+        "exposed_meld", "concealed_meld", "lucky_card", "total", "payment_rule", "payment"]})
+    text = fields.String(required=True)
+    points = fields.Integer(required=True)
+
+
+class SettlementResponseSchema(EchoSchema):
+    """Points, line-by-line breakdown and per-seat deltas (summing to zero)."""
+
+    points = fields.Integer(required=True)
+    lucky_bonus = fields.Integer(required=True)
+    melds = fields.List(fields.Nested(MeldSchema), required=True)
+    breakdown = fields.List(fields.Nested(LineSchema), required=True)
+    seats = fields.Integer(required=True)
+    winner = fields.Integer(required=True)
+    deltas = fields.List(fields.Integer(), required=True)
+
+
+class MatchRequestSchema(RulesetRequestSchema):
+    """Round deltas of a match, in order."""
+
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
+    rounds = fields.List(fields.List(fields.Integer(strict=True, validate=validate.Range(min=-100000, max=100000))),
+                         required=True, validate=validate.Length(max=1000))
+    start = fields.Integer(load_default=20, strict=True, validate=validate.Range(min=-100000, max=100000),
+                           metadata={"description": "points every player starts with (RULES.md: 20)"})
+
+
+class MatchResponseSchema(EchoSchema):
+    """Running totals after each round, the final totals and the leading seats."""
+
+    start = fields.Integer(required=True)
+    totals = fields.List(fields.List(fields.Integer()), required=True)
+    final = fields.List(fields.Integer(), required=True)
+    leaders = fields.List(fields.Integer(), required=True)
+    rounds_played = fields.Integer(required=True)
+    standard_rounds = fields.Integer(required=True)

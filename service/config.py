@@ -1,0 +1,46 @@
+"""Configuration: defaults here, overridden by `LONGCARDS_*` environment variables, then by `create_app(config)`.
+
+Nothing is read at import time; `load()` is called by the app factory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+PREFIX = "LONGCARDS_"
+
+DEFAULTS: dict[str, Any] = {
+    "API_TITLE": "Long Cards hand evaluation and replay service",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    # Request bodies larger than this get 413 problem+json (bytes).
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "DOCS_URL": "/docs",
+}
+
+
+def _coerce(default: Any, raw: str) -> Any:
+    """Parse an environment string into the type of its default."""
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(raw)
+    if isinstance(default, (dict, list)):
+        return json.loads(raw)
+    return raw
+
+
+def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Defaults, then `LONGCARDS_<NAME>` environment variables, then `overrides`."""
+    env = os.environ if environ is None else environ
+    config = dict(DEFAULTS)
+    for name, default in DEFAULTS.items():
+        if PREFIX + name in env:
+            config[name] = _coerce(default, env[PREFIX + name])
+    config.update(overrides or {})
+    return config

@@ -1,0 +1,114 @@
+"""One problem+json (RFC 9457) error model for every failure: `type`, `title`, `status`, `detail`, `code`,
+and `errors` (field -> messages) for invalid input. Never a bare 500 page."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+from .rules.errors import DomainError
+
+PROBLEM_TYPE = "application/problem+json"
+log = logging.getLogger(__name__)
+
+#: Stable codes for HTTP-level failures (domain codes come from service.rules.errors).
+HTTP_CODES = {
+    400: "bad_request", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
+    413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+    429: "rate_limited", 500: "internal_error", 503: "unavailable",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem document as this service sends it."""
+
+    type = ma.fields.String(required=True, metadata={"description": "URI reference naming the problem type"})
+    title = ma.fields.String(required=True)
+    status = ma.fields.Integer(required=True)
+    detail = ma.fields.String(required=True)
+    code = ma.fields.String(required=True, metadata={"description": "stable snake_case error code"})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
+        metadata={"description": "invalid input: dotted field path -> messages"},
+    )
+
+
+def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
+            headers: Mapping[str, str] | None = None) -> Response:
+    """Build a problem+json response."""
+    body: dict[str, Any] = {
+        "type": f"/problems/{code}", "title": HTTPStatus(status).phrase, "status": status,
+        "detail": detail, "code": code,
+    }
+    if errors:
+        body["errors"] = {k: list(v) for k, v in errors.items()}
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten marshmallow/webargs nested messages into dotted field paths ("hand.3": [...])."""
+    if isinstance(messages, Mapping):
+        out: dict[str, list[str]] = {}
+        for key, value in messages.items():
+            if key == "json" and not prefix:  # webargs' location level
+                out.update(flatten(value))
+                continue
+            name = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else str(key))
+            out.update(flatten(value, name))
+        return out
+    if isinstance(messages, (list, tuple)) and all(isinstance(m, str) for m in messages):
+        return {prefix or "body": list(messages)}
+    if isinstance(messages, (list, tuple)):
+        out = {}
+        for i, value in enumerate(messages):
+            out.update(flatten(value, f"{prefix}.{i}" if prefix else str(i)))
+        return out
+    return {prefix or "body": [str(messages)]}
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    """HTTP errors (webargs validation, 404, 405, 413 ...) as problem+json."""
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    if status == 400 and messages is not None:
+        return problem(400, "malformed_json", "the request body is not valid JSON", flatten(messages) or None)
+    if status == 422 and messages is not None:
+        errors = flatten(messages)
+        fields = ", ".join(sorted(errors))
+        return problem(422, "invalid_request", f"invalid fields: {fields}", errors)
+    if status == 413:
+        return problem(413, "payload_too_large", "the request body exceeds the configured maximum size")
+    code = HTTP_CODES.get(status, "http_error")
+    # Keep protocol headers werkzeug sets (e.g. `Allow` on 405, RFC 9110), not its HTML content type.
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
+    return problem(status, code, error.description or HTTPStatus(status).phrase, headers=headers)
+
+
+def handle_domain_error(error: DomainError) -> Response:
+    """Rules-engine rejections: 422 with the stable code and the field at fault."""
+    errors = {error.field or "body": [error.message]}
+    return problem(error.status, error.code, error.message, errors)
+
+
+def handle_unexpected(error: Exception) -> Response:
+    """Anything else is a bug: log it, answer a problem (never an HTML 500)."""
+    log.exception("unhandled error", exc_info=error)
+    return problem(500, "internal_error", "internal error; it has been logged")
+
+
+def register(app: Flask) -> None:
+    """Install the handlers on the app."""
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(DomainError, handle_domain_error)
+    app.register_error_handler(Exception, handle_unexpected)
