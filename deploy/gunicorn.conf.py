@@ -1,0 +1,24 @@
+"""Gunicorn settings for the API. Every value can be overridden by the environment variable named beside it."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
+# Build the evaluation tables once in the master; forked workers share them copy-on-write.
+preload_app = True
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+
+
+def on_starting(server):
+    """Warm the default rule profiles' tables before workers fork."""
+    from service.rules.warm import warm_tables
+
+    seconds = warm_tables()
+    server.log.info("evaluation tables built in %.2f s", seconds)
