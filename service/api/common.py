@@ -24,11 +24,26 @@ def card_field(description: str = "canonical card code of the rule-set", **kwarg
     return fields.String(metadata={"description": description, "enum": enum}, **kwargs)
 
 
+class CardList(fields.List):
+    """A list of card codes. Strings pass straight through (the engine checks codes and names the field);
+    only non-strings fall back to per-item errors. Hand requests are the hot path."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if isinstance(value, list) and all(type(item) is str for item in value):
+            return value
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def card_list(**kwargs: Any) -> CardList:
+    """A documented list of card codes."""
+    return CardList(card_field(), **kwargs)
+
+
 class ExposedMeldSchema(ma.Schema):
     """A meld already on the table."""
 
     kind = fields.String(required=True, metadata={"enum": list(MELD_KINDS)})
-    cards = fields.List(card_field(), required=True, validate=validate.Length(min=1, max=4))
+    cards = card_list(required=True, validate=validate.Length(min=1, max=4))
 
 
 class RulesetRequestSchema(ma.Schema):
@@ -42,7 +57,7 @@ class RulesetRequestSchema(ma.Schema):
 class HandRequestSchema(RulesetRequestSchema):
     """A player's cards: concealed `hand`, `exposed` melds, and the `public_card` on offer, if any."""
 
-    hand = fields.List(card_field(), required=True, validate=validate.Length(max=64))
+    hand = card_list(required=True, validate=validate.Length(max=64))
     exposed = fields.List(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
     public_card = card_field(load_default=None, allow_none=True)
 

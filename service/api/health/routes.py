@@ -22,7 +22,7 @@ class HealthSchema(ma.Schema):
 class Health(MethodView):
     """The process is up."""
 
-    @blp.response(200, HealthSchema)
+    @blp.response(200, HealthSchema())
     def get(self):
         """Report that the API process is alive."""
         return {"status": "ok", "engine_version": ENGINE_VERSION}

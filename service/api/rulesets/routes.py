@@ -17,7 +17,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Ru
 class Rulesets(MethodView):
     """Every rule-set the engine knows."""
 
-    @blp.response(200, RulesetListSchema)
+    @blp.response(200, RulesetListSchema())
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
         return {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
@@ -27,7 +27,7 @@ class Rulesets(MethodView):
 class Ruleset(MethodView):
     """One rule-set."""
 
-    @blp.response(200, RulesetSchema)
+    @blp.response(200, RulesetSchema())
     @blp.alt_response(404, description="no such rule-set")
     def get(self, ruleset_id: str):
         """Describe one rule-set."""

@@ -19,8 +19,8 @@ STANDARD_ROUNDS = 3  # RULES.md 1: "the standard match is 3 rounds"
 class Settlements(MethodView):
     """Settle a round won by hu."""
 
-    @blp.arguments(SettlementRequestSchema)
-    @blp.response(200, SettlementResponseSchema)
+    @blp.arguments(SettlementRequestSchema())
+    @blp.response(200, SettlementResponseSchema())
     def post(self, payload: dict):
         """Points of the winning hand, each step of the count, and what every seat pays or receives."""
         ruleset, options = resolve(payload)
@@ -45,8 +45,8 @@ class Settlements(MethodView):
 class Matches(MethodView):
     """Running totals of a match."""
 
-    @blp.arguments(MatchRequestSchema)
-    @blp.response(200, MatchResponseSchema)
+    @blp.arguments(MatchRequestSchema())
+    @blp.response(200, MatchResponseSchema())
     def post(self, payload: dict):
         """Add round deltas to every player's starting points; report totals and the leaders."""
         ruleset, options = resolve(payload)

@@ -6,7 +6,7 @@ A hand is tallied into `Tally`: 28 copy counts and a flower bitmask.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import ImpossibleCount, InvalidCard
@@ -110,7 +110,18 @@ class Tally:
         return sum(self.counts) + bin(self.flowers).count("1")
 
 
-def check_copies(located: Iterable[tuple[int, str]]) -> None:
+LIMITS = (COPIES,) * N_KINDS + (1,) * N_FLOWERS
+
+
+def overfull(cards: Iterable[int]) -> bool:
+    """True when some card appears more often than the deck holds (4 copies, 1 of each flower)."""
+    seen = [0] * (N_KINDS + N_FLOWERS)
+    for card in cards:
+        seen[card] += 1
+    return any(n > limit for n, limit in zip(seen, LIMITS))
+
+
+def check_copies(located: Sequence[tuple[int, str]]) -> None:
     """Raise ImpossibleCount when a card appears more often than the deck holds (4, or 1 flower).
 
     `located` pairs each card with the field it came from, so the error names the first surplus copy.
@@ -118,7 +129,7 @@ def check_copies(located: Iterable[tuple[int, str]]) -> None:
     seen = [0] * (N_KINDS + N_FLOWERS)
     for card, field in located:
         seen[card] += 1
-        limit = 1 if is_flower(card) else COPIES
+        limit = LIMITS[card]
         if seen[card] > limit:
             raise ImpossibleCount(
                 f"{code(card)} appears {seen[card]} times; the deck has {limit} "

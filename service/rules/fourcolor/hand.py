@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import ImpossibleCount, InvalidMeld
-from .cards import Tally, check_copies, code, parse_card
+from .cards import CODE_INDEX, FLOWER_BASE, Tally, check_copies, code, overfull, parse_card
 from .melds import KINDS, Meld, MeldRules, classify
 
 MAX_CARDS = 21
@@ -46,31 +46,35 @@ def parse_hand(
     extra: Mapping[str, object] | None = None,
 ) -> FourColorHand:
     """Validate a hand request; `extra` names further cards (e.g. the lucky card) that count copies."""
-    located: list[tuple[int, str]] = []
-    concealed = []
-    for i, text in enumerate(hand):
-        card = parse_card(text, f"hand.{i}", rules.flowers)
-        concealed.append(card)
-        located.append((card, f"hand.{i}"))
-    melds = []
-    for i, item in enumerate(exposed):
-        meld = _parse_meld(rules, item, f"exposed.{i}")
-        melds.append(meld)
-        located += [(c, f"exposed.{i}.cards") for c in meld.cards]
-    public = None
-    if public_card is not None:
-        public = parse_card(public_card, "public_card", rules.flowers)
-        located.append((public, "public_card"))
-    for name, text in (extra or {}).items():
-        if text is not None:
-            located.append((parse_card(text, name, rules.flowers), name))
-    check_copies(located)
-    result = FourColorHand(Tally.of(concealed), tuple(melds), public)
+    concealed = _parse_cards(hand, "hand", rules.flowers)
+    melds = tuple(_parse_meld(rules, item, f"exposed.{i}") for i, item in enumerate(exposed))
+    public = None if public_card is None else parse_card(public_card, "public_card", rules.flowers)
+    extras = {name: parse_card(text, name, rules.flowers) for name, text in (extra or {}).items() if text is not None}
+    others = [c for m in melds for c in m.cards] + ([] if public is None else [public]) + list(extras.values())
+    if overfull(concealed + others):
+        # Slow path, only on error: locate the first surplus copy so the message names its field.
+        located = [(c, f"hand.{i}") for i, c in enumerate(concealed)]
+        located += [(c, f"exposed.{i}.cards") for i, m in enumerate(melds) for c in m.cards]
+        located += [] if public is None else [(public, "public_card")]
+        located += [(c, name) for name, c in extras.items()]
+        check_copies(located)
+    result = FourColorHand(Tally.of(concealed), melds, public)
     if result.card_count() > MAX_CARDS:
         raise ImpossibleCount(
             f"{result.card_count()} cards over hand, exposed melds and public card; a player has at most "
             f"{MAX_CARDS}", "hand", code="too_many_cards")
     return result
+
+
+def _parse_cards(texts: Sequence[object], field: str, flowers: bool) -> list[int]:
+    """Card indices of a list of codes; the first bad one raises naming `field.i`."""
+    cards = []
+    for text in texts:
+        card = CODE_INDEX.get(text) if type(text) is str else None
+        if card is None or (card >= FLOWER_BASE and not flowers):
+            parse_card(text, f"{field}.{len(cards)}", flowers)  # raises with the reason
+        cards.append(card)
+    return cards
 
 
 def _parse_meld(rules: MeldRules, item: Mapping[str, object], field: str) -> Meld:
