@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InvalidSeat
+from ..errors import DomainError, InvalidSeat
 from ..options import Option, resolve_options
 from ..registry import register
 from .cards import ALL_CODES, CHESS_CODES, parse_card
@@ -109,6 +109,9 @@ class FourColorRuleSet:
         """Legal claims on the public card for a seat role, and whether the drawer must take it."""
         if role not in ROLES:
             raise InvalidSeat(f"seat_role must be one of {', '.join(ROLES)}", "seat_role")
+        if hand.public_card is None:
+            raise DomainError("claims are made on a public card; give public_card", "public_card",
+                              code="missing_public_card")
         rules = self.meld_rules(options)
         if self.id == "cardavia-flowers":
             claims = flowers_claims(hand, role, rules)

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import NotAWin
-from .cards import code
+from ..errors import ImpossibleCount, NotAWin
+from .cards import COPIES, code
 from .hand import FourColorHand
 from .hu import HuResult, evaluate_hu
 from .melds import Meld, MeldRules
@@ -59,6 +59,10 @@ def lucky_bonus(hand: FourColorHand, lucky: int | None) -> tuple[int, str]:
     exposed = sum(m.cards.count(lucky) for m in hand.exposed)
     winning = int(hand.public_card == lucky)
     total = in_hand + exposed + winning
+    if total >= COPIES:
+        # RULES.md 1 "Lucky card": the turned-up card is one of the 4 copies, so the winner holds "at most 3".
+        raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
+                              f"{COPIES} copies", "lucky_card")
     return total, (f"lucky card {code(lucky)}: {in_hand} in hand + {exposed} exposed + {winning} winning card "
                    f"= {total} identical: +{total}")
 
