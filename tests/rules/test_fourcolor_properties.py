@@ -139,7 +139,7 @@ def any_hand(rules: MeldRules) -> st.SearchStrategy[list[int]]:
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_best_decomposition_covers_the_hand_with_legal_melds(profile: str, data: st.DataObject) -> None:
     """RULES.md 1: one card belongs to one meld only; the best split's points are its concealed meld values."""

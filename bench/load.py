@@ -1,0 +1,82 @@
+"""A small closed-loop HTTP load client for loopback benchmarks (keep-alive connections, N processes).
+
+Usage: python bench/load.py URL_BASE --path /healthz [--body-file F] [--seconds 10] [--connections 4]
+Prints requests/s, the error count and latency percentiles. Requests are bounded by --seconds; loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import statistics
+import time
+import urllib.parse
+
+
+def _worker(base: str, path: str, bodies: list[bytes], seconds: float, out: mp.Queue) -> None:
+    """Send requests on one keep-alive connection until the time is up."""
+    url = urllib.parse.urlparse(base)
+    if url.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise SystemExit("loopback only")
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    lat, errors, i = [], 0, 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        body = bodies[i % len(bodies)] if bodies else None
+        i += 1
+        start = time.perf_counter()
+        try:
+            if body is None:
+                conn.request("GET", path)
+            else:
+                conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+            response = conn.getresponse()
+            response.read()
+            if response.status != 200:
+                errors += 1
+        except (OSError, http.client.HTTPException):
+            errors += 1
+            conn.close()
+            conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+        lat.append(time.perf_counter() - start)
+    out.put((lat, errors))
+
+
+def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: int) -> dict:
+    """Drive the server with `connections` processes; return the figures."""
+    out: mp.Queue = mp.Queue()
+    procs = [mp.Process(target=_worker, args=(base, path, bodies, seconds, out)) for _ in range(connections)]
+    for p in procs:
+        p.start()
+    results = [out.get() for _ in procs]
+    for p in procs:
+        p.join()
+    lat = sorted(x for r in results for x in r[0])
+    return {
+        "path": path, "requests": len(lat), "errors": sum(r[1] for r in results),
+        "rps": len(lat) / seconds,
+        "p50_ms": statistics.median(lat) * 1000 if lat else None,
+        "p99_ms": lat[int(len(lat) * 0.99)] * 1000 if lat else None,
+    }
+
+
+def main() -> None:
+    """CLI."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("base")
+    parser.add_argument("--path", default="/healthz")
+    parser.add_argument("--body-file", help="JSON list of request bodies to cycle through (POST)")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--connections", type=int, default=4)
+    args = parser.parse_args()
+    bodies = []
+    if args.body_file:
+        with open(args.body_file, encoding="utf-8") as f:
+            bodies = [json.dumps(b).encode() for b in json.load(f)]
+    print(json.dumps(run(args.base, args.path, bodies, args.seconds, args.connections)))
+
+
+if __name__ == "__main__":
+    main()

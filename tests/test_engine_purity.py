@@ -1,0 +1,98 @@
+"""The engine (service/rules, service/replay, service/search) imports neither the web stack nor the queue
+stack (STYLE.md "Shape of this project": "a test enforces it")."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search")
+FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
+#: Project modules that carry the web or queue stack: the engine must not reach them either.
+FORBIDDEN_PROJECT = ("service.app", "service.api", "service.errors", "workers")
+
+
+def engine_files() -> list[Path]:
+    """Every .py file of the engine packages that exist."""
+    files: list[Path] = []
+    for package in ENGINE_PACKAGES:
+        folder = ROOT.joinpath(*package.split("."))
+        if folder.is_dir():
+            files += sorted(folder.rglob("*.py"))
+    return files
+
+
+def module_name(path: Path) -> str:
+    """Dotted module name of a file under ROOT (a package's __init__ is the package)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_under(name: str, roots: tuple[str, ...]) -> bool:
+    """True when `name` is one of `roots` or a submodule of one."""
+    return any(name == root or name.startswith(root + ".") for root in roots)
+
+
+def imported_names(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import anywhere in the file, relative imports resolved."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package.pop()
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            found.append((node.lineno, module))
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def test_engine_has_modules() -> None:
+    """The check below is not vacuous: the rules engine is there."""
+    assert any(module_name(p).startswith("service.rules.") for p in engine_files())
+
+
+@pytest.mark.parametrize("path", engine_files(), ids=lambda p: module_name(p))
+def test_engine_module_imports_no_web_or_queue_stack(path: Path) -> None:
+    """Static check, so imports inside functions (lazy imports) count too."""
+    bad = [f"line {line}: {name}" for line, name in imported_names(path)
+           if is_under(name, FORBIDDEN) or is_under(name, FORBIDDEN_PROJECT)]
+    assert not bad, f"{module_name(path)} imports {bad}"
+
+
+IMPORT_ALL = """
+import importlib, json, sys
+names = json.loads(sys.argv[1])
+for name in names:
+    importlib.import_module(name)
+from service.rules.registry import all_rulesets
+all_rulesets()  # registry._load imports the rule-set packages lazily
+print(json.dumps({"loaded": sorted(m for m in sys.modules if m.startswith("service.")),
+                  "modules": sorted(sys.modules)}))
+"""
+
+
+def test_importing_the_whole_engine_loads_no_web_or_queue_stack() -> None:
+    """Import every engine module in a fresh interpreter and look at sys.modules."""
+    names = [module_name(p) for p in engine_files()]
+    run = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, json.dumps(names)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert set(names) <= set(report["loaded"])
+    leaked = sorted({m.split(".")[0] for m in report["modules"] if is_under(m, FORBIDDEN)}
+                    | {m for m in report["modules"] if is_under(m, FORBIDDEN_PROJECT)})
+    assert not leaked, f"importing the engine loaded {leaked}"
