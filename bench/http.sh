@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# /v1/hu requests/s as a ratio of /healthz requests/s, same gunicorn configuration, loopback only.
-# Usage: bench/http.sh [seconds per run, default 10] [connections, default 4]
+# /v1/hu requests/s as a ratio of /healthz requests/s, same gunicorn configuration (deploy/gunicorn.conf.py,
+# overridable by its environment variables), loopback only. Runs alternate between the two endpoints for
+# ROUNDS rounds so that drift on a shared machine hits both alike; medians are reported.
+# Usage: bench/http.sh [seconds per run, default 5] [rounds, default 5] [client connections, default 4]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PY=${PY:-$ROOT/.venv/bin/python}
-SECONDS_PER_RUN=${1:-10}
-CONNECTIONS=${2:-4}
+RUN_SECONDS=${1:-5}
+ROUNDS=${2:-5}
+CONNECTIONS=${3:-4}
 PORT=${BENCH_PORT:-18731}
 BASE=http://127.0.0.1:$PORT
 tmp=$(mktemp -d)
@@ -17,17 +20,40 @@ BIND=127.0.0.1:$PORT "$ROOT/.venv/bin/gunicorn" --config deploy/gunicorn.conf.py
 server=$!
 for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
 "$PY" bench/hu_bodies.py 200 >"$tmp/bodies.json"
-# Warm-up, then the two measured runs.
 "$PY" bench/load.py "$BASE" --path /v1/hu --body-file "$tmp/bodies.json" --seconds 2 --connections "$CONNECTIONS" >/dev/null
-health=$("$PY" bench/load.py "$BASE" --path /healthz --seconds "$SECONDS_PER_RUN" --connections "$CONNECTIONS")
-hu=$("$PY" bench/load.py "$BASE" --path /v1/hu --body-file "$tmp/bodies.json" --seconds "$SECONDS_PER_RUN" \
-  --connections "$CONNECTIONS")
-"$PY" - "$health" "$hu" "$CONNECTIONS" <<'PY'
-import json, os, sys
-h, u, c = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3]
-print(f"gunicorn {os.environ.get('WEB_CONCURRENCY', os.cpu_count())} workers (gthread), {c} keep-alive client processes, loopback")
-for r in (h, u):
-    print(f"{r['path']:<10} {r['rps']:8.0f} req/s  p50 {r['p50_ms']:.2f} ms  p99 {r['p99_ms']:.2f} ms  errors {r['errors']}")
-ratio = u["rps"] / h["rps"]
-print(f"ratio /v1/hu : /healthz = {ratio:.2f}  (target >= 0.70: {'met' if ratio >= 0.7 else 'NOT met'})")
+# CPU seconds used so far by the gunicorn workers (utime + stime from /proc), to report server CPU per request.
+server_cpu() { local t=0; for p in $(pgrep -P "$server"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+  echo "$t"; }
+measure() {  # path [body file]
+  local before after
+  before=$(server_cpu)
+  "$PY" bench/load.py "$BASE" --path "$1" ${2:+--body-file "$2"} --seconds "$RUN_SECONDS" --connections "$CONNECTIONS" \
+    >"$tmp/one"
+  after=$(server_cpu)
+  "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['server_cpu_s']=(int(sys.argv[3])-int(sys.argv[2]))/$(getconf CLK_TCK); print(json.dumps(r))" \
+    "$tmp/one" "$before" "$after" >>"$tmp/runs"
+}
+for round in $(seq 1 "$ROUNDS"); do
+  measure /healthz
+  measure /v1/hu "$tmp/bodies.json"
+done
+"$PY" - "$tmp/runs" "$CONNECTIONS" "$RUN_SECONDS" <<'PY'
+import json, os, statistics, sys
+runs = [json.loads(line) for line in open(sys.argv[1])]
+conf = (f"{os.environ.get('WEB_CONCURRENCY', 2 * os.cpu_count())} workers "
+        f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gthread')}, {os.environ.get('GUNICORN_THREADS', '1')} threads)")
+print(f"gunicorn {conf}; {sys.argv[2]} keep-alive client processes; {len(runs) // 2} rounds of {sys.argv[3]} s per endpoint")
+by = {p: [r for r in runs if r["path"] == p] for p in ("/healthz", "/v1/hu")}
+for path, rs in by.items():
+    rps = [r["rps"] for r in rs]
+    print(f"{path:<10} median {statistics.median(rps):7.0f} req/s (runs {min(rps):.0f}-{max(rps):.0f})  "
+          f"p50 {statistics.median(r['p50_ms'] for r in rs):.2f} ms  p99 {statistics.median(r['p99_ms'] for r in rs):.2f} ms"
+          f"  errors {sum(r['errors'] for r in rs)}")
+cpu = {p: statistics.median(r["server_cpu_s"] / r["requests"] * 1e6 for r in rs) for p, rs in by.items()}
+print(f"server CPU per request (all workers): /healthz {cpu['/healthz']:.0f} us, /v1/hu {cpu['/v1/hu']:.0f} us "
+      f"-> CPU ratio {cpu['/healthz'] / cpu['/v1/hu']:.2f}")
+ratio = statistics.median(r["rps"] for r in by["/v1/hu"]) / statistics.median(r["rps"] for r in by["/healthz"])
+pairs = [u["rps"] / h["rps"] for h, u in zip(by["/healthz"], by["/v1/hu"])]
+print(f"ratio /v1/hu : /healthz = {ratio:.2f} (per round {min(pairs):.2f}-{max(pairs):.2f}; "
+      f"target >= 0.70: {'met' if ratio >= 0.7 else 'NOT met'})")
 PY

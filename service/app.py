@@ -11,13 +11,14 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from . import config as settings
 from . import errors
 from .api import register_blueprints
+from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: configuration, problem+json errors, the API blueprints and the local docs page."""
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
-    app.json.sort_keys = False  # answers keep the documented field order
     errors.register(app)
     app.extensions["longcards_api"] = register_blueprints(app)
     docs = get_swaggerui_blueprint(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import marshmallow as ma
@@ -90,6 +91,7 @@ def echo(ruleset: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
     return {"ruleset": ruleset.id, "options": options, "engine_version": ENGINE_VERSION}
 
 
+@lru_cache(maxsize=8192)
 def meld_json(meld: Meld, rules: Any) -> dict[str, Any]:
-    """A meld as the API shows it."""
+    """A meld as the API shows it (cached: melds are immutable and shared; callers never mutate the dict)."""
     return {"kind": meld.kind, "cards": meld.codes(), "points": meld.points(rules), "concealed": meld.concealed}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -68,6 +69,8 @@ class Option:
 
 def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """Merge `given` over the defaults; unknown names and bad values raise InvalidOption."""
+    if not given:
+        return _defaults(declared)
     known = {o.name: o for o in declared}
     resolved = {o.name: o.default for o in declared}
     for name, value in (given or {}).items():
@@ -75,3 +78,9 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any] | Non
             raise InvalidOption(f"unknown option {name!r}", f"options.{name}", code="unknown_option")
         resolved[name] = known[name].validate(value)
     return MappingProxyType(resolved)
+
+
+@lru_cache(maxsize=32)
+def _defaults(declared: tuple[Option, ...]) -> Mapping[str, Any]:
+    """The default options of a rule-set (shared, read-only)."""
+    return MappingProxyType({o.name: o.default for o in declared})

@@ -47,5 +47,6 @@ def all_rulesets() -> list[RuleSet]:
 
 
 def _load() -> None:
-    """Import the rule-set packages so they register (cheap; tables are built lazily)."""
-    from .fourcolor import rulesets  # noqa: F401
+    """Import the rule-set packages once so they register (cheap; tables are built lazily)."""
+    if not _REGISTRY:
+        from .fourcolor import rulesets  # noqa: F401

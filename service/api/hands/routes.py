@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import jsonify
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rules.fourcolor.cards import code
+from ..blueprint import Blueprint
 from ..common import HandRequestSchema, echo, meld_json, resolve
 from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
 

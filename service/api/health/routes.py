@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rules.registry import ENGINE_VERSION
+from ..blueprint import Blueprint
 
 blp = Blueprint("health", __name__, description="Liveness")
 

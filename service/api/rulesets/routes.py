@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...errors import problem
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
+from ..blueprint import Blueprint
 from .schemas import RulesetListSchema, RulesetSchema
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Rule-sets and their options")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rules.errors import InvalidSeat
 from ...rules.fourcolor.settle import match_totals
+from ..blueprint import Blueprint
 from ..common import echo, meld_json, resolve
 from .schemas import MatchRequestSchema, MatchResponseSchema, SettlementRequestSchema, SettlementResponseSchema
 

@@ -70,10 +70,13 @@ class Tally:
     @classmethod
     def of(cls, cards: Iterable[int]) -> Tally:
         """Tally a sequence of card indices (no count checks)."""
-        tally = cls.empty()
+        counts, flowers = [0] * N_KINDS, 0
         for card in cards:
-            tally.add(card)
-        return tally
+            if card < FLOWER_BASE:
+                counts[card] += 1
+            else:
+                flowers |= 1 << (card - FLOWER_BASE)
+        return cls(counts, flowers)
 
     def copy(self) -> Tally:
         """An independent copy."""
@@ -118,7 +121,7 @@ def overfull(cards: Iterable[int]) -> bool:
     seen = [0] * (N_KINDS + N_FLOWERS)
     for card in cards:
         seen[card] += 1
-    return any(n > limit for n, limit in zip(seen, LIMITS))
+    return max(seen[:N_KINDS]) > COPIES or max(seen[N_KINDS:]) > 1
 
 
 def check_copies(located: Sequence[tuple[int, str]]) -> None:

@@ -100,18 +100,24 @@ class Evaluator:
 
     def best_decomposition(self, tally: Tally) -> Decomposition | None:
         """The best-scoring complete split, or None: a few look-ups per feasible Soldier export."""
-        best = self.colour.best
+        return self.evaluate(tally)[0]
+
+    def evaluate(self, tally: Tally) -> tuple[Decomposition | None, int]:
+        """The best split (or None) and the number of distinct splits, in one pass over the Soldier exports."""
+        best, ways = self.colour.best, self.colour.ways
         s0, s1, s2, s3 = colour_states(tally.counts)
-        top, pick = -1, None
+        top, pick, total = -1, None, 0
         for row in self.soldier.by_soldiers[(s0 % 5) * 125 + (s1 % 5) * 25 + (s2 % 5) * 5 + s3 % 5]:
             a = best[s0 - row[0]]
             b = best[s1 - row[1]]
             c = best[s2 - row[2]]
             d = best[s3 - row[3]]
-            if a >= 0 and b >= 0 and c >= 0 and d >= 0 and row[4] + a + b + c + d > top:
-                top, pick = row[4] + a + b + c + d, row
+            if a >= 0 and b >= 0 and c >= 0 and d >= 0:
+                total += row[5] * ways[s0 - row[0]] * ways[s1 - row[1]] * ways[s2 - row[2]] * ways[s3 - row[3]]
+                if row[4] + a + b + c + d > top:
+                    top, pick = row[4] + a + b + c + d, row
         if pick is None:
-            return None
+            return None, 0
         r, y, g, w = self._split_melds
         melds = (
             r[s0 - pick[0]] + y[s1 - pick[1]] + g[s2 - pick[2]] + w[s3 - pick[3]] + self._soldier_melds(pick[6])
@@ -119,7 +125,7 @@ class Evaluator:
         if tally.flowers:
             melds += self._flower_melds(tally.flowers)
             top += self.flower_points * bin(tally.flowers).count("1")
-        return Decomposition(melds, top)
+        return Decomposition(melds, top), total
 
     @staticmethod
     @lru_cache(maxsize=1024)

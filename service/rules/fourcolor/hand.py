@@ -58,12 +58,12 @@ def parse_hand(
         located += [] if public is None else [(public, "public_card")]
         located += [(c, name) for name, c in extras.items()]
         check_copies(located)
-    result = FourColorHand(Tally.of(concealed), melds, public)
-    if result.card_count() > MAX_CARDS:
+    total = len(concealed) + len(others) - len(extras)
+    if total > MAX_CARDS:
         raise ImpossibleCount(
-            f"{result.card_count()} cards over hand, exposed melds and public card; a player has at most "
-            f"{MAX_CARDS}", "hand", code="too_many_cards")
-    return result
+            f"{total} cards over hand, exposed melds and public card; a player has at most {MAX_CARDS}", "hand",
+            code="too_many_cards")
+    return FourColorHand(Tally.of(concealed), melds, public)
 
 
 def _parse_cards(texts: Sequence[object], field: str, flowers: bool) -> list[int]:

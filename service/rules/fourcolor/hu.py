@@ -33,11 +33,9 @@ def evaluate_hu(hand: FourColorHand, rules: MeldRules, winning_meld_concealed: b
     evaluator = evaluator_for(rules)
     tally = hand.with_public()
     exposed_points = sum(m.points(rules) for m in hand.exposed)
-    if winning_meld_concealed or hand.public_card is None:
-        best = evaluator.best_decomposition(tally)
-    else:
+    best, count = evaluator.evaluate(tally)
+    if best is not None and not winning_meld_concealed and hand.public_card is not None:
         best = _best_with_open_winning_meld(tally, hand.public_card, rules)
-    count = evaluator.count(tally)
     if best is None:
         return HuResult(False, None, exposed_points, None, None, 0, hand.card_count())
     return HuResult(
