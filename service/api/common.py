@@ -8,13 +8,15 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..rules.chan.cards import CODES as CHAN_CODES
+from ..rules.chan.pairs import KINDS as PAIR_KINDS
 from ..rules.fourcolor.cards import ALL_CODES
 from ..rules.fourcolor.melds import KINDS, Meld
 from ..rules.registry import ENGINE_VERSION, RuleSet, get_ruleset
 
-RULESET_IDS = ("bga-taiwan", "cardavia-flowers")
-CARD_CODES = ALL_CODES
-MELD_KINDS = KINDS
+RULESET_IDS = ("bga-taiwan", "cardavia-chan", "cardavia-flowers")
+CARD_CODES = ALL_CODES + CHAN_CODES
+MELD_KINDS = KINDS + PAIR_KINDS
 
 
 def card_field(description: str = "canonical card code of the rule-set", **kwargs: Any) -> fields.String:
@@ -41,7 +43,7 @@ def card_list(**kwargs: Any) -> CardList:
 
 
 class ExposedMeldSchema(ma.Schema):
-    """A meld already on the table."""
+    """A meld already on the table (Chắn: an exposed pair, `chan`, `ca` or `chiu`)."""
 
     kind = fields.String(required=True, metadata={"enum": list(MELD_KINDS)})
     cards = card_list(required=True, validate=validate.Length(min=1, max=4))

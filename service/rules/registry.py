@@ -49,4 +49,5 @@ def all_rulesets() -> list[RuleSet]:
 def _load() -> None:
     """Import the rule-set packages once so they register (cheap; tables are built lazily)."""
     if not _REGISTRY:
+        from .chan import rulesets as _chan  # noqa: F401
         from .fourcolor import rulesets  # noqa: F401

@@ -51,14 +51,14 @@ def test_hu_win_with_exposed_meld(client):
     assert body["exposed_points"] == 1 and body["concealed_points"] == 5
     assert {"kind": "triple", "cards": ["wS", "wS", "wS"], "points": 1, "concealed": False} in body["melds"]
     assert {"kind": "command", "cards": ["rG", "rA", "rE"], "points": 2, "concealed": True} in body["melds"]
-    assert body["card_count"] == 9 and body["decompositions"] == 1 and body["reason"] is None
+    assert body["card_count"] == 9 and body["decompositions"] == 1 and body["reasons"] == []
 
 
 def test_hu_false_has_null_points_and_melds(client):
     """CONTRACT: points and melds are null when hu is false."""
     body = client.post("/v1/hu", json={"ruleset": "bga-taiwan", "hand": ["rA", "yA"]}).get_json()
     assert body["hu"] is False and body["points"] is None and body["melds"] is None
-    assert body["reason"]
+    assert [r["code"] for r in body["reasons"]] == ["incomplete_melds"]
 
 
 def test_melds_lists_every_meld_of_the_hand(client):

@@ -10,6 +10,22 @@ from ..common import EchoSchema, HandRequestSchema, MeldSchema
 ROLES = ["drawer", "next", "other", "discarder"]
 
 
+class HistorySchema(ma.Schema):
+    """Chắn: the player's own earlier moves that capture rules 3-6 depend on (faces as card codes)."""
+
+    discarded = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+        "description": "faces he discarded (rule 4: he cannot capture them; rule 6: two suits of one value "
+                       "discarded forbid Cạ captures)"})
+    passed_identical = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+        "description": "faces whose identical capture he passed up (rule 3: never discard them or use them in a Cạ)"})
+    played_into_ca = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+        "description": "faces he played from hand into a Cạ (rule 4: he cannot capture them)"})
+    captured_ca = fields.Boolean(load_default=False, metadata={
+        "description": "he has captured a Cạ (rule 6: he may never discard both cards of a Cạ)"})
+    dead_hand = fields.Boolean(load_default=False, metadata={
+        "description": "a dealer with neither a legal opening discard nor a heavenly win: only draws"})
+
+
 class MeldsRequestSchema(HandRequestSchema):
     """A hand; with `public_card`, also the claims on it for `seat_role`."""
 
@@ -17,6 +33,11 @@ class MeldsRequestSchema(HandRequestSchema):
         "description": "with public_card: drawer (turned it up), next (seat after the discarder or drawer), "
                        "other, discarder. Default: other.",
     })
+    card_source = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["stock", "discard"]),
+                                metadata={"description": "cardavia-chan: where the public card comes from (a win "
+                                                         "needs a turned-up stock card). Default: discard."})
+    history = fields.Nested(HistorySchema, load_default=None, allow_none=True, metadata={
+        "description": "cardavia-chan: what the player did earlier in the round (capture rules 3-6)"})
 
 
 class ClaimSchema(ma.Schema):
@@ -29,7 +50,11 @@ class ClaimSchema(ma.Schema):
     priority = fields.Integer(required=True, metadata={"description": "higher wins; ties go by seat order"})
     points = fields.Integer(required=True, metadata={"description": "exposed meld value, or hu points"})
     melds = fields.List(fields.Nested(MeldSchema), required=True, allow_none=True,
-                        metadata={"description": "for hu: the best decomposition"})
+                        metadata={"description": "for hu / win: the best decomposition (Chắn: the pairing)"})
+    discards = fields.List(fields.String(), required=True, allow_none=True, metadata={
+        "description": "cardavia-chan: legal discards after this capture or Chíu (rules 2, 3, 6, 7)"})
+    by_chiu = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "cardavia-chan win: completed by a Chíu (the only win on a discard)"})
 
 
 class MeldsResponseSchema(EchoSchema):
@@ -38,20 +63,38 @@ class MeldsResponseSchema(EchoSchema):
     melds = fields.List(fields.Nested(MeldSchema), required=True)
     public_card = fields.String(required=True, allow_none=True)
     seat_role = fields.String(required=True, allow_none=True)
+    card_source = fields.String(required=True, allow_none=True)
     claims = fields.List(fields.Nested(ClaimSchema), required=True, allow_none=True)
+    legal_discards = fields.List(fields.String(), required=True, allow_none=True, metadata={
+        "description": "cardavia-chan without public_card: the faces the player may discard now"})
     must_take = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "the drawer must take this card (a General) unless a higher claim takes it"})
+
+
+class ReasonSchema(ma.Schema):
+    """One reason a hand does not win."""
+
+    code = fields.String(required=True, metadata={"enum": [
+        "incomplete_melds", "card_count", "unpaired_cards", "too_few_chan", "chi_chi_rule"]})
+    message = fields.String(required=True)
 
 
 class HuResponseSchema(EchoSchema):
     """Hu (win) status with the best decomposition; `points` and `melds` are null when hu is false."""
 
     hu = fields.Boolean(required=True)
-    points = fields.Integer(required=True, allow_none=True)
-    exposed_points = fields.Integer(required=True)
+    points = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Four Color Cards: exposed + concealed meld points; Chắn: the score from the cards alone "
+                       "(bonuses that need the win context come with /v1/settlements)"})
+    exposed_points = fields.Integer(required=True, allow_none=True)
     concealed_points = fields.Integer(required=True, allow_none=True)
     melds = fields.List(fields.Nested(MeldSchema), required=True, allow_none=True)
     decompositions = fields.Integer(required=True, metadata={"description": "distinct complete splits"})
     card_count = fields.Integer(required=True)
     public_card = fields.String(required=True, allow_none=True)
-    reason = fields.String(required=True, allow_none=True, metadata={"description": "why the hand does not win"})
+    reasons = fields.List(fields.Nested(ReasonSchema), required=True, metadata={
+        "description": "why the hand does not win (empty when it does)"})
+    chan_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Chắn pairs"})
+    ca_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Cạ pairs"})
+    unpaired = fields.List(fields.String(), required=True, allow_none=True, metadata={
+        "description": "Chắn: cards no pair can take"})

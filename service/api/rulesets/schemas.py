@@ -7,7 +7,7 @@ from marshmallow import fields
 
 
 class MeldKindSchema(ma.Schema):
-    """A meld kind and its points (for Chắn: a pair kind)."""
+    """A meld kind and its points (Chắn: a pair kind; pairs carry no points, bonuses score)."""
 
     kind = fields.String(required=True)
     exposed = fields.Integer(required=True)
@@ -34,6 +34,15 @@ class OptionSchema(ma.Schema):
     maximum = fields.Integer()
 
 
+class BonusSchema(ma.Schema):
+    """A Chắn bonus: main value, dịch value and condition."""
+
+    name = fields.String(required=True)
+    main = fields.Integer(required=True)
+    dich = fields.Integer(required=True)
+    condition = fields.String(required=True)
+
+
 class SeatsSchema(ma.Schema):
     """Allowed player counts."""
 
@@ -53,6 +62,8 @@ class RulesetSchema(ma.Schema):
     seats = fields.Nested(SeatsSchema, required=True)
     cards = fields.List(fields.String(), required=True)
     melds = fields.List(fields.Nested(MeldKindSchema), required=True)
+    bonuses = fields.List(fields.Nested(BonusSchema), metadata={"description": "cardavia-chan only"})
+    base_points = fields.Integer(metadata={"description": "cardavia-chan: Ù xuông, a win with no bonus"})
     claim_priorities = fields.List(fields.Nested(PrioritySchema), required=True)
     seat_roles = fields.List(fields.String(), required=True)
     options = fields.List(fields.Nested(OptionSchema), required=True)

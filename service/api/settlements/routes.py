@@ -25,16 +25,22 @@ class Settlements(MethodView):
         """Points of the winning hand, each step of the count, and what every seat pays or receives."""
         ruleset, options = resolve(payload)
         ruleset.check_seats(payload["seats"], payload["winner"])
-        extra = {"lucky_card": payload["lucky_card"]} if ruleset.id == "bga-taiwan" else None
-        if extra is None and payload["lucky_card"] is not None:
+        if ruleset.id != "bga-taiwan" and payload["lucky_card"] is not None:
             raise InvalidSeat("lucky_card exists only in bga-taiwan", "lucky_card", code="not_in_ruleset")
+        if ruleset.family != "chan" and payload["context"] is not None:
+            raise InvalidSeat("context exists only in cardavia-chan", "context", code="not_in_ruleset")
+        extra = {"lucky_card": payload["lucky_card"]} if ruleset.id == "bga-taiwan" else None
         hand = ruleset.parse(options, payload["hand"], payload["exposed"], payload["public_card"], extra)
-        result = ruleset.settle(hand, options, payload["seats"], payload["winner"], payload["lucky_card"])
+        if ruleset.family == "chan":
+            result = ruleset.settle(hand, options, payload["seats"], payload["winner"], payload["context"])
+            melds, lucky, bonuses = result.pairs, 0, list(result.bonuses)
+        else:
+            result = ruleset.settle(hand, options, payload["seats"], payload["winner"], payload["lucky_card"])
+            melds, lucky, bonuses = result.melds, result.lucky_bonus, []
         rules = ruleset.meld_rules(options)
         answer = echo(ruleset, options)
         answer.update(
-            points=result.points, lucky_bonus=result.lucky_bonus,
-            melds=[meld_json(m, rules) for m in result.melds],
+            points=result.points, lucky_bonus=lucky, bonuses=bonuses, melds=[meld_json(m, rules) for m in melds],
             breakdown=[{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
             seats=payload["seats"], winner=payload["winner"], deltas=list(result.deltas),
         )

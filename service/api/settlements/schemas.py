@@ -8,6 +8,22 @@ from marshmallow import fields, validate
 from ..common import EchoSchema, HandRequestSchema, MeldSchema, RulesetRequestSchema, card_field
 
 
+class ChanContextSchema(ma.Schema):
+    """cardavia-chan: how the win came about and facts of the initial deal (each grants its bonus)."""
+
+    own_gate = fields.Boolean(load_default=False, metadata={
+        "description": "won on the stock card turned up at the winner's own gate (Ù chì)"})
+    heavenly = fields.Boolean(load_default=False, metadata={
+        "description": "the dealer won with his initial 20 cards, no public card (Thiên ù)"})
+    by_chiu = fields.Boolean(load_default=False, metadata={"description": "the win was completed by a Chíu"})
+    chiu_on_dealt_triple = fields.Boolean(load_default=False, metadata={
+        "description": "won by Chíu on a triple held since the deal (Chíu ù; needs by_chiu)"})
+    dealt_quad = fields.Boolean(load_default=False, metadata={
+        "description": "four identical cards in the initial deal (Thiên khai)"})
+    dealt_pair_became_quad = fields.Boolean(load_default=False, metadata={
+        "description": "a pair held since the deal became four identical cards (Bòn)"})
+
+
 class SettlementRequestSchema(HandRequestSchema):
     """The winner's hand (`public_card` is the winning card), the table size and the winner's seat."""
 
@@ -18,13 +34,14 @@ class SettlementRequestSchema(HandRequestSchema):
     lucky_card = card_field(
         "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus",
         load_default=None, allow_none=True)
+    context = fields.Nested(ChanContextSchema, load_default=None, allow_none=True)
 
 
 class LineSchema(ma.Schema):
     """One step of the settlement a player can follow."""
 
-    step = fields.String(required=True, metadata={"enum": [
-        "exposed_meld", "concealed_meld", "lucky_card", "total", "payment_rule", "payment"]})
+    step = fields.String(required=True, metadata={"description": "exposed_meld, concealed_meld, lucky_card, "
+                         "total, payment_rule, payment; Chắn: u_xuong or the bonus name"})
     text = fields.String(required=True)
     points = fields.Integer(required=True)
 
@@ -34,6 +51,8 @@ class SettlementResponseSchema(EchoSchema):
 
     points = fields.Integer(required=True)
     lucky_bonus = fields.Integer(required=True)
+    bonuses = fields.List(fields.String(), required=True, metadata={
+        "description": "cardavia-chan: every bonus found (Tôm and Lèo once per full set); empty otherwise"})
     melds = fields.List(fields.Nested(MeldSchema), required=True)
     breakdown = fields.List(fields.Nested(LineSchema), required=True)
     seats = fields.Integer(required=True)

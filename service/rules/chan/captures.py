@@ -1,0 +1,144 @@
+"""Captures, Chíu, wins and discards on a public card (RULES.md 2, "Deal and turn", capture rules 1-7).
+
+Rules 3-6 depend on what the player did before, so the request carries it as a `History`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import DomainError, InvalidSeat
+from .cards import CHI_CHI, parse_card, value_of
+from .hand import ChanHand, evaluate_win
+from .pairs import Pair, holds_ca_at, pair_up
+
+ROLES = ("drawer", "next", "other", "discarder")
+SOURCES = ("stock", "discard")
+#: RULES.md 2: "a win on a turned-up stock card, then Chíu, then normal captures".
+PRIORITY = {"win": 3, "chiu": 2, "capture": 1}
+
+
+@dataclass(frozen=True)
+class History:
+    """What the player did earlier in the round, as capture rules 3-6 need it (faces as card indices)."""
+
+    discarded: frozenset[int] = frozenset()
+    passed_identical: frozenset[int] = frozenset()
+    played_into_ca: frozenset[int] = frozenset()
+    captured_ca: bool = False
+    dead_hand: bool = False
+
+    def discarded_a_ca(self) -> bool:
+        """Rule 6: he discarded two suits of one value (both cards of a Cạ)."""
+        return any(_ca_mates(face, self.discarded) for face in self.discarded)
+
+
+def parse_history(raw: Mapping[str, object] | None) -> History:
+    """Validate the `history` object of a request."""
+    raw = raw or {}
+
+    def faces(name: str) -> frozenset[int]:
+        items = raw.get(name) or []
+        return frozenset(parse_card(t, f"history.{name}.{i}") for i, t in enumerate(items))  # type: ignore[union-attr]
+
+    return History(faces("discarded"), faces("passed_identical"), faces("played_into_ca"),
+                   bool(raw.get("captured_ca", False)), bool(raw.get("dead_hand", False)))
+
+
+@dataclass(frozen=True)
+class ChanClaim:
+    """A legal claim on the public card: its kind, the pair it exposes, its priority and what may follow."""
+
+    kind: str  # "win", "chiu", "chan" or "ca"
+    pair: Pair | None
+    priority_class: str
+    priority: int
+    discards: tuple[int, ...] = ()
+    by_chiu: bool = False
+
+
+def _ca_mates(face: int, faces: frozenset[int]) -> bool:
+    """True when `faces` holds a card of the same value in another suit (a Cạ with `face`)."""
+    return face != CHI_CHI and any(
+        f != CHI_CHI and f != face and value_of(f) == value_of(face) for f in faces)
+
+
+def legal_discards(counts: Sequence[int], history: History) -> list[int]:
+    """Faces the player may discard from these cards.
+
+    Rule 2: never break an identical pair (a triple may lose one card). Rule 3: not a face whose identical
+    capture he passed up. Rule 6: having captured a Cạ, never discard both cards of a Cạ.
+    """
+    out = []
+    for face, n in enumerate(counts):
+        if n % 2 == 0 or face in history.passed_identical:
+            continue
+        if history.captured_ca and _ca_mates(face, history.discarded):
+            continue
+        out.append(face)
+    return out
+
+
+def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
+    """Every legal claim on the public card for a seat role; the card came from `source` (stock or discard)."""
+    if role not in ROLES:
+        raise InvalidSeat(f"seat_role must be one of {', '.join(ROLES)}", "seat_role")
+    if source not in SOURCES:
+        raise DomainError(f"card_source must be one of {', '.join(SOURCES)}", "card_source", code="invalid_source")
+    card = hand.public_card
+    if card is None:
+        raise DomainError("claims are made on a public card; give public_card", "public_card",
+                          code="missing_public_card")
+    if history.dead_hand or role == "discarder":
+        return []  # a dead hand only draws; nobody claims his own discard
+    counts = list(hand.counts)
+    claims: list[ChanClaim] = []
+    win = evaluate_win(hand).hu
+    chiu = counts[card] == 3
+    if win and (source == "stock" or chiu):
+        # A win only on a turned-up stock card (anyone), or completed at once by a Chíu.
+        cls = "win" if source == "stock" else "chiu"
+        claims.append(ChanClaim("win", None, cls, PRIORITY[cls], by_chiu=source != "stock"))
+    if chiu:
+        claims.append(ChanClaim("chiu", Pair("chiu", (card,) * 4, False), "chiu", PRIORITY["chiu"],
+                                tuple(_after(counts, [card] * 3, history, False))))
+    if role in ("drawer", "next"):
+        claims += _captures(counts, card, history)
+    return claims
+
+
+def _captures(counts: list[int], card: int, history: History) -> list[ChanClaim]:
+    """Normal captures by the player whose turn it is (rules 1-7)."""
+    if card in history.discarded or card in history.played_into_ca:
+        return []  # rule 4
+    if counts[card]:
+        # Rule 1: with an identical card in hand the capture must be a Chắn.
+        discards = _after(counts, [card], history, False)
+        return [ChanClaim("chan", Pair("chan", (card, card), False), "capture", PRIORITY["capture"],
+                          tuple(discards))] if discards else []
+    if card == CHI_CHI or history.discarded_a_ca() or card in history.passed_identical:
+        return []  # Chi chi forms no Cạ; rule 6; rule 3
+    value = value_of(card)
+    if holds_ca_at(counts, value) or len(pair_up(counts).unpaired) == 1:
+        return []  # rule 5
+    out = []
+    for mate in range(value * 3 - 6, value * 3 - 3):
+        if mate == card or counts[mate] % 2 == 0 or mate in history.passed_identical:
+            continue  # rule 2 (no pair broken; a triple may give one card), rule 3
+        discards = _after(counts, [mate], history, True)
+        if discards:  # rule 7
+            pair = Pair("ca", tuple(sorted((card, mate))), False)
+            out.append(ChanClaim("ca", pair, "capture", PRIORITY["capture"], tuple(discards)))
+    return out
+
+
+def _after(counts: list[int], used: list[int], history: History, ca: bool) -> list[int]:
+    """Legal discards once `used` hand cards have gone into the exposed pair."""
+    rest = counts[:]
+    for c in used:
+        rest[c] -= 1
+    if ca:
+        history = History(history.discarded, history.passed_identical, history.played_into_ca, True,
+                          history.dead_hand)
+    return legal_discards(rest, history)

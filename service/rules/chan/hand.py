@@ -1,0 +1,88 @@
+"""A Chắn hand as requests give it, and the win test (RULES.md 2, "Pairs" and "Deal and turn").
+
+A hand wins when hand + exposed pairs + the winning card make 10 pairs with at least 6 Chắn; with Chi chi as
+the winning card, exactly 6 Chắn and 4 Cạ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import ImpossibleCount
+from .cards import CHI_CHI, check_copies, code, parse_card, tally
+from .pairs import Pair, pair_up, parse_exposed
+
+MAX_CARDS = 20
+PAIRS_TO_WIN = 10
+MIN_CHAN = 6
+
+
+@dataclass(frozen=True)
+class ChanHand:
+    """Validated cards of one player: concealed counts, exposed pairs and the public card (if any)."""
+
+    counts: tuple[int, ...]
+    exposed: tuple[Pair, ...]
+    public_card: int | None
+
+    def card_count(self) -> int:
+        """Cards in hand + exposed + public."""
+        return sum(self.counts) + sum(len(p.cards) for p in self.exposed) + (self.public_card is not None)
+
+    def with_public(self) -> list[int]:
+        """Concealed counts plus the public card."""
+        counts = list(self.counts)
+        if self.public_card is not None:
+            counts[self.public_card] += 1
+        return counts
+
+
+@dataclass(frozen=True)
+class WinResult:
+    """Whether the cards win, the pairing, the Chắn/Cạ counts and, if not, why (stable reason codes)."""
+
+    hu: bool
+    pairs: tuple[Pair, ...]
+    chan: int
+    ca: int
+    unpaired: tuple[int, ...]
+    reasons: tuple[tuple[str, str], ...]
+    card_count: int
+
+
+def parse_hand(hand: Sequence[object], exposed: Sequence[Mapping[str, object]] = (), public_card: object = None
+               ) -> ChanHand:
+    """Validate a Chắn hand request: codes, at most 4 copies over everything, at most 20 cards."""
+    concealed = [parse_card(t, f"hand.{i}") for i, t in enumerate(hand)]
+    pairs = parse_exposed(exposed)
+    public = None if public_card is None else parse_card(public_card, "public_card")
+    located = [(c, f"hand.{i}") for i, c in enumerate(concealed)]
+    located += [(c, f"exposed.{i}.cards") for i, p in enumerate(pairs) for c in p.cards]
+    located += [] if public is None else [(public, "public_card")]
+    check_copies(located)
+    result = ChanHand(tuple(tally(concealed)), pairs, public)
+    if result.card_count() > MAX_CARDS:
+        raise ImpossibleCount(f"{result.card_count()} cards over hand, exposed pairs and public card; a Chắn "
+                              f"player has at most {MAX_CARDS}", "hand", code="too_many_cards")
+    return result
+
+
+def evaluate_win(hand: ChanHand) -> WinResult:
+    """The win test on hand + exposed pairs + public (winning) card, with every reason it fails."""
+    pairing = pair_up(hand.with_public())
+    pairs = hand.exposed + pairing.pairs
+    chan = sum(p.chan for p in pairs)
+    ca = sum(1 for p in pairs if p.kind == "ca")
+    reasons: list[tuple[str, str]] = []
+    cards = hand.card_count()
+    if cards != 2 * PAIRS_TO_WIN:
+        reasons.append(("card_count", f"a win needs 20 cards in 10 pairs; these are {cards}"))
+    if pairing.unpaired:
+        shown = " ".join(code(c) for c in pairing.unpaired)
+        reasons.append(("unpaired_cards", f"{shown} pair with nothing (identical pairs are never split)"))
+    if chan < MIN_CHAN:
+        reasons.append(("too_few_chan", f"{chan} Chắn; a win needs at least {MIN_CHAN}"))
+    if hand.public_card == CHI_CHI and not pairing.unpaired and (chan, ca) != (MIN_CHAN, 4):
+        reasons.append(("chi_chi_rule", f"won on Chi chi the hand needs exactly 6 Chắn and 4 Cạ, not {chan} and {ca}"))
+    return WinResult(not reasons, pairs, chan, ca, pairing.unpaired, tuple(reasons), cards)

@@ -1,0 +1,147 @@
+"""Chắn scoring (RULES.md 2, "Scoring"): bonuses with a main value and a dịch value.
+
+Score = the main value of the highest bonus + the dịch of every other bonus (equal mains: the higher dịch is
+main); Thập thành adds the main values of every bonus instead; a win with no bonus (Ù xuông) scores 2.
+Each of the three losers pays the score; the winner receives three times it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DomainError, InvalidSeat, NotAWin
+from .cards import CHI_CHI, CODE_INDEX, RED, value_of
+from .hand import ChanHand, evaluate_win
+
+#: bonus -> (main, dịch, condition) as in the RULES.md 2 table.
+BONUSES: dict[str, tuple[int, int, str]] = {
+    "u_chi": (3, 1, "Ù chì: win on the stock card turned up at one's own gate"),
+    "thien_u": (3, 1, "Thiên ù: the dealer wins with his initial 20 cards"),
+    "tom": (4, 1, "Tôm: one each of the Tôm set's three cards (each full set counts)"),
+    "bach_thu": (4, 1, "Bạch thủ: exactly 6 Chắn, and the winning card forms a Chắn"),
+    "leo": (5, 2, "Lèo: one each of 8s, 9m, CC (each full set counts)"),
+    "thien_khai": (5, 2, "Thiên khai: four identical cards in the initial deal"),
+    "chiu_u": (5, 2, "Chíu ù: win by Chíu on a triple held since the deal"),
+    "bon": (5, 2, "Bòn: a pair held since the deal that becomes four identical cards"),
+    "bach_dinh": (7, 4, "Bạch định: no red card"),
+    "tam_do": (8, 5, "Tám đỏ: exactly eight red cards"),
+    "kinh_tu_chi": (12, 9, "Kính tứ chi: four Chi chi and every other card black"),
+    "thap_thanh": (12, 9, "Thập thành: all ten pairs are Chắn"),
+}
+U_XUONG = 2
+TOM_SETS = {"3m-3c-7c": ("3m", "3c", "7c"), "3m-3s-7c": ("3m", "3s", "7c")}
+LEO = ("8s", "9m", "CC")
+#: Win context flags of a settlement request and the bonus each one grants.
+CONTEXT_BONUS = {"own_gate": "u_chi", "heavenly": "thien_u", "chiu_on_dealt_triple": "chiu_u",
+                 "dealt_quad": "thien_khai", "dealt_pair_became_quad": "bon"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One step of the count."""
+
+    step: str
+    text: str
+    points: int
+
+
+@dataclass(frozen=True)
+class ChanSettlement:
+    """Score, breakdown, pairs and deltas."""
+
+    points: int
+    pairs: tuple
+    breakdown: tuple[Line, ...]
+    deltas: tuple[int, ...]
+    bonuses: tuple[str, ...]
+
+
+def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
+    """Full sets of these faces, no card serving twice (RULES.md 2: each full set counts)."""
+    return min(counts[CODE_INDEX[f]] for f in faces)
+
+
+def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple, context: Mapping[str, bool],
+                 options: Mapping[str, Any]) -> list[str]:
+    """Every bonus instance the win earns (Tôm and Lèo once per full set)."""
+    found = [bonus for flag, bonus in CONTEXT_BONUS.items() if context.get(flag)]
+    found += ["tom"] * _sets(counts, TOM_SETS[options["tom_set"]])
+    if _bach_thu(hand, chan, pairs):
+        found.append("bach_thu")
+    found += ["leo"] * _sets(counts, LEO)
+    red = sum(counts[c] for c in RED)
+    if red == 0:
+        found.append("bach_dinh")
+    if red == 8:
+        found.append("tam_do")
+    if counts[CHI_CHI] == 4 and red == 4:
+        found.append("kinh_tu_chi")
+    if chan == 10:
+        found.append("thap_thanh")
+    return found
+
+
+def _bach_thu(hand: ChanHand, chan: int, pairs: tuple) -> bool:
+    """Exactly 6 Chắn and the winning card forms a Chắn: its face is even in hand + card, no Cạ at its value."""
+    win = hand.public_card
+    if win is None or chan != 6 or hand.with_public()[win] not in (2, 4):
+        return False
+    return not any(p.kind == "ca" and value_of(p.cards[0]) == value_of(win) for p in pairs)
+
+
+def score(bonuses: list[str]) -> tuple[int, list[Line]]:
+    """The score of a bonus list with its lines: main + dịch of the rest, Thập thành sums mains."""
+    if not bonuses:
+        return U_XUONG, [Line("u_xuong", "Ù xuông: a win with no bonus = 2", U_XUONG)]
+    if "thap_thanh" in bonuses:
+        lines = [Line(b, f"{BONUSES[b][2]}: main {BONUSES[b][0]} (Thập thành adds every main value)", BONUSES[b][0])
+                 for b in bonuses]
+        return sum(BONUSES[b][0] for b in bonuses), lines
+    main = max(range(len(bonuses)), key=lambda i: (BONUSES[bonuses[i]][0], BONUSES[bonuses[i]][1]))
+    lines = []
+    for i, b in enumerate(bonuses):
+        m, d, text = BONUSES[b]
+        lines.append(Line(b, f"{text}: main {m}" if i == main else f"{text}: dịch {d}", m if i == main else d))
+    return sum(line.points for line in lines), lines
+
+
+def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, Any], seats: int, winner: int
+           ) -> ChanSettlement:
+    """Score a Chắn win and the payments; NotAWin when the cards do not win."""
+    if seats != 4:
+        raise InvalidSeat("cardavia-chan is played by 4 players", "seats")
+    if not 0 <= winner < seats:
+        raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+    _check_context(hand, context)
+    result = evaluate_win(hand)
+    if not result.hu:
+        raise NotAWin("; ".join(text for _, text in result.reasons), "hand")
+    counts = hand.with_public()
+    for pair in hand.exposed:
+        for c in pair.cards:
+            counts[c] += 1
+    bonuses = find_bonuses(hand, counts, result.chan, result.pairs, context, options)
+    points, lines = score(bonuses)
+    lines.append(Line("total", f"score = {points}", points))
+    lines.append(Line("payment_rule", f"each of the three losers pays {points}; the winner receives {3 * points}",
+                      points))
+    deltas = [-points] * seats
+    deltas[winner] = 3 * points
+    lines += [Line("payment", f"seat {s} pays seat {winner} {points}", points) for s in range(seats) if s != winner]
+    return ChanSettlement(points, result.pairs, tuple(lines), tuple(deltas), tuple(bonuses))
+
+
+def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
+    """Context flags that contradict the cards or each other."""
+    if context.get("heavenly") and hand.public_card is not None:
+        raise DomainError("a heavenly win (Thiên ù) is on the dealer's initial 20 cards: no public_card",
+                          "context.heavenly", code="inconsistent_context")
+    if context.get("heavenly") and context.get("own_gate"):
+        raise DomainError("a heavenly win is not a win on a stock card", "context.own_gate",
+                          code="inconsistent_context")
+    if context.get("chiu_on_dealt_triple") and not context.get("by_chiu"):
+        raise DomainError("Chíu ù is a win by Chíu: set by_chiu", "context.chiu_on_dealt_triple",
+                          code="inconsistent_context")
+
