@@ -47,7 +47,8 @@ class ChanRuleSet:
         return parse_hand(hand, exposed, public_card)
 
     def legal_melds(self, hand: ChanHand, options: Mapping[str, Any]) -> list[Pair]:
-        """Every pair the concealed cards can form: Chắn, Cạ (not from an identical pair), Chíu."""
+        """Every pair the concealed cards can form: Chắn, Chíu, and Cạ from odd cards only (RULES.md 2: an
+        identical pair is never split to form a Cạ; a triple may give one card)."""
         counts, out = hand.counts, []
         for face, n in enumerate(counts):
             if n >= 2:
@@ -56,7 +57,7 @@ class ChanRuleSet:
                 out.append(Pair("chiu", (face,) * 4))
         for face in range(24):
             for mate in range(face + 1, face // 3 * 3 + 3):
-                if counts[face] and counts[mate]:
+                if counts[face] % 2 and counts[mate] % 2:
                     out.append(Pair("ca", (face, mate)))
         return out
 
