@@ -32,16 +32,38 @@ class Claim:
     hu_melds: tuple[Meld, ...] | None = None
 
 
-def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, winning_meld_concealed: bool) -> list[Claim]:
-    """bga-taiwan: hu for anyone but the discarder; quad/triple likewise; chi-type for drawer and next."""
+def bga_class(kind: str, role: str) -> str | None:
+    """bga-taiwan: quad/triple for anyone but the discarder; chi-type only for the drawer and the next player."""
     if role == "discarder":
-        return []  # nobody claims his own discard (RULES.md 1: "any player except the one who discarded it")
+        return None  # RULES.md 1: "any player except the one who discarded it"
+    if kind in OPEN_IDENTICAL:
+        return "quad_triple"
+    return "chi" if role in ("drawer", "next") else None
+
+
+def flowers_class(kind: str, role: str) -> str | None:
+    """cardavia-flowers non-winning claims: the drawer may not pair the new card; others only triples/quads;
+    the next player also mixed melds (RULES.md 1, flowers)."""
+    if role == "discarder":
+        return None
+    if kind in OPEN_IDENTICAL:
+        return "quad_triple"
+    if role == "drawer" and kind != "pair":
+        return "drawer_meld"
+    if role == "next" and kind in MIXED_KINDS:
+        return "next_mixed"
+    return None
+
+
+def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, winning_meld_concealed: bool) -> list[Claim]:
+    """bga-taiwan: hu for anyone but the discarder, then the melds `bga_class` allows."""
+    if role == "discarder":
+        return []  # nobody claims his own discard
     claims = _hu_claim(hand, rules, winning_meld_concealed, "hu", BGA_PRIORITY["hu"])
     for meld in _public_melds(hand, rules):
-        if meld.kind in OPEN_IDENTICAL:
-            claims.append(_claim(meld, "quad_triple", BGA_PRIORITY, rules))
-        elif role in ("drawer", "next"):
-            claims.append(_claim(meld, "chi", BGA_PRIORITY, rules))
+        cls = bga_class(meld.kind, role)
+        if cls is not None:
+            claims.append(_claim(meld, cls, BGA_PRIORITY, rules))
     return claims
 
 
@@ -52,13 +74,9 @@ def flowers_claims(hand: FourColorHand, role: str, rules: MeldRules) -> list[Cla
     win_class = "drawer_hu" if role == "drawer" else "hu"
     claims = _hu_claim(hand, rules, True, win_class, FLOWERS_PRIORITY[win_class])
     for meld in _public_melds(hand, rules):
-        if meld.kind in OPEN_IDENTICAL:
-            claims.append(_claim(meld, "quad_triple", FLOWERS_PRIORITY, rules))
-        elif role == "drawer" and meld.kind != "pair":
-            # "the drawer may not use the new card to form a pair"
-            claims.append(_claim(meld, "drawer_meld", FLOWERS_PRIORITY, rules))
-        elif role == "next" and meld.kind in MIXED_KINDS:
-            claims.append(_claim(meld, "next_mixed", FLOWERS_PRIORITY, rules))
+        cls = flowers_class(meld.kind, role)
+        if cls is not None:
+            claims.append(_claim(meld, cls, FLOWERS_PRIORITY, rules))
     return claims
 
 

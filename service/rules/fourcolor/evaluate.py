@@ -170,5 +170,19 @@ def legal_melds(tally: Tally, rules: MeldRules) -> list[Meld]:
 
 
 def melds_with(tally: Tally, card: int, rules: MeldRules) -> list[Meld]:
-    """Every meld of the tally that contains `card`."""
-    return [m for m in legal_melds(tally, rules) if card in m.cards]
+    """Every meld of the tally that contains `card` (built around the card, not filtered from all melds)."""
+    if card >= FLOWER_BASE:
+        return [Meld("flower", (card,))] if rules.flowers and tally.count(card) else []
+    counts = tally.counts
+    found = [(card,) * n for n in range(1, counts[card] + 1)]
+    colour, char = divmod(card, 7)
+    for group in ((0, 1, 2), (3, 4, 5)):
+        if char in group and all(counts[colour * 7 + k] for k in group):
+            found.append(tuple(colour * 7 + k for k in group))
+    if char == SOLDIER:
+        soldiers = [c * 7 + SOLDIER for c in range(4) if c != colour and counts[c * 7 + SOLDIER]]
+        for size in (2, 3):
+            found += [tuple(sorted((card, *rest))) for rest in combinations(soldiers, size)]
+    melds = [Meld(kind, cards) for cards in found if (kind := classify(cards, rules)) is not None]
+    melds.sort(key=lambda m: (m.cards, len(m.cards)))
+    return melds

@@ -14,7 +14,7 @@ from ..errors import DomainError, InvalidSeat
 from ..options import Option, resolve_options
 from ..registry import register
 from .cards import ALL_CODES, CHESS_CODES, parse_card
-from .claims import ROLES, Claim, bga_claims, flowers_claims, must_take
+from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
 from .evaluate import legal_melds
 from .hand import FourColorHand, parse_hand
 from .hu import HuResult, evaluate_hu
@@ -121,6 +121,12 @@ class FourColorRuleSet:
             forced = must_take(hand, role, False)
         claims.sort(key=lambda c: (-c.priority, c.kind, c.meld.cards if c.meld else ()))
         return claims, forced
+
+    def claim_class(self, kind: str, role: str) -> tuple[str, int] | None:
+        """Priority class and rank of a non-winning claim of meld `kind` by a seat `role`, or None if barred."""
+        flowers = self.id == "cardavia-flowers"
+        cls = (flowers_class if flowers else bga_class)(kind, role)
+        return None if cls is None else (cls, self.priorities[cls])
 
     def hu(self, hand: FourColorHand, options: Mapping[str, Any]) -> HuResult:
         """Hu status with the best decomposition."""

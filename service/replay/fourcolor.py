@@ -1,0 +1,250 @@
+"""Turn state machine of Four Color Cards (RULES.md 1, "Deal and turn" and the flowers differences).
+
+The replay walks the events, keeps every seat's concealed cards and exposed melds, the public card and the
+stock, and reports each illegal move as a Violation. Claims on one public card are collected until the next
+other event, then resolved by priority (hu > quad/triple > chi-type; flowers: drawer's win, other wins,
+triples/quads, drawer's meld, next player's mixed meld), ties by seat order from the drawer (drawn card) or the
+player after the discarder. A flowers drawn card nobody takes becomes the drawer's discard and is offered
+again; its legal claims are a subset of the first offer's, so both offers resolve as one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.fourcolor.cards import GENERAL, Tally, character_of, code, is_flower
+from ..rules.fourcolor.claims import Claim
+from ..rules.fourcolor.hand import FourColorHand
+from ..rules.fourcolor.melds import Meld, classify
+from .log import Event, GameLog
+from .violations import CODES, Violation
+
+#: Chess cards that may be discarded: every character but the General (flowers never).
+DISCARDABLE = tuple(c for c in range(28) if c % 7 != GENERAL)
+
+
+class Stop(Exception):
+    """Replay cannot go on: the state no longer makes sense."""
+
+
+@dataclass
+class Public:
+    """The card on offer: the card, where it came from (discard or draw) and the seat it came from."""
+
+    card: int
+    source: str
+    seat: int
+    claims: list[Event] = field(default_factory=list)
+
+
+class FourColorReplay:
+    """Replays one Four Color Cards round."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        self.ruleset, self.options = log.ruleset, log.options
+        self.rules = self.ruleset.meld_rules(self.options)
+        self.flowers = self.ruleset.id == "cardavia-flowers"
+        self.seats = log.seats
+        self.hands = [Tally.of(h) for h in log.hands]
+        self.exposed: list[list[Meld]] = [[] for _ in range(self.seats)]
+        self.drawn = 0
+        self.public: Public | None = None
+        self.to_discard: int | None = None if self.flowers else log.dealer
+        self.next_drawer: int | None = log.dealer if self.flowers else None
+        self.losers: set[int] = set()
+        self.violations: list[Violation] = []
+        self.outcome: dict[str, Any] | None = None
+
+    # -- helpers -------------------------------------------------------------------------------------------
+    def flag(self, event: Event | None, code_: str, message: str) -> None:
+        """Record a violation; stop when the state no longer makes sense."""
+        self.violations.append(Violation(None if event is None else event.index,
+                                         None if event is None else event.seat, code_, message))
+        if not CODES[code_][1]:
+            raise Stop(code_)
+
+    def hand_of(self, seat: int, public: int | None) -> FourColorHand:
+        """A seat's cards as the engine's hand."""
+        return FourColorHand(self.hands[seat], tuple(self.exposed[seat]), public)
+
+    def run(self) -> None:
+        """Replay every event, then decide the outcome."""
+        try:
+            for event in self.log.events:
+                self.step(event)
+            if self.public is not None and self.public.claims:
+                self.resolve(None)
+        except Stop:
+            return
+        if self.outcome is None:
+            exhausted = self.log.stock is not None and self.drawn >= len(self.log.stock)
+            waiting = self.public is not None and self.to_discard is None
+            self.outcome = {"type": "draw" if exhausted and waiting else "incomplete"}
+
+    def step(self, event: Event) -> None:
+        """One event."""
+        if self.outcome is not None:
+            self.flag(event, "event_after_end", "the round is over")
+        if event.type in ("claim", "hu") and self.public is not None and self.to_discard is None:
+            self.public.claims.append(event)
+            return
+        if self.public is not None and self.public.claims:
+            self.resolve(event)
+            if self.outcome is not None:
+                self.flag(event, "event_after_end", "the round ended with the hu on the previous card")
+        if event.type == "hu":
+            self.hu_without_card(event)
+        elif event.type == "claim":
+            self.flag(event, "claim_without_public_card", "there is no public card to claim")
+        elif event.type == "discard":
+            self.discard(event)
+        else:
+            self.draw(event)
+
+    # -- events --------------------------------------------------------------------------------------------
+    def hu_without_card(self, event: Event) -> None:
+        """The dealer's heavenly hu on his initial 21 cards (bga), before his first discard."""
+        if event.seat != self.to_discard or self.public is not None:
+            self.flag(event, "out_of_turn", "hu without a public card is only the dealer's, before his first discard")
+        hand = self.hand_of(event.seat, None)
+        if not self.ruleset.hu(hand, self.options).hu:
+            self.flag(event, "false_hu", "the hand does not split entirely into melds")
+        self.finish_hu(event.seat, hand)
+
+    def discard(self, event: Event) -> None:
+        """A discard by the seat whose turn it is (the dealer's opening or after a claim)."""
+        if self.to_discard is None:
+            self.flag(event, "out_of_turn", "nobody is to discard now: the public card awaits claims or a draw")
+        if event.seat != self.to_discard:
+            if event.seat in self.losers:
+                self.flag(event, "lower_priority_claim",
+                          f"seat {event.seat}'s claim lost to seat {self.to_discard}'s higher-priority claim")
+            self.flag(event, "out_of_turn", f"seat {self.to_discard} is to discard, not seat {event.seat}")
+        card = event.card
+        if card is None:
+            self.flag(event, "not_in_hand", "a discard needs a card")
+            raise Stop("not_in_hand")
+        hand = self.hands[event.seat]
+        if hand.count(card) == 0:
+            self.flag(event, "not_in_hand", f"{code(card)} is not in seat {event.seat}'s hand")
+        else:
+            hand.remove(card)
+        if is_flower(card):
+            self.flag(event, "flower_discard", "flowers can never be discarded")
+        elif character_of(card) == GENERAL:
+            self.flag(event, "general_discard", "Generals can never be discarded")
+        self.public, self.to_discard, self.losers = Public(card, "discard", event.seat), None, set()
+        self.next_drawer = (event.seat + 1) % self.seats
+
+    def draw(self, event: Event) -> None:
+        """The next stock card turned up by the seat whose turn it is."""
+        if self.to_discard is not None:
+            self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
+        if self.public is not None and self.public.source == "draw":
+            self.check_taken(event, self.public)
+        if event.seat != self.next_drawer:
+            self.flag(event, "draw_out_of_order", f"seat {self.next_drawer} turns up the next card, not {event.seat}")
+        stock = self.log.stock
+        if stock is not None and self.drawn >= len(stock):
+            self.flag(event, "stock_exhausted", "the stock is exhausted: the round is a draw")
+        card = event.card if event.card is not None else (stock[self.drawn] if stock is not None else None)
+        if card is None:
+            self.flag(event, "draw_mismatch", "a draw needs a card when the log has no stock")
+            raise Stop("draw_mismatch")
+        if stock is not None and card != stock[self.drawn]:
+            self.flag(event, "draw_mismatch", f"drew {code(card)} but the next stock card is {code(stock[self.drawn])}")
+        self.drawn += 1
+        self.public = Public(card, "draw", event.seat)
+        self.next_drawer = (event.seat + 1) % self.seats
+
+    def check_taken(self, event: Event, public: Public) -> None:
+        """A turned-up General (flowers: or flower) left unclaimed breaks the must-take rule."""
+        card = public.card
+        must = character_of(card) == GENERAL if not is_flower(card) else self.flowers
+        if self.flowers:
+            must = must and self.options["must_take_drawn_general"]
+        if must:
+            self.flag(event, "general_not_taken", f"seat {public.seat} turned up {code(card)} and had to take it")
+
+    # -- claims --------------------------------------------------------------------------------------------
+    def role(self, seat: int, public: Public) -> str:
+        """drawer / next / other / discarder for a seat on this public card."""
+        if seat == public.seat:
+            return "drawer" if public.source == "draw" else "discarder"
+        return "next" if seat == (public.seat + 1) % self.seats else "other"
+
+    def resolve(self, after: Event | None) -> None:
+        """Resolve the simultaneous claims on the public card by priority and seat order."""
+        public = self.public
+        assert public is not None
+        legal: list[tuple[int, int, Event, Any]] = []
+        start = public.seat if public.source == "draw" else (public.seat + 1) % self.seats
+        for claim in public.claims:
+            found = self.legal_claim(claim, public)
+            if found is not None:
+                legal.append((-found.priority, (claim.seat - start) % self.seats, claim, found))
+        public.claims = []
+        if not legal:
+            return
+        legal.sort(key=lambda item: (item[0], item[1]))
+        _, _, winner, claim = legal[0]
+        self.losers = {item[2].seat for item in legal[1:]}
+        if claim.kind == "hu":
+            self.finish_hu(winner.seat, self.hand_of(winner.seat, public.card))
+            return
+        used = list(claim.meld.cards)
+        used.remove(public.card)
+        for card in used:
+            self.hands[winner.seat].remove(card)
+        self.exposed[winner.seat].append(claim.meld)
+        self.public, self.to_discard = None, winner.seat
+        counts = self.hands[winner.seat].counts
+        if not any(counts[c] for c in DISCARDABLE):
+            # "A player who must discard but holds only Generals (or nothing) ends the round: his hu."
+            self.finish_hu(winner.seat, self.hand_of(winner.seat, None))
+
+    def legal_claim(self, claim: Event, public: Public) -> Any:
+        """The engine's matching legal claim, or None after flagging why the logged claim is not legal."""
+        role = self.role(claim.seat, public)
+        if claim.type == "hu":
+            legal = [] if role == "discarder" else self.ruleset.legal_claims(
+                self.hand_of(claim.seat, public.card), role, self.options)[0]
+            hu = [c for c in legal if c.kind == "hu"]
+            if not hu:
+                self.flag(claim, "false_hu", f"seat {claim.seat}'s hand plus {code(public.card)} does not split "
+                                             "entirely into melds")
+            return hu[0] if hu else None
+        cards = tuple(sorted(claim.cards or ()))
+        if classify(cards, self.rules) != claim.meld or public.card not in cards:
+            self.flag(claim, "invalid_meld", f"{' '.join(code(c) for c in cards)} with the public card "
+                                             f"{code(public.card)} is not a {claim.meld}")
+            return None
+        needed = list(cards)
+        needed.remove(public.card)
+        if any(needed.count(c) > self.hands[claim.seat].count(c) for c in set(needed)):
+            self.flag(claim, "not_in_hand", f"seat {claim.seat} does not hold the cards of this {claim.meld}")
+            return None
+        allowed = self.ruleset.claim_class(claim.meld, role)
+        if allowed is None:
+            code_ = "own_discard_claim" if role == "discarder" else "ineligible_claim"
+            self.flag(claim, code_, f"seat {claim.seat} ({role}) may not claim a {claim.meld} on {code(public.card)}")
+            return None
+        return Claim(claim.meld, Meld(claim.meld, cards, concealed=False), allowed[0], allowed[1], 0)
+
+    # -- the end -------------------------------------------------------------------------------------------
+    def finish_hu(self, seat: int, hand: FourColorHand) -> None:
+        """Settle the round as `seat`'s hu (bga: lucky card = the next stock card, if any)."""
+        stock = self.log.stock
+        lucky = None
+        if not self.flowers and stock is not None and self.drawn < len(stock):
+            lucky = code(stock[self.drawn])
+        if not self.ruleset.hu(hand, self.options).hu:
+            self.outcome = {"type": "hu", "winner": seat, "points": None, "deltas": None, "breakdown": []}
+            return
+        result = self.ruleset.settle(hand, self.options, self.seats, seat, lucky if not self.flowers else None)
+        self.outcome = {
+            "type": "hu", "winner": seat, "points": result.points, "deltas": list(result.deltas),
+            "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
+        }

@@ -1,0 +1,176 @@
+"""The game-log frame of CONTRACT.md ("Game logs"), validated into engine values.
+
+Structural errors (unknown cards, impossible counts, wrong deal sizes) raise DomainError naming the field:
+such a log cannot be replayed at all. Illegal moves are not errors here; the audit reports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
+from ..rules.registry import get_ruleset
+
+MAX_EVENTS = 2000
+EVENT_TYPES = {
+    "fourcolor": ("discard", "draw", "claim", "hu"),
+    "chan": ("discard", "capture", "draw", "chiu", "win", "pass"),
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the log, its cards parsed."""
+
+    index: int
+    seat: int
+    type: str
+    card: int | None = None
+    meld: str | None = None
+    cards: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A validated round log."""
+
+    ruleset: Any
+    options: Mapping[str, Any]
+    seats: int
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...] | None
+    events: tuple[Event, ...]
+    result: Mapping[str, Any] | None
+
+
+class LogError(DomainError):
+    """A log that cannot be replayed: its frame is malformed."""
+
+    code = "invalid_log"
+
+
+def _card_parser(ruleset: Any) -> Callable[[object, str], int]:
+    """The card parser of the log's game family: a dict look-up, the full check only for a bad code."""
+    if ruleset.family == "chan":
+        from ..rules.chan.cards import CODE_INDEX
+        from ..rules.chan.cards import parse_card as slow
+    else:
+        from ..rules.fourcolor.cards import CODE_INDEX, FLOWER_BASE
+        from ..rules.fourcolor.cards import parse_card as fc_card
+
+        flowers = ruleset.id == "cardavia-flowers"
+        index = CODE_INDEX if flowers else {k: v for k, v in CODE_INDEX.items() if v < FLOWER_BASE}
+
+        def slow(text: object, field: str) -> int:
+            return fc_card(text, field, flowers)
+
+        return _fast(index, slow)
+    return _fast(CODE_INDEX, slow)
+
+
+def _fast(index: Mapping[str, int], slow: Callable[[object, str], int]) -> Callable[..., int]:
+    """Parse through `index`, falling back to `slow` (which raises naming the field). The field is given
+    as parts, joined only on that slow path: logs hold hundreds of cards."""
+    def parse(text: object, *field: object) -> int:
+        card = index.get(text) if type(text) is str else None
+        return slow(text, ".".join(map(str, field))) if card is None else card
+
+    return parse
+
+
+def deal_sizes(ruleset: Any, seats: int, dealer: int) -> list[int]:
+    """Cards dealt to each seat (RULES.md: bga dealer 21 / 20; flowers 20; Chắn dealer 20 / 19)."""
+    if ruleset.family == "chan":
+        return [20 if s == dealer else 19 for s in range(seats)]
+    if ruleset.id == "cardavia-flowers":
+        return [20] * seats
+    return [21 if s == dealer else 20 for s in range(seats)]
+
+
+def parse_log(raw: Mapping[str, Any]) -> GameLog:
+    """Validate a log document into a GameLog; raise DomainError naming the first bad field."""
+    ruleset = get_ruleset(raw.get("ruleset"))
+    options = ruleset.resolve_options(raw.get("options"))
+    seats, dealer = raw.get("seats"), raw.get("dealer", 0)
+    if not isinstance(seats, int) or isinstance(seats, bool):
+        raise InvalidSeat("seats must be an integer", "seats")
+    ruleset.check_seats(seats)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
+        raise InvalidSeat(f"dealer must be a seat index 0..{seats - 1}", "dealer")
+    card = _card_parser(ruleset)
+    hands = _hands(raw.get("hands"), ruleset, seats, dealer, card)
+    stock = None
+    if raw.get("stock") is not None:
+        stock = tuple(card(t, "stock", i) for i, t in enumerate(_list(raw["stock"], "stock")))
+    _check_deck(ruleset, hands, stock)
+    events = tuple(_event(i, e, ruleset, seats, card) for i, e in enumerate(_list(raw.get("events"), "events")))
+    if len(events) > MAX_EVENTS:
+        raise LogError(f"{len(events)} events; at most {MAX_EVENTS} per round", "events", code="too_many_events")
+    result = raw.get("result")
+    if result is not None and not isinstance(result, Mapping):
+        raise LogError("result must be an object", "result")
+    return GameLog(ruleset, options, seats, dealer, hands, stock, events, result)
+
+
+def _list(value: object, field: str) -> Sequence[Any]:
+    """A JSON array, or LogError."""
+    if not isinstance(value, list):
+        raise LogError(f"{field} must be an array", field)
+    return value
+
+
+def _hands(raw: object, ruleset: Any, seats: int, dealer: int, card: Callable) -> tuple[tuple[int, ...], ...]:
+    """The initial deal, one hand per seat, of the sizes the rules deal."""
+    hands = _list(raw, "hands")
+    if len(hands) != seats:
+        raise LogError(f"hands has {len(hands)} entries for {seats} seats", "hands")
+    sizes = deal_sizes(ruleset, seats, dealer)
+    out = []
+    for s, hand in enumerate(hands):
+        cards = tuple(card(t, "hands", s, i) for i, t in enumerate(_list(hand, f"hands.{s}")))
+        if len(cards) != sizes[s]:
+            raise LogError(f"seat {s} was dealt {len(cards)} cards; {ruleset.id} deals {sizes[s]}", f"hands.{s}",
+                           code="wrong_deal_size")
+        out.append(cards)
+    return tuple(out)
+
+
+def _check_deck(ruleset: Any, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...] | None) -> None:
+    """No card more often than the deck holds, over every hand and the stock."""
+    if ruleset.family == "chan":
+        from ..rules.chan.cards import CODES as codes
+    else:
+        from ..rules.fourcolor.cards import ALL_CODES as codes
+    limits = {c: (1 if c.startswith("F") else 4) for c in codes}
+    seen: dict[int, int] = {}
+    located = [(c, f"hands.{s}.{i}") for s, h in enumerate(hands) for i, c in enumerate(h)]
+    located += [(c, f"stock.{i}") for i, c in enumerate(stock or ())]
+    for c, field in located:
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > limits[codes[c]]:
+            raise ImpossibleCount(f"{codes[c]} appears {seen[c]} times over the deal and the stock; the deck has "
+                                  f"{limits[codes[c]]}", field)
+
+
+def _event(i: int, raw: object, ruleset: Any, seats: int, card: Callable) -> Event:
+    """One event: a known type for the family, a seat, and well-formed cards."""
+    if not isinstance(raw, Mapping):
+        raise LogError("an event must be an object", f"events.{i}")
+    kind, seat = raw.get("type"), raw.get("seat")
+    one, cards, meld = raw.get("card"), raw.get("cards"), raw.get("meld")
+    if (kind in EVENT_TYPES[ruleset.family] and type(seat) is int and 0 <= seat < seats
+            and (meld is None or type(meld) is str) and (cards is None or type(cards) is list)):
+        return Event(i, seat, kind, None if one is None else card(one, "events", i, "card"), meld,
+                     None if cards is None else tuple(card(t, "events", i, "cards", j) for j, t in enumerate(cards)))
+    field = f"events.{i}"
+    if kind not in EVENT_TYPES[ruleset.family]:
+        raise LogError(f"unknown event type {kind!r}; {ruleset.id} has {', '.join(EVENT_TYPES[ruleset.family])}",
+                       f"{field}.type")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise LogError(f"seat must be a seat index 0..{seats - 1}", f"{field}.seat")
+    if meld is not None and not isinstance(meld, str):
+        raise LogError("meld must be a string", f"{field}.meld")
+    raise LogError("cards must be an array", f"{field}.cards")
