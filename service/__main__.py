@@ -1,8 +1,14 @@
-"""Command line: `python -m service openapi [--check] [PATH]` writes (or checks) the committed spec."""
+"""Command line.
+
+`python -m service openapi [--check] [PATH]` writes (or checks) the committed spec.
+`python -m service audit FILE...` audits game logs: one JSON line per file; exit 1 when any log is invalid,
+2 when a file cannot be read or is not a replayable log.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +29,28 @@ def render(document: dict) -> str:
     return yaml.safe_dump(document, sort_keys=True, allow_unicode=True, width=110)
 
 
+def audit_files(paths: list[str]) -> int:
+    """Audit each file; print a JSON line each; the worst status wins (0 valid, 1 violations, 2 unreadable)."""
+    from .api.audits.routes import audit_json
+    from .rules.errors import DomainError
+
+    worst = 0
+    for path in paths:
+        try:
+            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+            if not isinstance(raw, dict):
+                raise ValueError("a game log is a JSON object")
+            line = {"file": path, **audit_json(raw)}
+            worst = max(worst, 0 if line["valid"] else 1)
+        except (OSError, ValueError) as error:
+            line, worst = {"file": path, "error": {"code": "unreadable", "detail": str(error)}}, 2
+        except DomainError as error:
+            line = {"file": path, "error": {"code": error.code, "field": error.field, "detail": error.message}}
+            worst = 2
+        print(json.dumps(line, ensure_ascii=False))
+    return worst
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="python -m service")
@@ -30,7 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default: openapi.yaml)")
     spec.add_argument("path", nargs="?", default="openapi.yaml")
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
+    check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file")
+    check.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
+    if args.command == "audit":
+        return audit_files(args.files)
     text = render(openapi_document())
     path = Path(args.path)
     if args.check:

@@ -35,13 +35,14 @@ class Api(SmorestApi):
 
 def register_blueprints(app: Flask) -> Api:
     """Create the Api and register every resource blueprint."""
+    from .audits.routes import blp as audits
     from .hands.routes import blp as hands
     from .health.routes import blp as health
     from .rulesets.routes import blp as rulesets
     from .settlements.routes import blp as settlements
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
-    for blueprint in (health, rulesets, hands, settlements):
+    for blueprint in (health, rulesets, hands, settlements, audits):
         api.register_blueprint(blueprint)
     return api
 

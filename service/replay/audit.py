@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.errors import DomainError
 from .log import GameLog, parse_log
 from .violations import Violation
 
@@ -24,8 +25,11 @@ class Audit:
 def replay_for(log: GameLog) -> Any:
     """The turn state machine of the log's game family."""
     if log.ruleset.family == "chan":
-        from .chan import ChanReplay
-
+        try:
+            from .chan import ChanReplay
+        except ImportError:
+            raise DomainError("auditing cardavia-chan logs is not available in this version", "ruleset",
+                              code="audit_not_available") from None
         return ChanReplay(log)
     from .fourcolor import FourColorReplay
 

@@ -90,8 +90,10 @@ def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> li
     if card is None:
         raise DomainError("claims are made on a public card; give public_card", "public_card",
                           code="missing_public_card")
-    if history.dead_hand or role == "discarder":
-        return []  # a dead hand only draws; nobody claims his own discard
+    if history.dead_hand or (role == "discarder" and source == "discard"):
+        # A dead hand only draws; nobody claims his own discard. A turned-up stock card is nobody's discard:
+        # "any player may win on it" (RULES.md 2), the seat that discarded before the draw included.
+        return []
     counts = list(hand.counts)
     claims: list[ChanClaim] = []
     win = evaluate_win(hand).hu

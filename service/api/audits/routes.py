@@ -1,0 +1,92 @@
+"""POST /v1/audits (replay a log, report violations, recompute the outcome) and GET /v1/schemas/game-log."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify
+from flask.views import MethodView
+
+from ...replay.audit import audit
+from ...replay.violations import rule_of
+from ...rules.registry import get_ruleset
+from ..blueprint import Blueprint
+from ..common import echo
+from .schemas import AuditResponseSchema, GameLogSchema
+
+blp = Blueprint("audits", __name__, url_prefix="/v1", description="Game-log audits")
+
+
+def audit_json(raw: dict) -> dict:
+    """The audit answer of a log document (DomainError for a frame that cannot be replayed)."""
+    found = audit(raw)
+    ruleset = get_ruleset(raw["ruleset"])
+    answer = echo(ruleset, dict(ruleset.resolve_options(raw.get("options"))))
+    answer.update(
+        valid=found.valid,
+        violations=[{"event": v.event, "seat": v.seat, "code": v.code, "message": v.message, "rule": rule_of(v.code)}
+                    for v in found.violations],
+        outcome=dict(found.outcome), recorded_result_matches=found.recorded_result_matches, events=found.events,
+    )
+    return answer
+
+
+@blp.route("/audits")
+class Audits(MethodView):
+    """Synchronous audit of one round."""
+
+    @blp.arguments(GameLogSchema())
+    @blp.response(200, AuditResponseSchema())
+    def post(self, payload: dict):
+        """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check."""
+        return jsonify(audit_json(payload))
+
+
+@blp.route("/schemas/game-log")
+class GameLogJsonSchema(MethodView):
+    """The game-log format as a JSON Schema."""
+
+    @blp.response(200)
+    def get(self):
+        """JSON Schema (draft 2020-12) of a game log, generated from the same schema /v1/audits validates with."""
+        spec = current_app.extensions["longcards_api"].spec.to_dict()
+        return jsonify(json_schema(spec, "GameLog"))
+
+
+def json_schema(spec: dict, name: str) -> dict:
+    """A component of the OpenAPI document as a self-contained JSON Schema (refs kept under $defs)."""
+    components = spec["components"]["schemas"]
+
+    def convert(node: object) -> object:
+        if isinstance(node, dict):
+            out = {k: convert(v) for k, v in node.items() if k != "nullable"}
+            if "$ref" in out:
+                out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
+            if node.get("nullable"):
+                kind = out.get("type")
+                out["type"] = [kind, "null"] if kind else out.get("type")
+                if "enum" in out and None not in out["enum"]:
+                    out["enum"] = [*out["enum"], None]
+            return out
+        if isinstance(node, list):
+            return [convert(v) for v in node]
+        return node
+
+    wanted, todo = {}, [name]
+    while todo:
+        current = todo.pop()
+        if current in wanted:
+            continue
+        wanted[current] = convert(components[current])
+        todo += [r.rsplit("/", 1)[-1] for r in _refs(components[current])]
+    root = dict(wanted.pop(name))
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "/v1/schemas/game-log",
+            "title": "Game log", **root, "$defs": wanted}
+
+
+def _refs(node: object) -> list[str]:
+    """Every $ref under a node."""
+    if isinstance(node, dict):
+        found = [node["$ref"]] if "$ref" in node else []
+        return found + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _refs(v)]
+    return []

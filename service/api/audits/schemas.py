@@ -1,0 +1,86 @@
+"""Schemas of POST /v1/audits and the published game-log schema."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ...replay.log import EVENT_TYPES, MAX_EVENTS
+from ..common import EchoSchema, RulesetRequestSchema, card_field, card_list
+
+EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
+
+
+class LogEventSchema(ma.Schema):
+    """One event of a round, in order."""
+
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+    type = fields.String(required=True, validate=validate.OneOf(EVENT_KINDS), metadata={
+        "description": "Four Color Cards: discard, draw, claim, hu. Chắn: discard, capture, draw, chiu, win, pass"})
+    card = card_field("the card discarded, drawn (may be omitted when `stock` is given) or captured",
+                      load_default=None, allow_none=True)
+    meld = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "claim / capture: the meld or pair kind formed with the public card"})
+    cards = card_list(load_default=None, allow_none=True, validate=validate.Length(min=1, max=4), metadata={
+        "description": "claim / capture: every card of the meld or pair, the public card included"})
+
+
+class LogResultSchema(ma.Schema):
+    """What the source recorded as the round's result."""
+
+    type = fields.String(validate=validate.OneOf(["hu", "win", "draw"]))
+    winner = fields.Integer(strict=True, allow_none=True)
+    points = fields.Integer(strict=True, allow_none=True)
+    deltas = fields.List(fields.Integer(strict=True), allow_none=True)
+
+
+class GameLogSchema(RulesetRequestSchema):
+    """One round: the deal, the stock in draw order, the events, and the recorded result (CONTRACT.md)."""
+
+    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
+    dealer = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3))
+    hands = fields.List(card_list(validate=validate.Length(max=21)), required=True,
+                        validate=validate.Length(min=2, max=4), metadata={"description": "each seat's initial deal"})
+    stock = card_list(load_default=None, allow_none=True, validate=validate.Length(max=117), metadata={
+        "description": "the undealt cards in the order they are turned up"})
+    events = fields.List(fields.Nested(LogEventSchema), required=True, validate=validate.Length(max=MAX_EVENTS))
+    result = fields.Nested(LogResultSchema, load_default=None, allow_none=True)
+
+
+class ViolationSchema(ma.Schema):
+    """One illegal move: the event index (null for the result), the seat, a stable code and the rule."""
+
+    event = fields.Integer(required=True, allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+    rule = fields.String(required=True, metadata={"description": "the RULES.md line the code enforces"})
+
+
+class OutcomeLineSchema(ma.Schema):
+    """One settlement step."""
+
+    step = fields.String(required=True)
+    text = fields.String(required=True)
+    points = fields.Integer(required=True)
+
+
+class OutcomeSchema(ma.Schema):
+    """The recomputed outcome: hu/win (winner, points, deltas, breakdown), draw, or incomplete."""
+
+    type = fields.String(required=True, metadata={"enum": ["hu", "win", "draw", "incomplete"]})
+    winner = fields.Integer(allow_none=True)
+    points = fields.Integer(allow_none=True)
+    deltas = fields.List(fields.Integer(), allow_none=True)
+    breakdown = fields.List(fields.Nested(OutcomeLineSchema))
+
+
+class AuditResponseSchema(EchoSchema):
+    """The audit of one log."""
+
+    valid = fields.Boolean(required=True, metadata={"description": "no violation at all"})
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    outcome = fields.Nested(OutcomeSchema, required=True)
+    recorded_result_matches = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "null when the log records no result"})
+    events = fields.Integer(required=True)
