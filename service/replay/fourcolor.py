@@ -81,7 +81,8 @@ class FourColorReplay:
         if self.outcome is None:
             exhausted = self.log.stock is not None and self.drawn >= len(self.log.stock)
             waiting = self.public is not None and self.to_discard is None
-            self.outcome = {"type": "draw" if exhausted and waiting else "incomplete"}
+            self.outcome = ({"type": "draw", "winner": None, "points": 0, "deltas": [0] * self.seats}
+                            if exhausted and waiting else {"type": "incomplete"})
 
     def step(self, event: Event) -> None:
         """One event."""

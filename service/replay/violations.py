@@ -34,6 +34,18 @@ CODES: dict[str, tuple[str, bool]] = {
     "event_after_end": ("1 Deal and turn: a hu or a draw ends the round", False),
     "result_mismatch": ("CONTRACT Game logs: `result` is what the source recorded", True),
     "opening_not_discard": ("1 Deal and turn: the dealer starts by discarding (or declares hu)", False),
+    "chan_capture_rule_1": ("2 Capture rule 1: with an identical card in hand the capture must be a Chắn", True),
+    "chan_capture_rule_2": ("2 Capture rule 2: never break an identical pair to discard or to form a Cạ", True),
+    "chan_capture_rule_3": ("2 Capture rule 3: a passed-up identical face is never discarded or used in a Cạ",
+                            True),
+    "chan_capture_rule_4": ("2 Capture rule 4: a face discarded or played into a Cạ cannot be captured", True),
+    "chan_capture_rule_5": ("2 Capture rule 5: no Cạ at a value the hand holds a Cạ, nor with one unpaired card",
+                            True),
+    "chan_capture_rule_6": ("2 Capture rule 6: Cạ discards and Cạ captures after a Cạ", True),
+    "chan_capture_rule_7": ("2 Capture rule 7: a capture must leave a legal discard", True),
+    "false_chiu": ("2 Deal and turn: Chíu needs three identical cards in hand", True),
+    "win_on_discard": ("2 Deal and turn: a win is only possible on a turned-up stock card, or by Chíu", True),
+    "dead_hand_move": ("2 Deal and turn: a dead hand only draws and can neither capture nor win", True),
 }
 
 

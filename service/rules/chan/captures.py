@@ -64,20 +64,52 @@ def _ca_mates(face: int, faces: frozenset[int]) -> bool:
         f != CHI_CHI and f != face and value_of(f) == value_of(face) for f in faces)
 
 
-def legal_discards(counts: Sequence[int], history: History) -> list[int]:
-    """Faces the player may discard from these cards.
+def discard_rule_broken(counts: Sequence[int], face: int, history: History) -> int | None:
+    """The capture rule a discard of `face` breaks (0: not in hand), or None when it is legal.
 
     Rule 2: never break an identical pair (a triple may lose one card). Rule 3: not a face whose identical
     capture he passed up. Rule 6: having captured a Cạ, never discard both cards of a Cạ.
     """
-    out = []
-    for face, n in enumerate(counts):
-        if n % 2 == 0 or face in history.passed_identical:
-            continue
-        if history.captured_ca and _ca_mates(face, history.discarded):
-            continue
-        out.append(face)
-    return out
+    if counts[face] == 0:
+        return 0
+    if counts[face] % 2 == 0:
+        return 2
+    if face in history.passed_identical:
+        return 3
+    if history.captured_ca and _ca_mates(face, history.discarded):
+        return 6
+    return None
+
+
+def legal_discards(counts: Sequence[int], history: History) -> list[int]:
+    """Faces the player may discard from these cards (rules 2, 3, 6)."""
+    return [face for face in range(len(counts)) if discard_rule_broken(counts, face, history) is None]
+
+
+def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> int | None:
+    """The first capture rule (1-7) that pairing the public `card` with hand card `mate` breaks, or None.
+
+    0 means the hand does not hold `mate`; -1 that the two cards form no pair.
+    """
+    if counts[mate] == 0:
+        return 0
+    if mate != card and (CHI_CHI in (card, mate) or value_of(card) != value_of(mate)):
+        return -1
+    if card in history.discarded or card in history.played_into_ca:
+        return 4
+    if mate == card:
+        return None if _after(counts, [card], history, False) else 7
+    if counts[card]:
+        return 1  # an identical card in hand: the capture must be a Chắn
+    if counts[mate] % 2 == 0:
+        return 2  # the Cạ would break an identical pair
+    if card in history.passed_identical or mate in history.passed_identical:
+        return 3
+    if holds_ca_at(counts, value_of(card)) or len(pair_up(counts).unpaired) == 1:
+        return 5
+    if history.discarded_a_ca():
+        return 6
+    return None if _after(counts, [mate], history, True) else 7
 
 
 def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
@@ -111,27 +143,20 @@ def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> li
 
 
 def _captures(counts: list[int], card: int, history: History) -> list[ChanClaim]:
-    """Normal captures by the player whose turn it is (rules 1-7)."""
-    if card in history.discarded or card in history.played_into_ca:
-        return []  # rule 4
+    """Normal captures by the player whose turn it is: every pairing `capture_rule_broken` allows."""
     if counts[card]:
-        # Rule 1: with an identical card in hand the capture must be a Chắn.
-        discards = _after(counts, [card], history, False)
-        return [ChanClaim("chan", Pair("chan", (card, card), False), "capture", PRIORITY["capture"],
-                          tuple(discards))] if discards else []
-    if card == CHI_CHI or history.discarded_a_ca() or card in history.passed_identical:
-        return []  # Chi chi forms no Cạ; rule 6; rule 3
-    value = value_of(card)
-    if holds_ca_at(counts, value) or len(pair_up(counts).unpaired) == 1:
-        return []  # rule 5
+        mates = [card]
+    elif card == CHI_CHI:
+        mates = []
+    else:
+        base = (value_of(card) - 2) * 3
+        mates = [m for m in range(base, base + 3) if m != card]
     out = []
-    for mate in range(value * 3 - 6, value * 3 - 3):
-        if mate == card or counts[mate] % 2 == 0 or mate in history.passed_identical:
-            continue  # rule 2 (no pair broken; a triple may give one card), rule 3
-        discards = _after(counts, [mate], history, True)
-        if discards:  # rule 7
-            pair = Pair("ca", tuple(sorted((card, mate))), False)
-            out.append(ChanClaim("ca", pair, "capture", PRIORITY["capture"], tuple(discards)))
+    for mate in mates:
+        if capture_rule_broken(counts, card, mate, history) is None:
+            kind = "chan" if mate == card else "ca"
+            out.append(ChanClaim(kind, Pair(kind, tuple(sorted((card, mate))), False), "capture", PRIORITY["capture"],
+                                 tuple(_after(counts, [mate], history, kind == "ca"))))
     return out
 
 

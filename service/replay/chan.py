@@ -1,0 +1,304 @@
+"""Turn state machine of Chắn (RULES.md 2, "Deal and turn", capture rules 1-7).
+
+The dealer discards first (or wins with his initial 20 cards: Thiên ù). On his turn a player considers the
+previous player's discard (capture it, or pass and turn up a stock card at his own gate); a stock card he
+turns up may be captured by him, then by the next player. Claims on one public card (win on a stock card,
+Chíu, captures) listed one after another are simultaneous: a win beats a Chíu beats a capture, ties in seat
+order from the gate where the card lies. After a capture or a Chíu the taker discards once; an out-of-turn
+Chíu sends that discard back to the interrupted gate. Passing up an available identical capture is inferred
+when the card moves on untaken (rule 3). Each player's history (discards, passes, Cạ) feeds rules 3-6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..rules.chan.captures import (
+    PRIORITY,
+    History,
+    capture_rule_broken,
+    discard_rule_broken,
+    legal_discards,
+)
+from ..rules.chan.cards import code, tally
+from ..rules.chan.hand import ChanHand, evaluate_win
+from ..rules.chan.pairs import Pair
+from .log import Event, GameLog
+from .violations import CODES, Violation
+
+RULE_CODES = {0: "not_in_hand", -1: "invalid_meld", 1: "chan_capture_rule_1", 2: "chan_capture_rule_2",
+              3: "chan_capture_rule_3", 4: "chan_capture_rule_4", 5: "chan_capture_rule_5",
+              6: "chan_capture_rule_6", 7: "chan_capture_rule_7"}
+DISCARD_CODES = {0: "not_in_hand", 2: "chan_capture_rule_2", 3: "chan_capture_rule_3", 6: "chan_capture_rule_6"}
+
+
+class Stop(Exception):
+    """Replay cannot go on."""
+
+
+@dataclass
+class Public:
+    """The card on offer: card, source (discard / stock), the gate it lies at, and the claims listed on it."""
+
+    card: int
+    source: str
+    gate: int
+    claims: list[Event] = field(default_factory=list)
+
+
+class ChanReplay:
+    """Replays one Chắn round."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log, self.options, self.seats = log, log.options, log.seats
+        self.counts = [tally(h) for h in log.hands]
+        self.dealt = [tally(h) for h in log.hands]
+        self.exposed: list[list[Pair]] = [[] for _ in range(self.seats)]
+        self.history = [History() for _ in range(self.seats)]
+        self.drawn = 0
+        self.public: Public | None = None
+        self.to_discard: int | None = log.dealer
+        self.resume: int | None = None  # the interrupted gate an out-of-turn Chíu's discard goes back to
+        self.to_act: int | None = None  # who considers the public card / draws next
+        self.chiu_taker: int | None = None
+        self.losers: set[int] = set()
+        self.violations: list[Violation] = []
+        self.outcome: dict[str, Any] | None = None
+        self.opening = True
+        dealer_hand = ChanHand(tuple(self.counts[log.dealer]), (), None)
+        if not evaluate_win(dealer_hand).hu and not legal_discards(self.counts[log.dealer], History()):
+            # "A dealer with neither a legal opening discard nor a heavenly win has a dead hand."
+            self.history[log.dealer] = replace(self.history[log.dealer], dead_hand=True)
+            self.to_discard, self.to_act = None, log.dealer
+
+    def flag(self, event: Event | None, code_: str, message: str) -> None:
+        """Record a violation; stop when the state no longer makes sense."""
+        self.violations.append(Violation(None if event is None else event.index,
+                                         None if event is None else event.seat, code_, message))
+        if not CODES[code_][1]:
+            raise Stop(code_)
+
+    def run(self) -> None:
+        """Replay every event, then decide the outcome."""
+        try:
+            for event in self.log.events:
+                self.step(event)
+            if self.public is not None and self.public.claims:
+                self.resolve()
+        except Stop:
+            return
+        if self.outcome is None:
+            exhausted = self.log.stock is not None and self.drawn >= len(self.log.stock)
+            over = exhausted and self.to_discard is None and self.public is not None
+            self.outcome = {"type": "draw", "winner": None, "points": 0, "deltas": [0] * self.seats} if over \
+                else {"type": "incomplete"}
+
+    def step(self, event: Event) -> None:
+        """One event."""
+        if self.outcome is not None:
+            self.flag(event, "event_after_end", "the round is over")
+        if event.type in ("capture", "chiu", "win") and self.public is not None and self.to_discard is None:
+            self.public.claims.append(event)
+            return
+        if self.public is not None and self.public.claims:
+            self.resolve()
+            if self.outcome is not None:
+                self.flag(event, "event_after_end", "the round ended with the win on the previous card")
+        if event.type == "win":
+            self.heavenly(event)
+        elif event.type in ("capture", "chiu"):
+            self.flag(event, "claim_without_public_card", "there is no public card to take")
+        elif event.type == "discard":
+            self.discard(event)
+        elif event.type == "draw":
+            self.draw(event)
+        else:
+            self.pass_(event)
+
+    # -- turn events ---------------------------------------------------------------------------------------
+    def heavenly(self, event: Event) -> None:
+        """Thiên ù: the dealer's initial 20 cards win before his first discard."""
+        if not (self.opening and event.seat == self.log.dealer and self.to_discard == event.seat):
+            self.flag(event, "out_of_turn", "a win without a public card is only the dealer's opening Thiên ù")
+        hand = ChanHand(tuple(self.counts[event.seat]), (), None)
+        if not evaluate_win(hand).hu:
+            self.flag(event, "false_hu", "the dealer's initial cards do not win")
+        self.finish(event.seat, hand, {"heavenly": True})
+
+    def discard(self, event: Event) -> None:
+        """A discard by the seat that must discard."""
+        if self.to_discard is None:
+            self.flag(event, "out_of_turn", "nobody is to discard now: the card on offer awaits a capture or a draw")
+        if event.seat != self.to_discard:
+            if event.seat in self.losers:
+                self.flag(event, "lower_priority_claim",
+                          f"seat {event.seat}'s claim lost to seat {self.to_discard}'s higher-priority claim")
+            self.flag(event, "out_of_turn", f"seat {self.to_discard} is to discard, not seat {event.seat}")
+        card = event.card
+        if card is None:
+            self.flag(event, "not_in_hand", "a discard needs a card")
+            raise Stop("not_in_hand")
+        rule = discard_rule_broken(self.counts[event.seat], card, self.history[event.seat])
+        if rule is not None:
+            self.flag(event, DISCARD_CODES[rule], f"seat {event.seat} may not discard {code(card)} (rule {rule})"
+                      if rule else f"{code(card)} is not in seat {event.seat}'s hand")
+        if self.counts[event.seat][card]:
+            self.counts[event.seat][card] -= 1
+        history = self.history[event.seat]
+        self.history[event.seat] = replace(history, discarded=history.discarded | {card})
+        self.opening = False
+        self.public = Public(card, "discard", event.seat)
+        self.to_discard, self.losers = None, set()
+        self.to_act = self.resume if self.resume is not None else (event.seat + 1) % self.seats
+        self.resume = None
+
+    def draw(self, event: Event) -> None:
+        """A stock card turned up at the drawer's own gate: the card on offer moved on untaken."""
+        if self.to_discard is not None:
+            self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
+        expected = self.to_act
+        if self.public is not None and self.public.source == "stock" and expected == self.public.gate:
+            expected = (self.public.gate + 1) % self.seats  # the gate owner passed; the next player passed too
+        if event.seat != expected:
+            self.flag(event, "draw_out_of_order", f"seat {expected} turns up the next card, not seat {event.seat}")
+        if self.public is not None:
+            self.passed(self.public)
+        stock = self.log.stock
+        if stock is not None and self.drawn >= len(stock):
+            self.flag(event, "stock_exhausted", "the stock is exhausted: the round is a draw")
+        card = event.card if event.card is not None else (stock[self.drawn] if stock is not None else None)
+        if card is None:
+            self.flag(event, "draw_mismatch", "a draw needs a card when the log has no stock")
+            raise Stop("draw_mismatch")
+        if stock is not None and card != stock[self.drawn]:
+            self.flag(event, "draw_mismatch", f"drew {code(card)} but the next stock card is {code(stock[self.drawn])}")
+        self.drawn += 1
+        self.opening = False
+        self.public = Public(card, "stock", event.seat)
+        self.to_act = event.seat
+
+    def pass_(self, event: Event) -> None:
+        """An explicit pass on the card on offer (the gate owner on his stock card, or the next player)."""
+        if self.public is None or self.to_discard is not None:
+            self.flag(event, "out_of_turn", "there is nothing to pass on")
+
+    def passed(self, public: Public) -> None:
+        """Rule 3: players who could capture the untaken card identically and did not, passed it up."""
+        seats = [public.gate, (public.gate + 1) % self.seats] if public.source == "stock" else [self.to_act]
+        for seat in seats:
+            if seat is None or self.history[seat].dead_hand:
+                continue
+            if self.counts[seat][public.card] and capture_rule_broken(
+                    self.counts[seat], public.card, public.card, self.history[seat]) is None:
+                history = self.history[seat]
+                self.history[seat] = replace(history, passed_identical=history.passed_identical | {public.card})
+
+    # -- claims --------------------------------------------------------------------------------------------
+    def role(self, seat: int, public: Public) -> str:
+        """drawer / next / other / discarder on this card."""
+        if public.source == "stock":
+            return "drawer" if seat == public.gate else "next" if seat == (public.gate + 1) % self.seats else "other"
+        if seat == public.gate:
+            return "discarder"
+        return "next" if seat == self.to_act else "other"
+
+    def resolve(self) -> None:
+        """Resolve the simultaneous claims on the card: win > Chíu > capture, ties from the gate."""
+        public = self.public
+        assert public is not None
+        legal = []
+        for claim in public.claims:
+            rank = self.legal_claim(claim, public)
+            if rank is not None:
+                legal.append((-rank, (claim.seat - public.gate) % self.seats, claim))
+        public.claims = []
+        if not legal:
+            return
+        legal.sort(key=lambda item: (item[0], item[1]))
+        winner = legal[0][2]
+        self.losers = {item[2].seat for item in legal[1:]}
+        seat, card = winner.seat, public.card
+        if winner.type == "win":
+            by_chiu = self.counts[seat][card] == 3
+            hand = ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
+            self.finish(seat, hand, {"own_gate": public.source == "stock" and seat == public.gate,
+                                     "by_chiu": by_chiu and public.source != "stock",
+                                     "chiu_on_dealt_triple": by_chiu and public.source != "stock"
+                                     and self.dealt[seat][card] == 3})
+            return
+        history = self.history[seat]
+        if winner.type == "chiu":
+            self.counts[seat][card] -= 3
+            self.exposed[seat].append(Pair("chiu", (card,) * 4, False))
+            interrupted = self.to_act
+            self.resume = interrupted if interrupted is not None and interrupted != seat else None
+        else:
+            mate = next(c for c in winner.cards if c != card) if winner.meld == "ca" else card
+            self.counts[seat][mate] -= 1
+            self.exposed[seat].append(Pair(winner.meld, tuple(sorted((card, mate))), False))
+            if winner.meld == "ca":
+                self.history[seat] = replace(history, captured_ca=True,
+                                             played_into_ca=history.played_into_ca | {mate})
+        self.public, self.to_discard = None, seat
+
+    def legal_claim(self, claim: Event, public: Public) -> int | None:
+        """The priority of a logged claim if it is legal, else None after flagging why."""
+        seat, card = claim.seat, public.card
+        counts, history = self.counts[seat], self.history[seat]
+        if history.dead_hand:
+            self.flag(claim, "dead_hand_move", f"seat {seat} has a dead hand: he only draws")
+            return None
+        role = self.role(seat, public)
+        if claim.type == "win":
+            hand = ChanHand(tuple(counts), tuple(self.exposed[seat]), card)
+            if not evaluate_win(hand).hu:
+                self.flag(claim, "false_hu", f"seat {seat}'s cards with {code(card)} do not win")
+                return None
+            if public.source != "stock" and counts[card] != 3:
+                self.flag(claim, "win_on_discard", "only a turned-up stock card can be won on (or a Chíu)")
+                return None
+            return PRIORITY["win"] if public.source == "stock" else PRIORITY["chiu"]
+        if claim.type == "chiu":
+            if counts[card] != 3 or role == "discarder":
+                self.flag(claim, "false_chiu", f"seat {seat} does not hold three {code(card)}")
+                return None
+            return PRIORITY["chiu"]
+        if role not in ("drawer", "next"):
+            self.flag(claim, "ineligible_claim", f"seat {seat} ({role}) may not capture {code(card)} now")
+            return None
+        cards = sorted(claim.cards or ())
+        if len(cards) != 2 or card not in cards or claim.meld not in ("chan", "ca"):
+            self.flag(claim, "invalid_meld", f"a capture pairs {code(card)} with one hand card")
+            return None
+        cards.remove(card)
+        rule = capture_rule_broken(counts, card, cards[0], history)
+        kind = "chan" if cards[0] == card else "ca"
+        if rule is None and kind != claim.meld:
+            rule = -1
+        if rule is not None:
+            self.flag(claim, RULE_CODES[rule], f"seat {seat} may not capture {code(card)} with {code(cards[0])}"
+                      + (f" (capture rule {rule})" if rule > 0 else ""))
+            return None
+        return PRIORITY["capture"]
+
+    # -- the end -------------------------------------------------------------------------------------------
+    def finish(self, seat: int, hand: ChanHand, context: dict[str, bool]) -> None:
+        """Settle the win with the context the replay knows (gate, Chíu, facts of the deal)."""
+        final = hand.with_public()
+        for pair in hand.exposed:
+            for c in pair.cards:
+                final[c] += 1
+        dealt = self.dealt[seat]
+        context["dealt_quad"] = any(n == 4 for n in dealt)
+        context["dealt_pair_became_quad"] = any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))
+        if not evaluate_win(hand).hu:
+            self.outcome = {"type": "win", "winner": seat, "points": None, "deltas": None, "breakdown": []}
+            return
+        from ..rules.chan.scoring import settle
+
+        result = settle(hand, {k: v for k, v in context.items() if v}, self.options, self.seats, seat)
+        self.outcome = {
+            "type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas),
+            "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
+        }
