@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
 from ..rules.registry import get_ruleset
@@ -20,9 +20,8 @@ EVENT_TYPES = {
 }
 
 
-@dataclass(frozen=True)
-class Event:
-    """One event of the log, its cards parsed."""
+class Event(NamedTuple):
+    """One event of the log, its cards parsed (a tuple: logs hold thousands of events)."""
 
     index: int
     seat: int
@@ -145,6 +144,9 @@ def _check_deck(ruleset: Any, hands: tuple[tuple[int, ...], ...], stock: tuple[i
     else:
         from ..rules.fourcolor.cards import ALL_CODES as codes
     limits = {c: (1 if c.startswith("F") else 4) for c in codes}
+    everything = [c for h in hands for c in h] + list(stock or ())
+    if all(everything.count(c) <= limits[codes[c]] for c in set(everything)):
+        return
     seen: dict[int, int] = {}
     located = [(c, f"hands.{s}.{i}") for s, h in enumerate(hands) for i, c in enumerate(h)]
     located += [(c, f"stock.{i}") for i, c in enumerate(stock or ())]
