@@ -160,9 +160,9 @@ def _captures(counts: list[int], card: int, history: History) -> list[ChanClaim]
     return out
 
 
-def _after(counts: list[int], used: list[int], history: History, ca: bool) -> list[int]:
+def _after(counts: Sequence[int], used: list[int], history: History, ca: bool) -> list[int]:
     """Legal discards once `used` hand cards have gone into the exposed pair."""
-    rest = counts[:]
+    rest = list(counts)  # a ChanHand tuple too: capture_rule_broken takes any Sequence
     for c in used:
         rest[c] -= 1
     if ca:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import InvalidMeld
 from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 
 KINDS = ("chan", "ca", "chiu")
+_CHAN_WORTH = {"chan": 1, "chiu": 2}  # RULES.md 2: "Chíu = four identical cards = two Chắn"
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class Pair:
     @property
     def chan(self) -> int:
         """How many Chắn this is worth."""
-        return {"chan": 1, "chiu": 2}.get(self.kind, 0)
+        return _CHAN_WORTH.get(self.kind, 0)
 
     def codes(self) -> list[str]:
         """The cards as codes."""
@@ -39,12 +41,13 @@ class Pair:
         return 0
 
 
-@dataclass(frozen=True)
-class Pairing:
-    """The forced pairing of some cards: its pairs, and the cards no pair can take."""
+class Pairing(NamedTuple):
+    """The forced pairing of some cards: its pairs, the cards no pair can take, its Chắn worth and Cạ count."""
 
     pairs: tuple[Pair, ...]
     unpaired: tuple[int, ...]
+    chan: int = 0
+    ca: int = 0
 
 
 def classify(cards: Sequence[int]) -> str | None:
@@ -61,27 +64,42 @@ def classify(cards: Sequence[int]) -> str | None:
     return None
 
 
+def _pair_faces(faces: Sequence[int], counts: Sequence[int]) -> tuple:
+    """The forced pairing of one value's faces: (Chắn/Chíu, Cạ, unpaired, Chắn worth, Cạ count)."""
+    same = tuple(_CHIU[f] if n == 4 else _CHAN[f] for f, n in zip(faces, counts) if n >= 2)
+    odd = [f for f, n in zip(faces, counts) if n % 2]
+    ca = (Pair("ca", (odd[0], odd[1])),) if len(odd) >= 2 and CHI_CHI not in odd else ()
+    loose = tuple(odd[2 * len(ca):])  # Chi chi forms no Cạ; three odd suits leave one
+    return same, ca, loose, sum(p.chan for p in same), len(ca)
+
+
+_CHAN = tuple(Pair("chan", (f, f)) for f in range(N_FACES))
+_CHIU = tuple(Pair("chiu", (f,) * 4) for f in range(N_FACES))
+#: Per value (2-9): the forced pairing of every count triple (m, s, c), each 0-4, at index m * 25 + s * 5 + c.
+_BY_VALUE = tuple(
+    tuple(_pair_faces((base, base + 1, base + 2), (m, s, c)) for m in range(5) for s in range(5) for c in range(5))
+    for base in range(0, CHI_CHI, 3))
+_BY_CHI_CHI = tuple(_pair_faces((CHI_CHI,), (n,)) for n in range(5))
+
+
 def pair_up(counts: Sequence[int]) -> Pairing:
-    """The forced pairing of a count vector (identical pairs first, odd cards into Cạ by value)."""
-    pairs: list[Pair] = []
-    odd: dict[int, list[int]] = {}
-    for face in range(N_FACES):
-        n = counts[face]
-        if n == 4:
-            pairs.append(Pair("chiu", (face,) * 4))
-        elif n >= 2:
-            pairs.append(Pair("chan", (face, face)))
-        if n % 2:
-            odd.setdefault(value_of(face), []).append(face)
-    unpaired: list[int] = []
-    for value, faces in sorted(odd.items()):
-        if value == 0:  # Chi chi forms no Cạ
-            unpaired += faces
-            continue
-        if len(faces) >= 2:
-            pairs.append(Pair("ca", (faces[0], faces[1])))
-        unpaired += faces[2:] if len(faces) >= 2 else faces
-    return Pairing(tuple(pairs), tuple(unpaired))
+    """The forced pairing of a count vector (at most 4 copies of a face): identical pairs first (four: a Chíu),
+    then the odd cards of a value into one Cạ; Chắn/Chíu in face order, then Cạ by value; Chi chi pairs only
+    with Chi chi. Read from per-value tables, so one call is nine lookups."""
+    same: list[Pair] = []
+    ca: list[Pair] = []
+    cc_same, _, loose, chan, n_ca = _BY_CHI_CHI[counts[CHI_CHI]]
+    unpaired = list(loose)
+    suits = iter(counts)  # zip takes m, s, c of each value in turn (faces 0-23; Chi chi, 24, is read above)
+    for table, m, s, c in zip(_BY_VALUE, suits, suits, suits):
+        v_same, v_ca, v_loose, v_chan, v_n_ca = table[m * 25 + s * 5 + c]
+        if v_chan or v_ca or v_loose:
+            same += v_same
+            ca += v_ca
+            unpaired += v_loose
+            chan += v_chan
+            n_ca += v_n_ca
+    return Pairing(tuple(same) + cc_same + tuple(ca), tuple(unpaired), chan, n_ca)
 
 
 def parse_exposed(items: Sequence[Mapping[str, object]]) -> tuple[Pair, ...]:

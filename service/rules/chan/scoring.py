@@ -144,4 +144,20 @@ def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
     if context.get("chiu_on_dealt_triple") and not context.get("by_chiu"):
         raise DomainError("Chíu ù is a win by Chíu: set by_chiu", "context.chiu_on_dealt_triple",
                           code="inconsistent_context")
+    if context.get("own_gate") and hand.public_card is None:
+        raise DomainError("Ù chì is a win on a turned-up stock card: give it as public_card", "context.own_gate",
+                          code="inconsistent_context")
+    counts = hand.with_public()
+    if context.get("by_chiu") and (hand.public_card is None or counts[hand.public_card] != 4):
+        # RULES.md 2: a Chíu claims the fourth public card with three identical in hand
+        raise DomainError("a win by Chíu needs three cards in hand identical to the public card", "context.by_chiu",
+                          code="inconsistent_context")
+    for pair in hand.exposed:
+        for c in pair.cards:
+            counts[c] += 1
+    for flag in ("dealt_quad", "dealt_pair_became_quad"):
+        # RULES.md 2: Thiên khai, Bòn: four identical cards, which rule 2 never lets go, so they are among the 20
+        if context.get(flag) and 4 not in counts:
+            raise DomainError(f"{flag} needs four identical cards among the 20", f"context.{flag}",
+                              code="inconsistent_context")
 
