@@ -5,6 +5,11 @@ tallies them, then times every `Evaluator.best_decomposition(tally)` call (None 
 hu test and the best split) with time.perf_counter_ns, and `reference.search` on the first M hands of each
 set in the same run. Table build time is measured first, in this fresh process.
 
+Chắn (cardavia-chan): N winning 20-card hands built from 10 random pairs (>= 6 Chắn, no identical pair
+split; chan/samples.py, same seed) and N near misses (one of the 20 cards swapped for another face still in
+the deck), parsed once into ChanHand (19 concealed + the winning card), then every `evaluate_win(hand)` call
+(the forced pairing, the counts and every reason) is timed the same way.
+
     .venv/bin/python bench/hand_eval.py [--hands N] [--seed S] [--reference-hands M] [--json]
 """
 
@@ -28,6 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from service.rules.chan import samples as chan_samples  # noqa: E402
+from service.rules.chan.cards import code as chan_code  # noqa: E402
+from service.rules.chan.hand import ChanHand, evaluate_win  # noqa: E402
 from service.rules.fourcolor import reference, samples  # noqa: E402
 from service.rules.fourcolor.cards import Tally  # noqa: E402
 from service.rules.fourcolor.evaluate import Evaluator  # noqa: E402
@@ -40,6 +48,8 @@ HAND_SIZE = 21
 TARGET_MEDIAN_US = 10.0
 TARGET_SPEEDUP = 20.0
 SETS = (("winning", samples.winning_hand), ("near-miss", samples.near_miss))
+CHAN = "cardavia-chan"
+CHAN_SETS = (("winning", chan_samples.winning_hand), ("near-miss", chan_samples.near_miss))
 
 
 def machine() -> dict[str, Any]:
@@ -120,6 +130,40 @@ def bench_ruleset(ruleset_id: str, n: int, seed: int, ref_n: int) -> dict[str, A
     return out
 
 
+def bench_chan(n: int, seed: int) -> dict[str, Any]:
+    """Parse N winning and N near-miss Chắn hands once, then time `evaluate_win` on each (RULES.md 2 win test)."""
+    ruleset = get_ruleset(CHAN)
+    options = ruleset.resolve_options(None)
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"sets": {}}
+    for name, make in CHAN_SETS:
+        hands: list[ChanHand] = []
+        for _ in range(n):
+            hand, win = make(rng)
+            hands.append(ruleset.parse(options, [chan_code(c) for c in hand], public_card=chan_code(win)))
+        timed_calls(evaluate_win, hands[:1000])  # warm-up
+        ns = timed_calls(evaluate_win, hands)
+        hu = sum(evaluate_win(h).hu for h in hands)
+        out["sets"][name] = {"hands": n, "hu_rate": hu / n, "evaluate_win": summary(ns)}
+    return out
+
+
+def print_chan(figures: dict[str, Any]) -> None:
+    """The Chắn rows."""
+    cfg = figures["config"]
+    print(f"Chắn hand evaluation: evaluate_win on pre-parsed ChanHand (rs.hu calls it), {cfg['hands']} winning + "
+          f"{cfg['hands']} near-miss 20-card hands built from random pairs, seed {cfg['seed']}")
+    head = f"  {'rule-set':<18}{'set':<11}{'engine':<13}{'hands':>7}{'hu':>7}{'median':>10}{'p99':>10}  target"
+    print(head)
+    print("  " + "-" * (len(head) - 2))
+    for name, s in figures["chan"]["sets"].items():
+        t = s["evaluate_win"]
+        mark = verdict(t["median_us"] <= TARGET_MEDIAN_US)
+        print(f"  {CHAN:<18}{name:<11}{'evaluate_win':<13}{t['n']:>7}{s['hu_rate']:>7.0%}{t['median_us']:>10.2f}"
+              f"{t['p99_us']:>10.2f}  <= {TARGET_MEDIAN_US:g} µs {mark}")
+    print()
+
+
 def verdict(ok: bool) -> str:
     """Mark a figure against its target."""
     return "ok" if ok else "MISSED"
@@ -181,8 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "hand_size": HAND_SIZE, "timer_overhead_ns": timer_overhead_ns()},
         "targets": {"median_us_max": TARGET_MEDIAN_US, "speedup_min": TARGET_SPEEDUP},
         "rulesets": {rid: bench_ruleset(rid, args.hands, args.seed, args.reference_hands) for rid in RULESETS},
+        "chan": bench_chan(args.hands, args.seed),
     }
     print_report(figures)
+    print_chan(figures)
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
