@@ -24,6 +24,7 @@ from ..rules.chan.captures import (
 from ..rules.chan.cards import code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair
+from ..rules.errors import DomainError
 from .log import Event, GameLog
 from .violations import CODES, Violation
 
@@ -183,9 +184,10 @@ class ChanReplay:
         if self.public is None or self.to_discard is not None:
             self.flag(event, "out_of_turn", "there is nothing to pass on")
 
-    def passed(self, public: Public) -> None:
+    def passed(self, public: Public, seats: list[int | None] | None = None) -> None:
         """Rule 3: players who could capture the untaken card identically and did not, passed it up."""
-        seats = [public.gate, (public.gate + 1) % self.seats] if public.source == "stock" else [self.to_act]
+        if seats is None:
+            seats = [public.gate, (public.gate + 1) % self.seats] if public.source == "stock" else [self.to_act]
         for seat in seats:
             if seat is None or self.history[seat].dead_hand:
                 continue
@@ -227,6 +229,9 @@ class ChanReplay:
                                      "chiu_on_dealt_triple": by_chiu and public.source != "stock"
                                      and self.dealt[seat][card] == 3})
             return
+        if public.source == "stock" and seat != public.gate:
+            # RULES.md 2: "The next player may then capture that passed card": the drawer passed it (rule 3).
+            self.passed(public, [public.gate])
         history = self.history[seat]
         if winner.type == "chiu":
             self.counts[seat][card] -= 3
@@ -292,12 +297,17 @@ class ChanReplay:
         dealt = self.dealt[seat]
         context["dealt_quad"] = any(n == 4 for n in dealt)
         context["dealt_pair_became_quad"] = any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))
+        self.outcome = {"type": "win", "winner": seat, "points": None, "deltas": None, "breakdown": []}
         if not evaluate_win(hand).hu:
-            self.outcome = {"type": "win", "winner": seat, "points": None, "deltas": None, "breakdown": []}
             return
         from ..rules.chan.scoring import settle
 
-        result = settle(hand, {k: v for k, v in context.items() if v}, self.options, self.seats, seat)
+        try:
+            result = settle(hand, {k: v for k, v in context.items() if v}, self.options, self.seats, seat)
+        except DomainError:
+            # Only an illegal log gets here (say a dealt quad broken against rule 2, then a win): its violations
+            # say what went wrong, and there is no score to give; an audit reports, it does not fail.
+            return
         self.outcome = {
             "type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas),
             "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],

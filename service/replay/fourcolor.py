@@ -142,6 +142,9 @@ class FourColorReplay:
     def draw(self, event: Event) -> None:
         """The next stock card turned up by the seat whose turn it is."""
         if self.to_discard is not None:
+            if not self.flowers and self.public is None and not any(self.exposed):
+                # RULES.md 1: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
+                self.flag(event, "opening_not_discard", "the dealer starts by discarding (or declares hu)")
             self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
         if self.public is not None and self.public.source == "draw":
             self.check_taken(event, self.public)
@@ -162,12 +165,25 @@ class FourColorReplay:
 
     def check_taken(self, event: Event, public: Public) -> None:
         """A turned-up General (flowers: or flower) left unclaimed breaks the must-take rule."""
-        card = public.card
-        must = character_of(card) == GENERAL if not is_flower(card) else self.flowers
+        if self.must_take(public.card):
+            self.flag(event, "general_not_taken", f"seat {public.seat} turned up {code(public.card)} and had to "
+                                                  "take it")
+
+    def must_take(self, card: int) -> bool:
+        """RULES.md 1: "A player who turns up a General must take it"; flowers: a General or a flower (option)."""
         if self.flowers:
-            must = must and self.options["must_take_drawn_general"]
-        if must:
-            self.flag(event, "general_not_taken", f"seat {public.seat} turned up {code(card)} and had to take it")
+            return (is_flower(card) or character_of(card) == GENERAL) and self.options["must_take_drawn_general"]
+        return character_of(card) == GENERAL
+
+    def check_drawer_took(self, public: Public, winner: Event, claim: Any) -> None:
+        """A must-take card won by another seat's claim: only a higher priority than the drawer's own take
+        may take it (RULES.md 1: "unless someone claims it with a higher priority")."""
+        if public.source != "draw" or winner.seat == public.seat or not self.must_take(public.card):
+            return
+        taking = self.ruleset.claim_class("flower" if is_flower(public.card) else "general", "drawer")
+        if taking is not None and claim.priority <= taking[1]:
+            self.flag(winner, "general_not_taken", f"seat {public.seat} turned up {code(public.card)} and had to "
+                                                   f"take it; seat {winner.seat}'s {claim.kind} is no higher claim")
 
     # -- claims --------------------------------------------------------------------------------------------
     def role(self, seat: int, public: Public) -> str:
@@ -192,6 +208,7 @@ class FourColorReplay:
         legal.sort(key=lambda item: (item[0], item[1]))
         _, _, winner, claim = legal[0]
         self.losers = {item[2].seat for item in legal[1:]}
+        self.check_drawer_took(public, winner, claim)
         if claim.kind == "hu":
             self.finish_hu(winner.seat, self.hand_of(winner.seat, public.card))
             return
@@ -209,6 +226,9 @@ class FourColorReplay:
     def legal_claim(self, claim: Event, public: Public) -> Any:
         """The engine's matching legal claim, or None after flagging why the logged claim is not legal."""
         role = self.role(claim.seat, public)
+        if claim.type == "hu" and role == "discarder":
+            self.flag(claim, "own_discard_claim", f"seat {claim.seat} cannot take back his own discard")
+            return None
         if claim.type == "hu":
             legal = [] if role == "discarder" else self.ruleset.legal_claims(
                 self.hand_of(claim.seat, public.card), role, self.options)[0]

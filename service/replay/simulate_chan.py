@@ -104,6 +104,8 @@ class ChanTable:
             self.finish(seat, hand, {"own_gate": source == "stock" and seat == gate, "by_chiu": by_chiu,
                                      "chiu_on_dealt_triple": by_chiu and self.dealt[seat][card] == 3})
             return None
+        if source == "stock" and seat != gate:
+            self.passed(card, "discard", gate, gate)  # the drawer passed the card the next player takes (rule 3)
         if claim.kind == "chiu":
             self.counts[seat][card] -= 3
             self.exposed[seat].append(claim.pair)
