@@ -105,9 +105,10 @@ def parse_log(raw: Mapping[str, Any]) -> GameLog:
     if raw.get("stock") is not None:
         stock = tuple(card(t, "stock", i) for i, t in enumerate(_list(raw["stock"], "stock")))
     _check_deck(ruleset, hands, stock)
-    events = tuple(_event(i, e, ruleset, seats, card) for i, e in enumerate(_list(raw.get("events"), "events")))
-    if len(events) > MAX_EVENTS:
-        raise LogError(f"{len(events)} events; at most {MAX_EVENTS} per round", "events", code="too_many_events")
+    raw_events = _list(raw.get("events"), "events")
+    if len(raw_events) > MAX_EVENTS:  # checked before any work: a huge log is refused at once
+        raise LogError(f"{len(raw_events)} events; at most {MAX_EVENTS} per round", "events", code="too_many_events")
+    events = tuple(_event(i, e, ruleset, seats, card) for i, e in enumerate(raw_events))
     result = raw.get("result")
     if result is not None and not isinstance(result, Mapping):
         raise LogError("result must be an object", "result")
