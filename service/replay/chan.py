@@ -12,7 +12,6 @@ when the card moves on untaken (rule 3). Each player's history (discards, passes
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..rules.chan.captures import (
     PRIORITY,
@@ -25,17 +24,13 @@ from ..rules.chan.cards import code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair
 from ..rules.errors import DomainError
+from .base import Stop, TurnReplay
 from .log import Event, GameLog
-from .violations import CODES, Violation
 
 RULE_CODES = {0: "not_in_hand", -1: "invalid_meld", 1: "chan_capture_rule_1", 2: "chan_capture_rule_2",
               3: "chan_capture_rule_3", 4: "chan_capture_rule_4", 5: "chan_capture_rule_5",
               6: "chan_capture_rule_6", 7: "chan_capture_rule_7"}
 DISCARD_CODES = {0: "not_in_hand", 2: "chan_capture_rule_2", 3: "chan_capture_rule_3", 6: "chan_capture_rule_6"}
-
-
-class Stop(Exception):
-    """Replay cannot go on."""
 
 
 @dataclass
@@ -48,37 +43,25 @@ class Public:
     claims: list[Event] = field(default_factory=list)
 
 
-class ChanReplay:
+class ChanReplay(TurnReplay):
     """Replays one Chắn round."""
 
     def __init__(self, log: GameLog) -> None:
-        self.log, self.options, self.seats = log, log.options, log.seats
+        super().__init__(log)
         self.counts = [tally(h) for h in log.hands]
         self.dealt = [tally(h) for h in log.hands]
         self.exposed: list[list[Pair]] = [[] for _ in range(self.seats)]
         self.history = [History() for _ in range(self.seats)]
-        self.drawn = 0
         self.public: Public | None = None
-        self.to_discard: int | None = log.dealer
+        self.to_discard = log.dealer
         self.resume: int | None = None  # the interrupted gate an out-of-turn Chíu's discard goes back to
         self.to_act: int | None = None  # who considers the public card / draws next
-        self.chiu_taker: int | None = None
-        self.losers: set[int] = set()
-        self.violations: list[Violation] = []
-        self.outcome: dict[str, Any] | None = None
         self.opening = True
         dealer_hand = ChanHand(tuple(self.counts[log.dealer]), (), None)
         if not evaluate_win(dealer_hand).hu and not legal_discards(self.counts[log.dealer], History()):
             # "A dealer with neither a legal opening discard nor a heavenly win has a dead hand."
             self.history[log.dealer] = replace(self.history[log.dealer], dead_hand=True)
             self.to_discard, self.to_act = None, log.dealer
-
-    def flag(self, event: Event | None, code_: str, message: str) -> None:
-        """Record a violation; stop when the state no longer makes sense."""
-        self.violations.append(Violation(None if event is None else event.index,
-                                         None if event is None else event.seat, code_, message))
-        if not CODES[code_][1]:
-            raise Stop(code_)
 
     def run(self) -> None:
         """Replay every event, then decide the outcome."""
@@ -129,17 +112,7 @@ class ChanReplay:
 
     def discard(self, event: Event) -> None:
         """A discard by the seat that must discard."""
-        if self.to_discard is None:
-            self.flag(event, "out_of_turn", "nobody is to discard now: the card on offer awaits a capture or a draw")
-        if event.seat != self.to_discard:
-            if event.seat in self.losers:
-                self.flag(event, "lower_priority_claim",
-                          f"seat {event.seat}'s claim lost to seat {self.to_discard}'s higher-priority claim")
-            self.flag(event, "out_of_turn", f"seat {self.to_discard} is to discard, not seat {event.seat}")
-        card = event.card
-        if card is None:
-            self.flag(event, "not_in_hand", "a discard needs a card")
-            raise Stop("not_in_hand")
+        card = self.discarded_card(event, "the card on offer awaits a capture or a draw")
         rule = discard_rule_broken(self.counts[event.seat], card, self.history[event.seat])
         if rule is not None:
             self.flag(event, DISCARD_CODES[rule], f"seat {event.seat} may not discard {code(card)} (rule {rule})"
@@ -165,16 +138,7 @@ class ChanReplay:
             self.flag(event, "draw_out_of_order", f"seat {expected} turns up the next card, not seat {event.seat}")
         if self.public is not None:
             self.passed(self.public)
-        stock = self.log.stock
-        if stock is not None and self.drawn >= len(stock):
-            self.flag(event, "stock_exhausted", "the stock is exhausted: the round is a draw")
-        card = event.card if event.card is not None else (stock[self.drawn] if stock is not None else None)
-        if card is None:
-            self.flag(event, "draw_mismatch", "a draw needs a card when the log has no stock")
-            raise Stop("draw_mismatch")
-        if stock is not None and card != stock[self.drawn]:
-            self.flag(event, "draw_mismatch", f"drew {code(card)} but the next stock card is {code(stock[self.drawn])}")
-        self.drawn += 1
+        card = self.stock_card(event, code)
         self.opening = False
         self.public = Public(card, "stock", event.seat)
         self.to_act = event.seat

@@ -17,15 +17,11 @@ from ..rules.fourcolor.cards import GENERAL, Tally, character_of, code, is_flowe
 from ..rules.fourcolor.claims import Claim
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.melds import Meld, classify
+from .base import Stop, TurnReplay
 from .log import Event, GameLog
-from .violations import CODES, Violation
 
 #: Chess cards that may be discarded: every character but the General (flowers never).
 DISCARDABLE = tuple(c for c in range(28) if c % 7 != GENERAL)
-
-
-class Stop(Exception):
-    """Replay cannot go on: the state no longer makes sense."""
 
 
 @dataclass
@@ -38,33 +34,21 @@ class Public:
     claims: list[Event] = field(default_factory=list)
 
 
-class FourColorReplay:
+class FourColorReplay(TurnReplay):
     """Replays one Four Color Cards round."""
 
     def __init__(self, log: GameLog) -> None:
-        self.log = log
-        self.ruleset, self.options = log.ruleset, log.options
+        super().__init__(log)
+        self.ruleset = log.ruleset
         self.rules = self.ruleset.meld_rules(self.options)
         self.flowers = self.ruleset.id == "cardavia-flowers"
-        self.seats = log.seats
         self.hands = [Tally.of(h) for h in log.hands]
         self.exposed: list[list[Meld]] = [[] for _ in range(self.seats)]
-        self.drawn = 0
         self.public: Public | None = None
-        self.to_discard: int | None = None if self.flowers else log.dealer
+        self.to_discard = None if self.flowers else log.dealer
         self.next_drawer: int | None = log.dealer if self.flowers else None
-        self.losers: set[int] = set()
-        self.violations: list[Violation] = []
-        self.outcome: dict[str, Any] | None = None
 
     # -- helpers -------------------------------------------------------------------------------------------
-    def flag(self, event: Event | None, code_: str, message: str) -> None:
-        """Record a violation; stop when the state no longer makes sense."""
-        self.violations.append(Violation(None if event is None else event.index,
-                                         None if event is None else event.seat, code_, message))
-        if not CODES[code_][1]:
-            raise Stop(code_)
-
     def hand_of(self, seat: int, public: int | None) -> FourColorHand:
         """A seat's cards as the engine's hand."""
         return FourColorHand(self.hands[seat], tuple(self.exposed[seat]), public)
@@ -116,17 +100,7 @@ class FourColorReplay:
 
     def discard(self, event: Event) -> None:
         """A discard by the seat whose turn it is (the dealer's opening or after a claim)."""
-        if self.to_discard is None:
-            self.flag(event, "out_of_turn", "nobody is to discard now: the public card awaits claims or a draw")
-        if event.seat != self.to_discard:
-            if event.seat in self.losers:
-                self.flag(event, "lower_priority_claim",
-                          f"seat {event.seat}'s claim lost to seat {self.to_discard}'s higher-priority claim")
-            self.flag(event, "out_of_turn", f"seat {self.to_discard} is to discard, not seat {event.seat}")
-        card = event.card
-        if card is None:
-            self.flag(event, "not_in_hand", "a discard needs a card")
-            raise Stop("not_in_hand")
+        card = self.discarded_card(event, "the public card awaits claims or a draw")
         hand = self.hands[event.seat]
         if hand.count(card) == 0:
             self.flag(event, "not_in_hand", f"{code(card)} is not in seat {event.seat}'s hand")
@@ -150,16 +124,7 @@ class FourColorReplay:
             self.check_taken(event, self.public)
         if event.seat != self.next_drawer:
             self.flag(event, "draw_out_of_order", f"seat {self.next_drawer} turns up the next card, not {event.seat}")
-        stock = self.log.stock
-        if stock is not None and self.drawn >= len(stock):
-            self.flag(event, "stock_exhausted", "the stock is exhausted: the round is a draw")
-        card = event.card if event.card is not None else (stock[self.drawn] if stock is not None else None)
-        if card is None:
-            self.flag(event, "draw_mismatch", "a draw needs a card when the log has no stock")
-            raise Stop("draw_mismatch")
-        if stock is not None and card != stock[self.drawn]:
-            self.flag(event, "draw_mismatch", f"drew {code(card)} but the next stock card is {code(stock[self.drawn])}")
-        self.drawn += 1
+        card = self.stock_card(event, code)
         self.public = Public(card, "draw", event.seat)
         self.next_drawer = (event.seat + 1) % self.seats
 

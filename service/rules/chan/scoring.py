@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..breakdown import Line
 from ..errors import DomainError, InvalidSeat, NotAWin
 from .cards import CHI_CHI, CODE_INDEX, RED, value_of
 from .hand import ChanHand, evaluate_win
@@ -36,15 +37,6 @@ LEO = ("8s", "9m", "CC")
 #: Win context flags of a settlement request and the bonus each one grants.
 CONTEXT_BONUS = {"own_gate": "u_chi", "heavenly": "thien_u", "chiu_on_dealt_triple": "chiu_u",
                  "dealt_quad": "thien_khai", "dealt_pair_became_quad": "bon"}
-
-
-@dataclass(frozen=True)
-class Line:
-    """One step of the count."""
-
-    step: str
-    text: str
-    points: int
 
 
 @dataclass(frozen=True)

@@ -6,20 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..breakdown import Line
 from ..errors import ImpossibleCount, NotAWin
 from .cards import COPIES, code
 from .hand import FourColorHand
 from .hu import HuResult, evaluate_hu
 from .melds import Meld, MeldRules
-
-
-@dataclass(frozen=True)
-class Line:
-    """One step of the settlement a player can follow: what it is, in words, and its points."""
-
-    step: str
-    text: str
-    points: int
 
 
 @dataclass(frozen=True)
