@@ -22,8 +22,12 @@ class Audit:
     events: int
 
 
-def replay_for(log: GameLog) -> Any:
-    """The turn state machine of the log's game family."""
+def replay_for(log: GameLog, review: bool = False) -> Any:
+    """The turn state machine of the log's game family (`review`: the one that also gathers statistics)."""
+    if review:
+        from .stats import reviewer_for
+
+        return reviewer_for(log)
     if log.ruleset.family == "chan":
         try:
             from .chan import ChanReplay
@@ -38,8 +42,12 @@ def replay_for(log: GameLog) -> Any:
 
 def audit(raw: Mapping[str, Any]) -> Audit:
     """Audit one log document (raises DomainError when the frame itself is malformed)."""
-    log = parse_log(raw)
-    replay = replay_for(log)
+    return audit_replay(parse_log(raw))[0]
+
+
+def audit_replay(log: GameLog, review: bool = False) -> tuple[Audit, Any]:
+    """Replay a parsed log; the audit and the replay itself (whose state a review reads)."""
+    replay = replay_for(log, review)
     replay.run()
     violations = list(replay.violations)
     outcome = replay.outcome or {"type": "incomplete"}
@@ -50,4 +58,4 @@ def audit(raw: Mapping[str, Any]) -> Audit:
             shown = {k: outcome.get(k) for k in ("type", "winner", "points", "deltas")}
             violations.append(Violation(None, None, "result_mismatch",
                                         f"the recorded result {dict(log.result)} differs from the replay's {shown}"))
-    return Audit(not violations, tuple(violations), outcome, matches, len(log.events))
+    return Audit(not violations, tuple(violations), outcome, matches, len(log.events)), replay

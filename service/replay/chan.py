@@ -137,6 +137,7 @@ class ChanReplay(TurnReplay):
         if event.seat != expected:
             self.flag(event, "draw_out_of_order", f"seat {expected} turns up the next card, not seat {event.seat}")
         if self.public is not None:
+            self.offered(self.public, [])
             self.passed(self.public)
         card = self.stock_card(event, code)
         self.opening = False
@@ -161,6 +162,9 @@ class ChanReplay(TurnReplay):
                 self.history[seat] = replace(history, passed_identical=history.passed_identical | {public.card})
 
     # -- claims --------------------------------------------------------------------------------------------
+    def offered(self, public: Public, claims: list[Event]) -> None:
+        """Hook: the card was offered and these claims were made (review subclasses)."""
+
     def role(self, seat: int, public: Public) -> str:
         """drawer / next / other / discarder on this card."""
         if public.source == "stock":
@@ -173,6 +177,7 @@ class ChanReplay(TurnReplay):
         """Resolve the simultaneous claims on the card: win > Chíu > capture, ties from the gate."""
         public = self.public
         assert public is not None
+        self.offered(public, public.claims)
         legal = []
         for claim in public.claims:
             rank = self.legal_claim(claim, public)

@@ -120,8 +120,10 @@ class FourColorReplay(TurnReplay):
                 # RULES.md 1: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
                 self.flag(event, "opening_not_discard", "the dealer starts by discarding (or declares hu)")
             self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
-        if self.public is not None and self.public.source == "draw":
-            self.check_taken(event, self.public)
+        if self.public is not None:
+            self.offered(self.public, [])
+            if self.public.source == "draw":
+                self.check_taken(event, self.public)
         if event.seat != self.next_drawer:
             self.flag(event, "draw_out_of_order", f"seat {self.next_drawer} turns up the next card, not {event.seat}")
         card = self.stock_card(event, code)
@@ -151,6 +153,9 @@ class FourColorReplay(TurnReplay):
                                                    f"take it; seat {winner.seat}'s {claim.kind} is no higher claim")
 
     # -- claims --------------------------------------------------------------------------------------------
+    def offered(self, public: Public, claims: list[Event]) -> None:
+        """Hook: the public card was offered to every seat and these claims were made (review subclasses)."""
+
     def role(self, seat: int, public: Public) -> str:
         """drawer / next / other / discarder for a seat on this public card."""
         if seat == public.seat:
@@ -163,6 +168,7 @@ class FourColorReplay(TurnReplay):
         assert public is not None
         legal: list[tuple[int, int, Event, Any]] = []
         start = public.seat if public.source == "draw" else (public.seat + 1) % self.seats
+        self.offered(public, public.claims)
         for claim in public.claims:
             found = self.legal_claim(claim, public)
             if found is not None:
