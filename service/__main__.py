@@ -1,6 +1,7 @@
 """Command line.
 
 `python -m service openapi [--check] [PATH]` writes (or checks) the committed spec.
+`python -m service serve` runs the API, the workers and (without REDIS_URL) an embedded Redis.
 `python -m service audit FILE...` audits game logs: one JSON line per file; exit 1 when any log is invalid,
 2 when a file cannot be read or is not a replayable log.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -58,11 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default: openapi.yaml)")
     spec.add_argument("path", nargs="?", default="openapi.yaml")
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
+    run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL is unset")
+    run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
     check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file")
     check.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
     if args.command == "audit":
         return audit_files(args.files)
+    if args.command == "serve":
+        from .serve import serve
+
+        return serve(args.workers)
     text = render(openapi_document())
     path = Path(args.path)
     if args.check:

@@ -42,5 +42,8 @@ def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] 
     for name, default in DEFAULTS.items():
         if PREFIX + name in env:
             config[name] = _coerce(default, env[PREFIX + name])
+    # Names fixed by the contract or shared with the workers, read without the prefix.
+    config.setdefault("REDIS_URL", env.get("REDIS_URL"))
+    config.setdefault("WEBHOOK_SECRET", env.get("LONGCARDS_WEBHOOK_SECRET"))
     config.update(overrides or {})
     return config

@@ -10,6 +10,8 @@ from typing import Any
 
 import marshmallow as ma
 from flask import Flask, Response, json
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from .rules.errors import DomainError
@@ -101,6 +103,13 @@ def handle_domain_error(error: DomainError) -> Response:
     return problem(error.status, error.code, error.message, errors)
 
 
+def handle_redis_down(error: Exception) -> Response:
+    """Redis unreachable: job endpoints answer 503 with Retry-After; nothing was enqueued."""
+    log.warning("redis unavailable: %s", error)
+    return problem(503, "jobs_unavailable", "the job queue (Redis) is unavailable; retry later",
+                   headers={"Retry-After": "5"})
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Anything else is a bug: log it, answer a problem (never an HTML 500)."""
     log.exception("unhandled error", exc_info=error)
@@ -111,4 +120,6 @@ def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(DomainError, handle_domain_error)
+    app.register_error_handler(RedisConnectionError, handle_redis_down)
+    app.register_error_handler(RedisTimeoutError, handle_redis_down)
     app.register_error_handler(Exception, handle_unexpected)

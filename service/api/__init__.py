@@ -38,11 +38,12 @@ def register_blueprints(app: Flask) -> Api:
     from .audits.routes import blp as audits
     from .hands.routes import blp as hands
     from .health.routes import blp as health
+    from .jobs.routes import blp as jobs
     from .rulesets.routes import blp as rulesets
     from .settlements.routes import blp as settlements
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
-    for blueprint in (health, rulesets, hands, settlements, audits):
+    for blueprint in (health, rulesets, hands, settlements, audits, jobs):
         api.register_blueprint(blueprint)
     return api
 

@@ -1,10 +1,14 @@
-"""Liveness: answers without touching Redis or building tables."""
+"""Liveness (no Redis, no tables) and readiness (Redis answers, a worker is alive)."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from flask.views import MethodView
+from redis.exceptions import RedisError
+from rq import Worker
 
+from ...errors import problem
+from ...jobs import redis
 from ...rules.registry import ENGINE_VERSION
 from ..blueprint import Blueprint
 
@@ -26,3 +30,30 @@ class Health(MethodView):
     def get(self):
         """Report that the API process is alive."""
         return {"status": "ok", "engine_version": ENGINE_VERSION}
+
+
+class ReadySchema(ma.Schema):
+    """Readiness answer."""
+
+    status = ma.fields.String(required=True, metadata={"enum": ["ready"]})
+    redis = ma.fields.String(required=True)
+    workers = ma.fields.Integer(required=True)
+
+
+@blp.route("/readyz")
+class Ready(MethodView):
+    """Redis answers and at least one worker is alive."""
+
+    @blp.response(200, ReadySchema)
+    @blp.alt_response(503, description="Redis unreachable or no worker alive; the detail says which")
+    def get(self):
+        """Report whether jobs can run now."""
+        try:
+            connection = redis()
+            connection.ping()
+            workers = Worker.count(connection=connection)
+        except RedisError as error:
+            return problem(503, "not_ready", f"Redis does not answer: {error}", headers={"Retry-After": "5"})
+        if workers < 1:
+            return problem(503, "not_ready", "no worker is alive", headers={"Retry-After": "5"})
+        return {"status": "ready", "redis": "ok", "workers": workers}

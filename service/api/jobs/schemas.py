@@ -1,0 +1,62 @@
+"""Schemas of the job API: POST /v1/replays and the job resource."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ..audits.schemas import GameLogSchema
+
+MAX_BATCH = 200
+
+
+class ReplayRequestSchema(ma.Schema):
+    """One or many logs to analyse in one job, optional player names per log, optional webhook."""
+
+    logs = fields.List(fields.Nested(GameLogSchema), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
+    players = fields.List(fields.List(fields.String(validate=validate.Length(max=100)), validate=validate.Length(
+        min=2, max=4)), load_default=None, allow_none=True, metadata={
+        "description": "player names per log, by seat: the summary totals each player across games"})
+    callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
+                              metadata={"description": "POSTed the result when the job ends, signed (see README)"})
+
+
+class ProgressSchema(ma.Schema):
+    """How far a job is."""
+
+    events_done = fields.Integer()
+    events_total = fields.Integer()
+    logs_done = fields.Integer()
+    logs_total = fields.Integer()
+
+
+class JobErrorSchema(ma.Schema):
+    """Why a job failed, problem-shaped."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True)
+
+
+class JobLinksSchema(ma.Schema):
+    """Where the job lives."""
+
+    self = fields.String(required=True)
+
+
+class JobSchema(ma.Schema):
+    """A job: status (queued, started, finished, failed, canceled), progress, result or error."""
+
+    id = fields.String(required=True)
+    kind = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, metadata={"enum": ["queued", "started", "finished", "failed", "canceled"]})
+    progress = fields.Nested(ProgressSchema, required=True, allow_none=True)
+    created_at = fields.String(required=True, allow_none=True)
+    started_at = fields.String(required=True, allow_none=True)
+    ended_at = fields.String(required=True, allow_none=True)
+    retries_left = fields.Integer(required=True, allow_none=True)
+    result = fields.Raw(required=True, allow_none=True, metadata={"description": "the job's answer once finished"})
+    error = fields.Nested(JobErrorSchema, required=True, allow_none=True)
+    links = fields.Nested(JobLinksSchema, required=True)

@@ -1,0 +1,85 @@
+"""The app's side of the job platform: its Redis connection, job JSON, idempotency and ownership.
+
+Redis is reached lazily (first job request), never at import or app creation; an unreachable Redis makes
+the job endpoints answer 503 while the synchronous endpoints keep working.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from flask import current_app, g
+from redis import Redis
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from workers.queues import connect, fetch
+
+IDEMPOTENCY_PREFIX = "longcards:idem:"
+#: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
+STATUS = {
+    JobStatus.QUEUED: "queued", JobStatus.DEFERRED: "queued", JobStatus.SCHEDULED: "queued",
+    JobStatus.STARTED: "started", JobStatus.FINISHED: "finished", JobStatus.FAILED: "failed",
+    JobStatus.STOPPED: "canceled", JobStatus.CANCELED: "canceled",
+}
+
+
+class JobNotFound(Exception):
+    """No job with this id is visible to the caller."""
+
+
+def redis() -> Redis:
+    """The app's Redis client (one per app; connections are made on first use)."""
+    client = current_app.extensions.get("longcards_redis")
+    if client is None:
+        client = connect(current_app.config.get("REDIS_URL"))
+        current_app.extensions["longcards_redis"] = client
+    return client
+
+
+def owner() -> str:
+    """Who is asking: the API key's name when keys are on, else everyone is `public`."""
+    return getattr(g, "api_key", None) or "public"
+
+
+def load(job_id: str) -> Job:
+    """A job the caller may see (another key's job is not found)."""
+    try:
+        job = fetch(job_id, redis())
+    except NoSuchJobError:
+        raise JobNotFound(job_id) from None
+    if job.meta.get("owner", "public") != owner():
+        raise JobNotFound(job_id)
+    return job
+
+
+def idempotency_key(header: str | None, payload: Any) -> str:
+    """The Redis key remembering which job answers this request (header, or the payload's digest)."""
+    basis = header if header else json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(basis.encode()).hexdigest()
+    return f"{IDEMPOTENCY_PREFIX}{owner()}:{'key' if header else 'body'}:{digest}"
+
+
+def job_json(job: Job) -> dict[str, Any]:
+    """A job as the API shows it: status, progress, result or a problem-shaped error."""
+    status = STATUS.get(job.get_status(refresh=True), "queued")
+    answer: dict[str, Any] = {
+        "id": job.id, "kind": job.meta.get("kind"), "status": status, "progress": job.meta.get("progress"),
+        "created_at": _iso(job.created_at), "started_at": _iso(job.started_at), "ended_at": _iso(job.ended_at),
+        "retries_left": job.retries_left, "result": None, "error": None, "links": {"self": f"/v1/jobs/{job.id}"},
+    }
+    if status == "finished":
+        answer["result"] = job.return_value()
+    elif status == "failed":
+        latest = job.latest_result()
+        reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []
+        answer["error"] = {"type": "/problems/job_failed", "title": "Job failed", "status": 500,
+                           "detail": reason[0] if reason else "the job failed", "code": "job_failed"}
+    return answer
+
+
+def _iso(moment: Any) -> str | None:
+    """An ISO-8601 time, or None."""
+    return moment.isoformat() if moment else None

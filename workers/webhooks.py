@@ -1,0 +1,71 @@
+"""Webhooks: when a job ends, POST its result to the job's `callback_url`, signed, retried with backoff.
+
+Signature: header `X-Longcards-Signature: t=<unix seconds>,v1=<hex>` where hex is HMAC-SHA256 with the shared
+secret `LONGCARDS_WEBHOOK_SECRET` over `<t>.<raw body>`. A receiver recomputes it, compares in constant time
+and rejects old timestamps (replays).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from .queues import QUEUE_WEBHOOKS, enqueue, job
+
+SIGNATURE_HEADER = "X-Longcards-Signature"
+SECRET_ENV = "LONGCARDS_WEBHOOK_SECRET"
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    """The signature header value for a body sent at `timestamp`."""
+    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={digest}"
+
+
+def verify(secret: str, header: str, body: bytes, tolerance: int = 300, now: float | None = None) -> bool:
+    """What a receiving site does: check the signature and that it is recent."""
+    try:
+        parts = dict(item.split("=", 1) for item in header.split(","))
+        timestamp = int(parts["t"])
+    except (ValueError, KeyError):
+        return False
+    if abs((now or time.time()) - timestamp) > tolerance:
+        return False
+    return hmac.compare_digest(sign(secret, timestamp, body), header)
+
+
+@job(QUEUE_WEBHOOKS, timeout=30, retries=5, intervals=(2, 10, 60, 300, 1800))
+def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
+    """POST the payload; any answer but 2xx raises, so RQ retries with backoff."""
+    secret = os.environ.get(SECRET_ENV)
+    if not secret:
+        raise RuntimeError(f"{SECRET_ENV} is not set: webhooks cannot be signed")
+    body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
+        "User-Agent": "longcards-webhooks/1"})
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - http(s) only, checked at submit
+        return response.status
+
+
+def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:
+    """RQ success callback: queue the webhook of a finished job."""
+    url = job.meta.get("callback_url")
+    if url:
+        enqueue(deliver_webhook, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
+                                                   "result": result})
+
+
+def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+    """RQ failure callback: queue the webhook of a job that failed for good (not one about to be retried)."""
+    url = job.meta.get("callback_url")
+    if url and not job.retries_left:
+        enqueue(deliver_webhook, connection, url, {
+            "id": job.id, "kind": job.meta.get("kind"), "status": "failed",
+            "error": {"code": "job_failed", "detail": f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}"}})
