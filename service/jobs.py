@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from flask import current_app, g
@@ -18,6 +19,7 @@ from rq.job import Job, JobStatus
 from workers.queues import connect, fetch
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
+JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
 STATUS = {
     JobStatus.QUEUED: "queued", JobStatus.DEFERRED: "queued", JobStatus.SCHEDULED: "queued",
@@ -45,7 +47,9 @@ def owner() -> str:
 
 
 def load(job_id: str) -> Job:
-    """A job the caller may see (another key's job is not found)."""
+    """A job the caller may see (another key's job, or an id no job can have, is not found)."""
+    if not JOB_ID.fullmatch(job_id):
+        raise JobNotFound(job_id)
     try:
         job = fetch(job_id, redis())
     except NoSuchJobError:
