@@ -23,3 +23,11 @@ def on_starting(server):
 
     seconds = warm_tables()
     server.log.info("evaluation tables built in %.2f s", seconds)
+
+
+def child_exit(server, worker):
+    """Tell prometheus_client a worker died, so its per-process metric files stop counting as live."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

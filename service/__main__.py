@@ -4,6 +4,7 @@
 `python -m service serve` runs the API, the workers and (without REDIS_URL) an embedded Redis.
 `python -m service audit FILE...` audits game logs: one JSON line per file; exit 1 when any log is invalid,
 2 when a file cannot be read or is not a replayable log.
+`python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
 from __future__ import annotations
@@ -53,6 +54,21 @@ def audit_files(paths: list[str]) -> int:
     return worst
 
 
+def hash_key(name: str) -> int:
+    """Read a key on stdin (without echo on a terminal); print its API_KEYS entry. Exit 2 on a bad name or key."""
+    from getpass import getpass
+
+    from .auth import entry
+
+    key = getpass("API key: ") if sys.stdin.isatty() else sys.stdin.readline()
+    try:
+        print(entry(name, key.strip()))
+    except ValueError as error:
+        print(f"hash-key: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="python -m service")
@@ -64,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
     check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file")
     check.add_argument("files", nargs="+")
+    keys = sub.add_parser("hash-key", help="read an API key on stdin, print its API_KEYS entry (name:sha256)")
+    keys.add_argument("name", help="the key's name: the owner of the jobs it creates")
     args = parser.parse_args(argv)
+    if args.command == "hash-key":
+        return hash_key(args.name)
     if args.command == "audit":
         return audit_files(args.files)
     if args.command == "serve":

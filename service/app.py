@@ -8,18 +8,22 @@ from typing import Any
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 
+from . import auth, errors, metrics, ratelimit
 from . import config as settings
-from . import errors
 from .api import register_blueprints
 from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, problem+json errors, the API blueprints and the local docs page."""
+    """Build the app: configuration, problem+json errors, metrics, API keys, rate limits, the API and its docs."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
     errors.register(app)
+    # Request hooks run in this order: time the request, check its key, then spend the key's rate budget.
+    metrics.init_app(app)
+    auth.init_app(app)
+    ratelimit.init_app(app)
     app.extensions["longcards_api"] = register_blueprints(app)
     docs = get_swaggerui_blueprint(
         app.config["DOCS_URL"], "/openapi.json", config={"app_name": app.config["API_TITLE"]},

@@ -21,6 +21,12 @@ DEFAULTS: dict[str, Any] = {
     # Request bodies larger than this get 413 problem+json (bytes).
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "DOCS_URL": "/docs",
+    # Comma-separated `name:sha256hex` entries (`python -m service hash-key NAME`); empty = no keys needed.
+    "API_KEYS": "",
+    # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.
+    "RATE_LIMIT": "",
+    # Serve GET /metrics (Prometheus text format).
+    "METRICS": True,
 }
 
 

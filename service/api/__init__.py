@@ -42,11 +42,18 @@ def register_blueprints(app: Flask) -> Api:
     from .rulesets.routes import blp as rulesets
     from .settlements.routes import blp as settlements
 
-    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY})
+    api.spec.components.security_scheme(
+        "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
+    api.spec.components.security_scheme(
+        "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
     for blueprint in (health, rulesets, hands, settlements, audits, jobs):
         api.register_blueprint(blueprint)
     return api
 
+
+#: Either key header; `{}` because keys are off unless the deployment configures them (LONGCARDS_API_KEYS).
+SECURITY = [{"ApiKeyBearer": []}, {"ApiKeyHeader": []}, {}]
 
 API_DESCRIPTION = """\
 Rules engine for the long-card games Four Color Cards (bga-taiwan, cardavia-flowers) and Chắn (cardavia-chan).
@@ -54,4 +61,8 @@ Every request that evaluates cards names a `ruleset` and may pass `options`; eve
 the fully resolved options and the `engine_version`. Cards are canonical, case-sensitive codes (`rG`, `F3`).
 Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and, for invalid input,
 `errors` mapping dotted field paths (`hand.3`, `exposed.0.cards`) to messages.
+When the deployment configures API keys, every operation but `/healthz` and `/readyz` needs one, as
+`Authorization: Bearer <key>` or `X-API-Key: <key>` (401 `missing_api_key`, 403 `invalid_api_key`), and a job is
+visible only to the key that created it. A rate limit, when configured, answers 429 `rate_limited` with
+`Retry-After`.
 """

@@ -1,0 +1,105 @@
+"""API keys: stored as SHA-256 hashes only, checked before every request once `API_KEYS` is configured.
+
+A key is presented as `Authorization: Bearer <key>` or `X-API-Key: <key>`; its name becomes `flask.g.api_key`,
+the owner of the jobs it creates. Liveness, readiness, metrics and the docs stay open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable
+
+from flask import Flask, Response, current_app, g, request
+
+from .errors import problem
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+DIGEST = re.compile(r"[0-9a-fA-F]{64}")
+#: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
+MIN_KEY_LENGTH = 16
+OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
+
+
+def digest(key: str) -> str:
+    """The stored form of a key: its SHA-256, hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def entry(name: str, key: str) -> str:
+    """The `API_KEYS` entry (`name:sha256hex`) for a key; refuses bad names and short keys."""
+    if not NAME.fullmatch(name):
+        raise ValueError("a key name is 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
+    if len(key) < MIN_KEY_LENGTH:
+        raise ValueError(f"a key has at least {MIN_KEY_LENGTH} characters; make one with "
+                         "python -c 'import secrets; print(secrets.token_urlsafe(32))'")
+    return f"{name}:{digest(key)}"
+
+
+def parse_keys(raw: str | Iterable[str] | None) -> tuple[tuple[str, str], ...]:
+    """(name, hash) pairs from `name:sha256hex` entries; several hashes may share a name (key rotation)."""
+    entries = raw.split(",") if isinstance(raw, str) else list(raw or ())
+    keys: dict[str, str] = {}
+    for i, text in enumerate(e.strip() for e in entries):
+        if not text:
+            continue
+        name, _, hashed = text.partition(":")
+        if not NAME.fullmatch(name) or not DIGEST.fullmatch(hashed):
+            # The entry itself is not echoed: a plain key pasted here by mistake must not reach the logs.
+            raise ValueError(f"API_KEYS entry {i} is not name:sha256hex (python -m service hash-key NAME)")
+        if hashed.lower() in keys:
+            raise ValueError(f"API_KEYS entry {i} repeats the hash of key {keys[hashed.lower()]!r}")
+        keys[hashed.lower()] = name
+    return tuple((name, hashed) for hashed, name in keys.items())
+
+
+def presented_key() -> str | None:
+    """The key the request carries (Bearer token, else X-API-Key), or None."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return request.headers.get("X-API-Key", "").strip() or None
+
+
+def key_name(key: str, keys: tuple[tuple[str, str], ...]) -> str | None:
+    """The name of the key whose hash matches, comparing every stored hash in constant time."""
+    found = None
+    presented = digest(key)
+    for name, hashed in keys:
+        if hmac.compare_digest(presented, hashed):
+            found = name
+    return found
+
+
+def is_open(path: str, method: str) -> bool:
+    """Requests that never need a key: GET of liveness, readiness, metrics, the docs and the spec."""
+    if method not in ("GET", "HEAD"):
+        return False
+    config = current_app.config
+    docs = config["DOCS_URL"].rstrip("/")
+    spec = config["OPENAPI_URL_PREFIX"].rstrip("/") + "/" + config["OPENAPI_JSON_PATH"].lstrip("/")
+    return path in OPEN_PATHS or path == spec or path == docs or path.startswith(docs + "/")
+
+
+def require_key() -> Response | None:
+    """Before each request: 401 without a key, 403 with an unknown one; else remember the key's name."""
+    if is_open(request.path, request.method):
+        return None
+    key = presented_key()
+    if key is None:
+        return problem(401, "missing_api_key", "an API key is required: Authorization: Bearer <key> or X-API-Key",
+                       headers={"WWW-Authenticate": "Bearer"})
+    name = key_name(key, current_app.extensions["longcards_api_keys"])
+    if name is None:
+        return problem(403, "invalid_api_key", "the API key is not valid")
+    g.api_key = name
+    return None
+
+
+def init_app(app: Flask) -> None:
+    """Check API keys on every request when `API_KEYS` names any (a malformed entry fails here)."""
+    keys = parse_keys(app.config.get("API_KEYS"))
+    app.extensions["longcards_api_keys"] = keys
+    if keys:
+        app.before_request(require_key)

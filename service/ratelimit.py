@@ -1,0 +1,71 @@
+"""Rate limits (Flask-Limiter): `RATE_LIMIT` per API key, else per client address, counted in Redis.
+
+One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
+never fails a request: the limiter counts in process memory until Redis answers again.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from flask import Flask, Response, current_app, g, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from limits import parse_many
+
+from workers.queues import redis_url
+
+from .errors import problem
+
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def caller() -> str:
+    """Whose budget a request spends: the API key's name, else the client address."""
+    name = getattr(g, "api_key", None)
+    return f"key:{name}" if name else f"addr:{request.remote_addr or 'unknown'}"
+
+
+def exempt() -> bool:
+    """Liveness, readiness and metrics are never limited (probes and scrapers must always get through)."""
+    return request.path in EXEMPT_PATHS
+
+
+def storage_uri(url: str | None) -> str:
+    """The limits storage URI for a Redis URL (limits spells unix sockets `redis+unix://`)."""
+    url = url or redis_url()
+    return "redis+" + url if url.startswith("unix://") else url
+
+
+def handle_rate_limited(error: RateLimitExceeded) -> Response:
+    """429 problem+json with Retry-After: the seconds until the caller's window resets."""
+    limit, retry_after = error.description, 60
+    try:
+        # The breached limit (the exception may name another of several configured ones).
+        current = current_app.extensions["longcards_limiter"].current_limit
+        if current is not None:
+            limit = str(current.limit)
+            retry_after = max(1, math.ceil(current.window.reset_time - time.time()))
+    except Exception:  # the storage failed between the hit and this read: keep the defaults
+        pass
+    return problem(429, "rate_limited", f"rate limit exceeded ({limit}); retry later",
+                   headers={"Retry-After": str(retry_after)})
+
+
+def init_app(app: Flask) -> None:
+    """Install the limiter when `RATE_LIMIT` is set; nothing connects to Redis until the first request."""
+    limit = app.config.get("RATE_LIMIT")
+    if not limit:
+        return
+    parse_many(limit)  # a malformed limit fails at startup, not on the first request
+    limiter = Limiter(
+        caller, application_limits=[limit], storage_uri=storage_uri(app.config.get("REDIS_URL")),
+        # Short timeouts: a hung Redis must not hold requests; the in-memory fallback takes over.
+        storage_options={"socket_connect_timeout": 1, "socket_timeout": 1},
+        swallow_errors=True, in_memory_fallback_enabled=True, key_prefix="longcards",
+    )
+    limiter.request_filter(exempt)
+    limiter.init_app(app)
+    app.extensions["longcards_limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, handle_rate_limited)
