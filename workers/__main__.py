@@ -8,6 +8,9 @@ import logging
 
 from rq import Worker
 
+from service.rules.warm import warm_tables
+
+from . import replays  # noqa: F401 - imported once here, not again in every forked work horse
 from .queues import QUEUES, SERIALIZER, connect
 
 
@@ -18,6 +21,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    # Each job runs in a fork of this process: tables built here are shared copy-on-write, while tables built
+    # in a work horse die with it, and every replay job would pay seconds to build them again.
+    logging.getLogger(__name__).info("evaluation tables built in %.2f s", warm_tables())
     connection = connect()
     worker = Worker(args.queues, connection=connection, serializer=SERIALIZER)
     worker.work(with_scheduler=True, burst=args.burst)

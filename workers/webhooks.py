@@ -22,6 +22,10 @@ SIGNATURE_HEADER = "X-Longcards-Signature"
 SECRET_ENV = "LONGCARDS_WEBHOOK_SECRET"
 
 
+class WebhookRefused(Exception):
+    """The receiver answered with a non-2xx status (RQ retries the delivery)."""
+
+
 def sign(secret: str, timestamp: int, body: bytes) -> str:
     """The signature header value for a body sent at `timestamp`."""
     digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
@@ -50,8 +54,12 @@ def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
     request = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
         "User-Agent": "longcards-webhooks/1"})
-    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - http(s) only, checked at submit
-        return response.status
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - http(s) only, checked at submit
+            return response.status
+    except urllib.error.HTTPError as error:
+        error.close()  # the refusal holds the connection open: close it, or every retry leaks a socket
+        raise WebhookRefused(f"{url} answered {error.code}") from None
 
 
 def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:

@@ -1,0 +1,268 @@
+"""The replay job through the HTTP API, a burst SimpleWorker doing the work: submit, progress, result, cancel,
+idempotency, refusal, failure after retries, and signed webhooks (delivered, and retried when refused)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from rq.registry import FailedJobRegistry, ScheduledJobRegistry
+
+from workers import replays
+from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, fetch, queue
+from workers.replays import analyse_replays
+from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, deliver_webhook, verify
+
+from .conftest import WEBHOOK_SECRET, batch, run_worker
+
+PLAYERS = [["ann", "bao", "cam"], ["ann", "bao", "cam", "dan"]]
+
+
+def submit(client, logs: list[dict], headers: dict | None = None, **extra):
+    """POST /v1/replays."""
+    return client.post("/v1/replays", json={"logs": logs, **extra}, headers=headers or {})
+
+
+def queued(redis_db, name: str = QUEUE_REPLAYS) -> int:
+    """How many jobs wait on a queue."""
+    return queue(name, redis_db).count
+
+
+def test_submit_answers_202_location_and_queued(client, redis_db):
+    """202, Location naming the job, status queued with the events to do; the job waits on the replays queue."""
+    logs = batch(2)
+    response = submit(client, logs, players=PLAYERS)
+    body = response.get_json()
+    assert response.status_code == 202, body
+    assert response.headers["Location"] == f"/v1/jobs/{body['id']}" == body["links"]["self"]
+    assert body["status"] == "queued" and body["kind"] == "replay" and body["retries_left"] == 3
+    total = sum(len(log["events"]) for log in logs)
+    assert body["progress"] == {"events_done": 0, "events_total": total, "logs_done": 0, "logs_total": 2}
+    assert client.get(response.headers["Location"]).get_json()["status"] == "queued"
+    assert queued(redis_db) == 1
+
+
+def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_db, monkeypatch):
+    """Progress is visible mid-run (status started), then done == total; the result has a per-log audit,
+    per-seat statistics named by player, and each player's totals across games."""
+    logs = batch(12)
+    players = [PLAYERS[0] if log["seats"] == 3 else ["ann", "bao", "cam", "dan"][:log["seats"]] for log in logs]
+    location = submit(client, logs, players=players).headers["Location"]
+    seen, review = [], replays.review
+
+    def watched(log):
+        seen.append(client.get(location).get_json())
+        return review(log)
+
+    monkeypatch.setattr(replays, "review", watched)
+    assert run_worker(redis_db)
+    body = client.get(location).get_json()
+    total = sum(len(log["events"]) for log in logs)
+    assert body["status"] == "finished" and body["ended_at"] and body["error"] is None
+    assert body["progress"] == {"events_done": total, "events_total": total, "logs_done": 12, "logs_total": 12}
+    assert {s["status"] for s in seen} == {"started"}
+    done = [s["progress"]["events_done"] for s in seen]
+    assert done == sorted(done) and 0 < max(done) < total, done  # saved every PROGRESS_EVERY events
+
+    result = body["result"]
+    assert [r["index"] for r in result["logs"]] == list(range(12))
+    assert all(r["valid"] and r["recorded_result_matches"] and r["violations"] == [] for r in result["logs"])
+    for entry, log, names in zip(result["logs"], logs, players):
+        assert entry["outcome"]["type"] == log["result"]["type"]
+        assert [s["player"] for s in entry["seats"]] == names[:log["seats"]]
+        assert [s["delta"] for s in entry["seats"]] == (log["result"].get("deltas") or [0] * log["seats"])
+    summary = result["summary"]
+    assert summary["games"] == summary["valid"] == 12
+    assert sum(summary["outcomes"].values()) == 12
+    for name, totals in summary["players"].items():
+        seats = [s for r in result["logs"] for s in r["seats"] if s["player"] == name]
+        assert totals == {"games": len(seats), "points": sum(s["delta"] or 0 for s in seats),
+                          "wins": sum(s["won"] for s in seats), "violations": 0}
+    assert summary["players"]["ann"]["games"] == 12 and sum(p["points"] for p in summary["players"].values()) == 0
+
+
+def test_cancel_queued_job(client, redis_db, monkeypatch):
+    """DELETE of a queued job: 202 canceled, gone from the queue, and a worker never runs it."""
+    calls = []
+    monkeypatch.setattr(replays, "review", lambda log: calls.append(log))
+    location = submit(client, batch(1)).headers["Location"]
+    response = client.delete(location)
+    assert response.status_code == 202 and response.get_json()["status"] == "canceled"
+    assert queued(redis_db) == 0
+    assert run_worker(redis_db) is False and calls == []
+    assert client.get(location).get_json()["status"] == "canceled"
+    again = client.delete(location)
+    assert again.status_code == 409 and again.get_json()["code"] == "job_not_cancelable"
+
+
+def test_delete_finished_job_is_409(client, redis_db):
+    """A finished job cannot be canceled: 409 problem, and it stays finished."""
+    location = submit(client, batch(1)).headers["Location"]
+    run_worker(redis_db)
+    response = client.delete(location)
+    assert response.status_code == 409 and response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == "job_not_cancelable" and "finished" in response.get_json()["detail"]
+    assert client.get(location).get_json()["status"] == "finished"
+
+
+def test_idempotency_key_header_returns_the_same_job(client, redis_db):
+    """The same Idempotency-Key gets the first job back (even once it has finished); one job is queued."""
+    key = {"Idempotency-Key": "order-17"}
+    first = submit(client, batch(1), key).get_json()
+    second = submit(client, batch(1), key)
+    assert second.status_code == 202 and second.get_json()["id"] == first["id"]
+    assert queued(redis_db) == 1
+    run_worker(redis_db)
+    later = submit(client, batch(1), key).get_json()
+    assert later["id"] == first["id"] and later["status"] == "finished"
+    assert submit(client, batch(1), {"Idempotency-Key": "order-18"}).get_json()["id"] != first["id"]
+
+
+def test_identical_payload_returns_the_same_job_and_another_payload_a_new_one(client, redis_db):
+    """Without a key the payload is the key: the same body gets the same job, a different body a new one."""
+    first = submit(client, batch(2), players=PLAYERS).get_json()
+    assert submit(client, batch(2), players=PLAYERS).get_json()["id"] == first["id"]
+    other = submit(client, batch(2), players=[["x", "y", "z"], PLAYERS[1]]).get_json()
+    assert other["id"] != first["id"]
+    assert queued(redis_db) == 2
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    pytest.param({"dealer": 9}, "logs.1.dealer", id="dealer_not_a_seat"),
+    pytest.param({"ruleset": "go-fish"}, "logs.1.ruleset", id="unknown_ruleset"),
+    pytest.param({"events": [{"seat": 0, "type": "capture"}]}, "logs.1.events.0.type", id="chan_event_in_bga_log"),
+])
+def test_unreplayable_log_is_422_and_nothing_is_enqueued(client, redis_db, change, field):
+    """A log that cannot be replayed is refused at submit, naming logs.N.<field>; no job, no idempotency key."""
+    logs = [batch(1)[0], {**batch(1)[0], **change}]
+    response = submit(client, logs)
+    body = response.get_json()
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert field in body["errors"], body
+    assert queued(redis_db) == 0 and redis_db.dbsize() == 0
+
+
+@pytest.mark.parametrize("job_id", ["no-such-job", "a" * 65, "dots.are.not.ids"])
+def test_unknown_job_is_404_problem(client, redis_db, job_id):
+    """GET and DELETE of a job that does not exist (or cannot exist): 404 problem+json."""
+    for response in (client.get(f"/v1/jobs/{job_id}"), client.delete(f"/v1/jobs/{job_id}")):
+        assert response.status_code == 404 and response.mimetype == "application/problem+json"
+        assert response.get_json()["code"] == "job_not_found"
+
+
+def test_failing_job_ends_failed_after_its_retries(client, redis_db, monkeypatch):
+    """A job that raises is retried (spec: 3 retries; intervals set to 0 here so no wait) and then ends failed
+    with a problem-shaped error; the failure webhook is queued once, after the last attempt only."""
+    attempts = []
+
+    def broken(log):
+        attempts.append(1)
+        raise RuntimeError("the audit broke")
+
+    monkeypatch.setattr(replays, "review", broken)
+    monkeypatch.setattr(analyse_replays, "spec", replace(analyse_replays.spec, intervals=(0,)))
+    location = submit(client, batch(1), callback_url="http://127.0.0.1:9/hook").headers["Location"]
+    assert run_worker(redis_db, (QUEUE_REPLAYS,))
+    body = client.get(location).get_json()
+    assert len(attempts) == 4 and body["status"] == "failed" and body["retries_left"] == 0
+    assert body["result"] is None and body["error"] == {
+        "type": "/problems/job_failed", "title": "Job failed", "status": 500,
+        "detail": "RuntimeError: the audit broke", "code": "job_failed"}
+    assert queued(redis_db, QUEUE_WEBHOOKS) == 1
+    webhook = queue(QUEUE_WEBHOOKS, redis_db).jobs[0]
+    assert webhook.args[1]["status"] == "failed" and webhook.args[1]["error"]["code"] == "job_failed"
+
+
+@dataclass
+class Receiver:
+    """A local webhook endpoint that records each request and answers the next of `answers` (then 200)."""
+
+    answers: list[int] = field(default_factory=list)
+    requests: list[tuple[dict[str, str], bytes]] = field(default_factory=list)
+    url: str = ""
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """An http.server on 127.0.0.1 (port 0) in a thread; shut down and closed afterwards."""
+    record = Receiver()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            record.requests.append((dict(self.headers), body))
+            self.send_response(record.answers.pop(0) if record.answers else 200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            """Keep the test output quiet."""
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    record.url = f"http://127.0.0.1:{server.server_port}/hook"
+    yield record
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+def test_webhook_is_signed_with_the_shared_secret(client, redis_db, receiver, monkeypatch):
+    """The finished job queues a webhook job; delivered, its body carries the result and its signature
+    verifies with the shared secret (and fails with another secret or an altered body)."""
+    monkeypatch.setenv(SECRET_ENV, WEBHOOK_SECRET)
+    job = submit(client, batch(2), callback_url=receiver.url).get_json()
+    assert run_worker(redis_db, (QUEUE_REPLAYS,)) and receiver.requests == []
+    assert queued(redis_db, QUEUE_WEBHOOKS) == 1
+    assert run_worker(redis_db)
+    assert len(receiver.requests) == 1
+    headers, body = receiver.requests[0]
+    assert headers["Content-Type"] == "application/json"
+    assert verify(WEBHOOK_SECRET, headers[SIGNATURE_HEADER], body)
+    assert not verify("another-secret", headers[SIGNATURE_HEADER], body)
+    assert not verify(WEBHOOK_SECRET, headers[SIGNATURE_HEADER], body.replace(b"finished", b"failed"))
+    assert not verify(WEBHOOK_SECRET, headers[SIGNATURE_HEADER], body, now=time.time() + 3600)  # a replay
+    payload = json.loads(body)
+    assert payload["id"] == job["id"] and payload["kind"] == "replay" and payload["status"] == "finished"
+    assert payload["result"] == client.get(f"/v1/jobs/{job['id']}").get_json()["result"]
+
+
+def test_refused_webhook_is_retried(client, redis_db, receiver, monkeypatch):
+    """A receiver answering 500: the webhook job is scheduled again with one retry fewer, and delivered
+    once its back-off has passed."""
+    monkeypatch.setenv(SECRET_ENV, WEBHOOK_SECRET)
+    receiver.answers = [500]
+    submit(client, batch(1), callback_url=receiver.url)
+    run_worker(redis_db)
+    assert len(receiver.requests) == 1
+    scheduled = ScheduledJobRegistry(queue=queue(QUEUE_WEBHOOKS, redis_db))
+    [job_id] = scheduled.get_job_ids()
+    webhook = fetch(job_id, redis_db)
+    assert webhook.func_name == f"{deliver_webhook.__module__}.deliver_webhook"
+    assert webhook.get_status() == "scheduled" and webhook.retries_left == deliver_webhook.spec.retries - 1
+    wait = scheduled.get_scheduled_time(job_id).timestamp() - time.time()
+    assert 0 < wait <= deliver_webhook.spec.intervals[0]
+    time.sleep(wait + 0.1)
+    assert run_worker(redis_db, with_scheduler=True)  # the scheduler moves it back to the queue; then it runs
+    assert len(receiver.requests) == 2 and webhook.get_status(refresh=True) == "finished"
+    assert all(verify(WEBHOOK_SECRET, h[SIGNATURE_HEADER], b) for h, b in receiver.requests)
+
+
+def test_webhook_gives_up_after_its_retries(client, redis_db, receiver, monkeypatch):
+    """A receiver that always answers 500 gets 1 + 5 attempts (back-off set to 0 here), then the webhook job
+    is failed with the refusal as its reason."""
+    monkeypatch.setenv(SECRET_ENV, WEBHOOK_SECRET)
+    monkeypatch.setattr(deliver_webhook, "spec", replace(deliver_webhook.spec, intervals=(0,)))
+    receiver.answers = [500] * 10
+    submit(client, batch(1), callback_url=receiver.url)
+    run_worker(redis_db)
+    assert len(receiver.requests) == 1 + deliver_webhook.spec.retries
+    [job_id] = FailedJobRegistry(queue=queue(QUEUE_WEBHOOKS, redis_db)).get_job_ids()
+    reason = fetch(job_id, redis_db).latest_result().exc_string.strip().splitlines()[-1]
+    assert reason == f"workers.webhooks.WebhookRefused: {receiver.url} answered 500"
