@@ -18,9 +18,11 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    # Request bodies larger than this get 413 problem+json (bytes).
-    "MAX_CONTENT_LENGTH": 256 * 1024,
+    # Request bodies larger than this get 413 problem+json (bytes); a batch of 200 logs is about 1 MB.
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "DOCS_URL": "/docs",
+    # Webhooks to loopback / private addresses (tests, or a site's own network behind the firewall).
+    "WEBHOOK_ALLOW_PRIVATE": False,
     # Comma-separated `name:sha256hex` entries (`python -m service hash-key NAME`); empty = no keys needed.
     "API_KEYS": "",
     # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.

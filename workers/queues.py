@@ -74,13 +74,14 @@ def job(queue_name: str, **settings: Any) -> Callable[[Callable[..., Any]], Call
 
 def enqueue(func: Callable[..., Any], connection: Redis, *args: Any, job_id: str | None = None,
             meta: dict[str, Any] | None = None, on_success: Callable | None = None,
-            on_failure: Callable | None = None) -> Job:
-    """Enqueue a job function with its spec: retries with backoff, time limit, result and failure TTLs."""
+            on_failure: Callable | None = None, pipeline: Any = None) -> Job:
+    """Enqueue a job function with its spec: retries with backoff, time limit, result and failure TTLs.
+    With `pipeline` (in MULTI) the job is written when the caller executes it, atomically with its other writes."""
     spec: JobSpec = func.spec  # type: ignore[attr-defined]
     return queue(spec.queue, connection).enqueue(
         func, *args, job_id=job_id or new_job_id(), meta=meta or {},
         retry=Retry(max=spec.retries, interval=list(spec.intervals)) if spec.retries else None,
         job_timeout=spec.timeout, result_ttl=spec.result_ttl, failure_ttl=spec.failure_ttl,
         on_success=Callback(on_success) if on_success else None,
-        on_failure=Callback(on_failure) if on_failure else None,
+        on_failure=Callback(on_failure) if on_failure else None, pipeline=pipeline,
     )

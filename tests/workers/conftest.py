@@ -75,7 +75,8 @@ def redis_db(redis_url: str) -> Iterator[Redis]:
 @pytest.fixture
 def app(redis_db: Redis, redis_url: str):
     """The app on the test database, webhooks on; its Redis client is closed afterwards."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET})
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET,
+                      "WEBHOOK_ALLOW_PRIVATE": True})  # the test receiver listens on 127.0.0.1
     yield app
     client = app.extensions.get("longcards_redis")
     if client is not None:

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
@@ -130,6 +131,22 @@ def test_identical_payload_returns_the_same_job_and_another_payload_a_new_one(cl
     other = submit(client, batch(2), players=[["x", "y", "z"], PLAYERS[1]]).get_json()
     assert other["id"] != first["id"]
     assert queued(redis_db) == 2
+
+
+def test_simultaneous_identical_requests_get_one_job(app, redis_db):
+    """Eight identical requests at once: the key and the job are written in one watched transaction."""
+    logs = batch(2)
+    start = threading.Barrier(8)
+
+    def post() -> str:
+        client = app.test_client()
+        start.wait(timeout=10)
+        return submit(client, logs, headers={"Idempotency-Key": "race"}).get_json()["id"]
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = list(pool.map(lambda _: post(), range(8)))
+    assert len(set(ids)) == 1
+    assert queued(redis_db) == 1
 
 
 @pytest.mark.parametrize(("change", "field"), [
@@ -266,3 +283,14 @@ def test_webhook_gives_up_after_its_retries(client, redis_db, receiver, monkeypa
     [job_id] = FailedJobRegistry(queue=queue(QUEUE_WEBHOOKS, redis_db)).get_job_ids()
     reason = fetch(job_id, redis_db).latest_result().exc_string.strip().splitlines()[-1]
     assert reason == f"workers.webhooks.WebhookRefused: {receiver.url} answered 500"
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/hook", "http://10.1.2.3/hook", "http://[::1]/hook",
+                                 "http://169.254.169.254/latest"])
+def test_callback_to_a_private_address_is_refused(app, redis_db, url):
+    """Unless WEBHOOK_ALLOW_PRIVATE is set, a webhook may not point the service at loopback or private networks."""
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = False
+    client = app.test_client()
+    response = submit(client, batch(1), callback_url=url)
+    assert response.status_code == 422 and response.get_json()["code"] == "invalid_callback_url"
+    assert queued(redis_db) == 0

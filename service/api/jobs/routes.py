@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
 from flask import current_app, jsonify, request
 from flask.views import MethodView
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
 from rq.command import send_stop_job_command
 
 from workers.queues import SERIALIZER, enqueue, new_job_id
@@ -18,6 +24,50 @@ from ..blueprint import Blueprint
 from .schemas import JobSchema, ReplayRequestSchema
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
+
+
+def check_callback(url: str) -> None:
+    """Webhooks need the shared secret, and go to public addresses only unless WEBHOOK_ALLOW_PRIVATE is set
+    (a callback to loopback or a private network would let a caller make this service probe them)."""
+    if not current_app.config.get("WEBHOOK_SECRET"):
+        raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
+    if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
+        return
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        raise DomainError(f"callback_url host {host!r} does not resolve", "callback_url",
+                          code="invalid_callback_url") from None
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not ip.is_global:
+            raise DomainError(f"callback_url resolves to a non-public address ({ip})", "callback_url",
+                              code="invalid_callback_url")
+
+
+def submit(key: str, make, attempts: int = 5):
+    """The job this idempotency key names, or a new one: the key and the job are written in one transaction
+    watched on the key, so two identical requests at once get one job and nothing is half-enqueued."""
+    for _ in range(attempts):
+        with redis().pipeline() as pipe:
+            try:
+                pipe.watch(key)
+                existing = pipe.get(key)
+                if existing is not None:
+                    try:
+                        return load(existing.decode())
+                    except JobNotFound:
+                        pass  # that job has expired: this request starts a new one
+                job_id = new_job_id()
+                pipe.multi()
+                pipe.set(key, job_id, ex=analyse_replays.spec.result_ttl)
+                job = make(pipe, job_id)
+                pipe.execute()
+                return job
+            except WatchError:
+                continue  # another request wrote the key meanwhile: read it again
+    raise RedisTimeoutError("idempotency key kept changing")
 
 
 def accepted(job) -> object:
@@ -42,25 +92,15 @@ class Replays(MethodView):
                 parse_log(log)  # a log that cannot be replayed is refused now, not inside the job
             except DomainError as error:
                 raise DomainError(error.message, f"logs.{i}.{error.field}", code=error.code) from None
-        if payload["callback_url"] and not current_app.config.get("WEBHOOK_SECRET"):
-            raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
-        connection = redis()
-        key = idempotency_key(request.headers.get("Idempotency-Key"), payload)
-        job_id = new_job_id()
-        # SET NX (not SET NX GET, which needs Redis 7): the first request wins the key.
-        existing = None if connection.set(key, job_id, nx=True, ex=analyse_replays.spec.result_ttl) \
-            else connection.get(key)
-        if existing is not None:
-            try:
-                return accepted(load(existing.decode()))
-            except JobNotFound:
-                connection.set(key, job_id, ex=analyse_replays.spec.result_ttl)  # that job expired: start anew
+        if payload["callback_url"]:
+            check_callback(payload["callback_url"])
         meta = {"owner": owner(), "kind": "replay", "callback_url": payload["callback_url"],
                 "progress": {"events_done": 0, "events_total": sum(len(log["events"]) for log in payload["logs"]),
                              "logs_done": 0, "logs_total": len(payload["logs"])}}
-        job = enqueue(analyse_replays, connection, payload["logs"], payload["players"], job_id=job_id, meta=meta,
-                      on_success=notify_success, on_failure=notify_failure)
-        return accepted(job)
+        key = idempotency_key(request.headers.get("Idempotency-Key"), payload)
+        return accepted(submit(key, lambda pipe, job_id: enqueue(
+            analyse_replays, redis(), payload["logs"], payload["players"], job_id=job_id, meta=meta,
+            on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
 
 
 @blp.route("/jobs/<string:job_id>")
