@@ -20,7 +20,8 @@ def analyse_replays(logs: list[dict[str, Any]], players: list[list[str]] | None 
     current = get_current_job()
     total = sum(len(log.get("events") or ()) for log in logs)
     done, last = 0, 0
-    results, totals = [], defaultdict(lambda: {"games": 0, "points": 0, "wins": 0, "violations": 0})
+    results = []
+    totals = defaultdict(lambda: {"games": 0, "points": 0, "wins": 0, "violations": 0, "trajectory": []})
     for i, log in enumerate(logs):
         found, seats = review(log)
         names = (players[i] if players and i < len(players) else None) or [f"seat {s}" for s in range(log["seats"])]
@@ -28,6 +29,7 @@ def analyse_replays(logs: list[dict[str, Any]], players: list[list[str]] | None 
             player = totals[names[seat]]
             player["games"] += 1
             player["points"] += stats["delta"] or 0
+            player["trajectory"].append(player["points"])  # running total after each of the player's games
             player["wins"] += int(stats["won"])
             player["violations"] += stats["violations"]
             stats["player"] = names[seat]

@@ -82,8 +82,9 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
     assert sum(summary["outcomes"].values()) == 12
     for name, totals in summary["players"].items():
         seats = [s for r in result["logs"] for s in r["seats"] if s["player"] == name]
+        running = [sum(s["delta"] or 0 for s in seats[:k + 1]) for k in range(len(seats))]
         assert totals == {"games": len(seats), "points": sum(s["delta"] or 0 for s in seats),
-                          "wins": sum(s["won"] for s in seats), "violations": 0}
+                          "wins": sum(s["won"] for s in seats), "violations": 0, "trajectory": running}
     assert summary["players"]["ann"]["games"] == 12 and sum(p["points"] for p in summary["players"].values()) == 0
 
 
