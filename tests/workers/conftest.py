@@ -6,20 +6,18 @@ No Redis, no job tests: the fixture fails loudly instead of skipping, so a CI wi
 
 from __future__ import annotations
 
-import os
-import urllib.parse
 from collections.abc import Iterator
 from functools import cache
 
 import pytest
 from redis import Redis
-from redis.exceptions import RedisError
 from rq import SimpleWorker
 
 from service.app import create_app
 from service.replay.simulate_chan import simulate as simulate_chan
 from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from workers.queues import DEFAULT_REDIS_URL, QUEUES, SERIALIZER, connect, queue
+from tests.conftest import flushed_redis, test_redis_url
+from workers.queues import QUEUES, SERIALIZER, queue
 
 TEST_DB = 12
 WEBHOOK_SECRET = "test-webhook-secret"
@@ -41,35 +39,17 @@ def batch(size: int, unique: int = 36) -> list[dict]:
     return [_simulated(i % unique) for i in range(size)]
 
 
-def with_db(url: str, db: int) -> str:
-    """The same server as `url`, another database (`/db` for redis://, `?db=` for unix://)."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme == "unix":
-        query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
-        return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
-    return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
-
-
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     """REDIS_URL's server (default the local one), database 12."""
-    return with_db(os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL, TEST_DB)
+    return test_redis_url(TEST_DB)
 
 
 @pytest.fixture
 def redis_db(redis_url: str) -> Iterator[Redis]:
     """A client on the test database, flushed before and after the test; fails (never skips) without Redis."""
-    connection = connect(redis_url)
-    try:
-        connection.ping()
-    except RedisError as error:
-        connection.close()
-        pytest.fail(f"the job tests need a Redis at {redis_url} ({error}); start one (.ci/run does) or set REDIS_URL",
-                    pytrace=False)
-    connection.flushdb()
-    yield connection
-    connection.flushdb()
-    connection.close()
+    with flushed_redis(redis_url) as connection:
+        yield connection
 
 
 @pytest.fixture
