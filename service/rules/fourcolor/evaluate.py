@@ -58,45 +58,12 @@ class Evaluator:
 
     def best_points(self, tally: Tally) -> int:
         """Best concealed points of a complete split, or -1 when the cards do not all form melds."""
-        chess = self.best_chess(colour_states(tally.counts))
-        if chess < 0:
-            return -1
-        return chess + self.flower_points * bin(tally.flowers).count("1")
-
-    def best_chess(self, states: tuple[int, int, int, int]) -> int:
-        """Best concealed points of the chess cards given their colour states, -1 if none."""
-        best = self.colour.best
-        s0, s1, s2, s3 = states
-        top = -1
-        for e0, e1, e2, e3, pts, _, _ in self.soldier.by_soldiers[
-            (s0 % 5) * 125 + (s1 % 5) * 25 + (s2 % 5) * 5 + s3 % 5
-        ]:
-            a = best[s0 - e0]
-            if a < 0:
-                continue
-            b = best[s1 - e1]
-            if b < 0:
-                continue
-            c = best[s2 - e2]
-            if c < 0:
-                continue
-            d = best[s3 - e3]
-            if d < 0:
-                continue
-            if pts + a + b + c + d > top:
-                top = pts + a + b + c + d
-        return top
+        best = self.evaluate(tally)[0]
+        return -1 if best is None else best.points
 
     def count(self, tally: Tally) -> int:
         """Number of distinct complete splits (as multisets of melds); 0 when there is none."""
-        ways = self.colour.ways
-        s0, s1, s2, s3 = colour_states(tally.counts)
-        total = 0
-        for e0, e1, e2, e3, _, n, _ in self.soldier.by_soldiers[
-            (s0 % 5) * 125 + (s1 % 5) * 25 + (s2 % 5) * 5 + s3 % 5
-        ]:
-            total += n * ways[s0 - e0] * ways[s1 - e1] * ways[s2 - e2] * ways[s3 - e3]
-        return total
+        return self.evaluate(tally)[1]
 
     def best_decomposition(self, tally: Tally) -> Decomposition | None:
         """The best-scoring complete split, or None: a few look-ups per feasible Soldier export."""
