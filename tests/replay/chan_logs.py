@@ -8,7 +8,6 @@ public card is the one whose seat discards next, so no priority logic is needed 
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -178,17 +177,6 @@ def take(seats: list[Seat], public: tuple[str, str, int] | None, to_act: int | N
         seat.captured_ca = True
         seat.into_ca.add(mate)
     return None
-
-
-def mutated(log: dict, index: int, event: dict | None = None, insert: dict | None = None) -> dict:
-    """A copy of `log` without its result, event `index` replaced by `event` or `insert` put before it."""
-    out = copy.deepcopy(log)
-    out["result"] = None
-    if insert is not None:
-        out["events"].insert(index, insert)
-    else:
-        out["events"][index] = event
-    return out
 
 
 def deal(hands: dict[int, str], stock: str = "", dealer: int = 0, events: list | None = None) -> dict:

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from service.replay.audit import audit
 
-from .chan_logs import FACES, POLICIES, Moment, broken_rules, mutated, same_value, simulated, walk, wins
+from .chan_logs import FACES, POLICIES, Moment, broken_rules, same_value, simulated, walk, wins
+from .logs import mutated
 
 SEEDS = 150
 PER_MUTATION = 8  # mutated logs checked per mutation, each from a different simulated log
