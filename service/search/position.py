@@ -1,0 +1,218 @@
+"""The position of a deep search: what the player knows when he must discard, validated into engine values.
+
+RULES.md 1 and 2, "Deal and turn": a Four Color Cards player holds 20 cards (hand + exposed melds) between turns
+and 21 when he must discard; a Chắn player 19 and 20. So the other seats' concealed hands have 20 (Chắn: 19)
+cards minus their exposed ones. Everything else the player has not seen (the deck minus his cards, the visible
+cards and every exposed meld) is either in those hands or in the stock; with `stock_remaining` only that many
+of them are in the stock, the rest out of play (cards the player did not note).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.chan import cards as chan_cards
+from ..rules.chan.captures import History, legal_discards, parse_history
+from ..rules.chan.pairs import parse_exposed
+from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
+from ..rules.fourcolor import cards as fc_cards
+
+#: Cards a seat holds (hand + exposed) between turns; the player about to discard holds one more.
+RESTING = {"fourcolor": 20, "chan": 19}
+
+
+@dataclass(frozen=True)
+class Position:
+    """The player's view at his discard: his cards, what he has seen, the table, and the derived unseen cards."""
+
+    ruleset: Any
+    options: Mapping[str, Any]
+    hand: tuple[int, ...]  # concealed cards, sorted
+    exposed: tuple[Any, ...]  # his exposed melds (Four Color `Meld`, Chắn `Pair`)
+    visible: tuple[int, ...]  # discards and turned-up cards seen, outside every exposed meld
+    seats: int
+    seat: int
+    opponents: tuple[tuple[Any, ...], ...]  # exposed melds of every seat by seat index (his own seat: ())
+    stock_remaining: int | None
+    history: History | None  # Chắn: his earlier moves (capture rules 3-6); None for Four Color
+    unseen: tuple[int, ...]  # the deck minus everything above, sorted
+    concealed_sizes: tuple[int, ...]  # cards in each seat's concealed hand (his own: len(hand))
+    stock_size: int  # unseen cards in the stock; the others not in a hand are out of play
+
+    @property
+    def family(self) -> str:
+        """`fourcolor` or `chan`."""
+        return self.ruleset.family
+
+    def code(self, card: int) -> str:
+        """The code of a card of this family."""
+        return (chan_cards.code if self.family == "chan" else fc_cards.code)(card)
+
+    def card(self, text: object, field: str = "candidates") -> int:
+        """Parse a card code of this rule-set, naming `field` when it is not one."""
+        if self.family == "chan":
+            return chan_cards.parse_card(text, field)
+        return fc_cards.parse_card(text, field, self.ruleset.id == "cardavia-flowers")
+
+    def legal_discards(self) -> list[int]:
+        """The cards he may discard now (never a General or flower; Chắn capture rules 2, 3, 6)."""
+        if self.family == "chan":
+            return legal_discards(chan_cards.tally(self.hand), self.history or History())
+        return sorted({c for c in self.hand if not fc_cards.is_flower(c) and fc_cards.character_of(c) != 0})
+
+    def seen(self) -> list[int]:
+        """Every card he has seen outside his own: the visible cards and the other seats' exposed melds."""
+        return list(self.visible) + [c for melds in self.opponents for m in melds for c in m.cards]
+
+
+def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[str, Any]) -> Position:
+    """Validate a search request's position; every error is a DomainError naming the field (dotted path)."""
+    chan = ruleset.family == "chan"
+    hand_cards = _list(payload.get("hand"), "hand")
+    exposed_raw = _list(payload.get("exposed", []), "exposed")
+    hand = ruleset.parse(options, hand_cards, exposed_raw)
+    concealed = _concealed(hand, chan)
+    if len(concealed) + _size(hand.exposed) != RESTING[ruleset.family] + 1:
+        raise ImpossibleCount(f"a player about to discard holds {RESTING[ruleset.family] + 1} cards (hand + exposed); "
+                              f"these are {len(concealed) + _size(hand.exposed)}", "hand", code="wrong_card_count")
+    seats, seat = _seats(ruleset, payload)
+    visible = tuple(_card(ruleset, t, f"visible.{i}") for i, t in enumerate(_list(payload.get("visible", []),
+                                                                                 "visible")))
+    opponents = _opponents(ruleset, options, payload.get("opponents", []), seats, seat)
+    located = [(_card(ruleset, t, f"hand.{i}"), f"hand.{i}") for i, t in enumerate(hand_cards)]
+    located += [(c, f"exposed.{i}.cards") for i, m in enumerate(hand.exposed) for c in m.cards]
+    located += [(c, f"visible.{i}") for i, c in enumerate(visible)]
+    located += [(c, f"opponents.{i}.exposed.{j}.cards") for i, (_, melds) in enumerate(opponents)
+                for j, m in enumerate(melds) for c in m.cards]
+    (chan_cards if chan else fc_cards).check_copies(located)
+    by_seat = [()] * seats
+    for s, melds in opponents:
+        by_seat[s] = melds
+    sizes = [len(concealed) if s == seat else RESTING[ruleset.family] - _size(by_seat[s]) for s in range(seats)]
+    unseen = _unseen(ruleset, [c for c, _ in located])
+    in_hands = sum(sizes) - len(concealed)
+    if len(unseen) < in_hands:
+        raise DomainError(f"only {len(unseen)} cards are unseen but the other seats hold {in_hands} concealed cards: "
+                          "too many visible cards", "visible", code="impossible_card_count")
+    stock = _stock_remaining(payload.get("stock_remaining"), len(unseen) - in_hands)
+    history = _history(payload.get("history"), chan)
+    return Position(ruleset, options, tuple(sorted(concealed)), tuple(hand.exposed), visible, seats, seat,
+                    tuple(tuple(m) for m in by_seat), payload.get("stock_remaining"), history, tuple(unseen),
+                    tuple(sizes), stock)
+
+
+def _concealed(hand: Any, chan: bool) -> list[int]:
+    """The concealed cards of a parsed hand as a list of ints."""
+    if chan:
+        return [face for face, n in enumerate(hand.counts) for _ in range(n)]
+    return hand.concealed.cards()
+
+
+def _size(melds: Sequence[Any]) -> int:
+    """Cards in some exposed melds."""
+    return sum(len(m.cards) for m in melds)
+
+
+def _list(value: object, field: str) -> list[Any]:
+    """A JSON array, or a DomainError naming the field."""
+    if not isinstance(value, list):
+        raise DomainError(f"{field} must be an array", field, code="invalid_field")
+    return value
+
+
+def _card(ruleset: Any, text: object, field: str) -> int:
+    """One card code of the rule-set."""
+    if ruleset.family == "chan":
+        return chan_cards.parse_card(text, field)
+    return fc_cards.parse_card(text, field, ruleset.id == "cardavia-flowers")
+
+
+def _integer(value: object, field: str) -> int:
+    """An integer (not a boolean), or a DomainError naming the field."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise DomainError(f"{field} must be an integer", field, code="invalid_field")
+    return value
+
+
+def _seats(ruleset: Any, payload: Mapping[str, Any]) -> tuple[int, int]:
+    """The seat count of the table and the player's seat."""
+    seats = _integer(payload.get("seats", 4), "seats")
+    ruleset.check_seats(seats)
+    seat = _integer(payload.get("seat", 0), "seat")
+    if not 0 <= seat < seats:
+        raise InvalidSeat(f"seat must be a seat index 0..{seats - 1}", "seat")
+    return seats, seat
+
+
+def _opponents(ruleset: Any, options: Mapping[str, Any], raw: object, seats: int, seat: int
+               ) -> list[tuple[int, tuple[Any, ...]]]:
+    """The other seats' exposed melds: (seat, melds) per entry, each seat at most once, never the player's."""
+    out: list[tuple[int, tuple[Any, ...]]] = []
+    for i, item in enumerate(_list(raw, "opponents")):
+        if not isinstance(item, Mapping):
+            raise DomainError("an opponent must be an object with seat and exposed", f"opponents.{i}",
+                              code="invalid_field")
+        other = _integer(item.get("seat"), f"opponents.{i}.seat")
+        if not 0 <= other < seats or other == seat or any(other == s for s, _ in out):
+            raise InvalidSeat(f"opponents.{i}.seat must be another seat index 0..{seats - 1}, each once (the "
+                              f"player is seat {seat})", f"opponents.{i}.seat")
+        melds = _exposed(ruleset, options, _list(item.get("exposed", []), f"opponents.{i}.exposed"), i)
+        if _size(melds) >= RESTING[ruleset.family]:
+            raise ImpossibleCount(f"seat {other} cannot have {_size(melds)} exposed cards: a seat holds "
+                                  f"{RESTING[ruleset.family]} between turns", f"opponents.{i}.exposed")
+        out.append((other, melds))
+    return out
+
+
+def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int) -> tuple[Any, ...]:
+    """One opponent's exposed melds, errors re-named under `opponents.i.`."""
+    try:
+        if any(not isinstance(m, Mapping) for m in items):
+            j = next(j for j, m in enumerate(items) if not isinstance(m, Mapping))
+            raise DomainError("an exposed meld must be an object with kind and cards", f"exposed.{j}",
+                              code="invalid_meld")
+        if ruleset.family == "chan":
+            return parse_exposed(items)
+        return tuple(ruleset.parse(options, [], items).exposed)
+    except DomainError as error:
+        field = "exposed" if error.field == "hand" else error.field
+        raise type(error)(error.message, f"opponents.{i}.{field}", code=error.code) from None
+
+
+def _unseen(ruleset: Any, known: list[int]) -> list[int]:
+    """The deck minus the known cards, sorted."""
+    if ruleset.family == "chan":
+        left = [chan_cards.COPIES] * chan_cards.N_FACES
+    else:
+        left = [fc_cards.COPIES] * fc_cards.N_KINDS
+        left += [1] * fc_cards.N_FLOWERS if ruleset.id == "cardavia-flowers" else [0] * fc_cards.N_FLOWERS
+    for card in known:
+        left[card] -= 1
+    return [card for card, n in enumerate(left) for _ in range(n)]
+
+
+def _stock_remaining(value: object, most: int) -> int:
+    """Cards in the stock: `stock_remaining` when given (at most the unseen cards outside the hands)."""
+    if value is None:
+        return most
+    n = _integer(value, "stock_remaining")
+    if not 0 <= n <= most:
+        raise DomainError(f"stock_remaining must be 0..{most}: only {most} unseen cards are outside the other "
+                          "seats' hands", "stock_remaining", code="impossible_card_count")
+    return n
+
+
+def _history(raw: object, chan: bool) -> History | None:
+    """Chắn: the player's history (capture rules 3-6); Four Color has none."""
+    if not chan:
+        if raw:
+            raise DomainError("history is a cardavia-chan field", "history", code="invalid_field")
+        return None
+    if raw is not None and not isinstance(raw, Mapping):
+        raise DomainError("history must be an object", "history", code="invalid_field")
+    for name in ("discarded", "passed_identical", "played_into_ca"):
+        if raw and raw.get(name) is not None and not isinstance(raw.get(name), list):
+            raise DomainError(f"history.{name} must be an array", f"history.{name}", code="invalid_field")
+    return parse_history(raw)

@@ -1,0 +1,103 @@
+"""Running statistics of one candidate discard over playouts, and their confidence intervals.
+
+Proportions (win, paying) use the Wilson score interval, which stays inside [0, 1] and behaves at 0 or n
+successes; the expected settlement uses the normal approximation of the mean (sample standard deviation).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .deal import Outcome
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate and its confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, float]:
+        """Rounded for JSON."""
+        return {"mean": round(self.mean, 6), "low": round(self.low, 6), "high": round(self.high, 6)}
+
+
+def wilson(successes: int, n: int, z: float) -> Interval:
+    """Wilson score interval of a proportion."""
+    if n == 0:
+        return Interval(0.0, 0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(total: float, squares: float, n: int, z: float) -> Interval:
+    """Normal-approximation interval of a mean from its sums (sample variance; a single value: zero width)."""
+    if n == 0:
+        return Interval(0.0, -math.inf, math.inf)
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    half = z * math.sqrt(variance / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class CandidateStats:
+    """What the playouts of one candidate discard say."""
+
+    card: int
+    exact_rank: int | None
+    playouts: int
+    win_probability: Interval
+    expected_settlement: Interval
+    pay_probability: Interval
+    mean_winning_points: float | None
+
+    def to_json(self, code: Any) -> dict[str, Any]:
+        """JSON with the card as its code."""
+        points = self.mean_winning_points
+        return {"card": code(self.card), "exact_rank": self.exact_rank, "playouts": self.playouts,
+                "win_probability": self.win_probability.to_json(),
+                "expected_settlement": self.expected_settlement.to_json(),
+                "pay_probability": self.pay_probability.to_json(),
+                "mean_winning_points": None if points is None else round(points, 6)}
+
+
+class Accumulator:
+    """Sums over the playouts of one candidate."""
+
+    __slots__ = ("card", "rank", "n", "wins", "total", "squares", "pays", "points")
+
+    def __init__(self, card: int, rank: int | None) -> None:
+        self.card, self.rank = card, rank
+        self.n = self.wins = self.total = self.squares = self.pays = self.points = 0
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one playout."""
+        won, delta, points = outcome
+        self.n += 1
+        self.total += delta
+        self.squares += delta * delta
+        if won:
+            self.wins += 1
+            self.points += points
+        if delta < 0:
+            self.pays += 1
+
+    def objective(self, name: str, z: float) -> Interval:
+        """The interval of the objective the search compares candidates on."""
+        if name == "win_probability":
+            return wilson(self.wins, self.n, z)
+        return mean_interval(self.total, self.squares, self.n, z)
+
+    def stats(self, z: float) -> CandidateStats:
+        """The candidate's figures with their intervals."""
+        return CandidateStats(self.card, self.rank, self.n, wilson(self.wins, self.n, z),
+                              mean_interval(self.total, self.squares, self.n, z), wilson(self.pays, self.n, z),
+                              self.points / self.wins if self.wins else None)
