@@ -10,13 +10,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..analysis import DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
 from ..options import Option, resolve_options
 from ..registry import register
 from .cards import ALL_CODES, CHESS_CODES, parse_card
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
+from .discards import analyse_discards, unseen_counts
 from .evaluate import legal_melds
-from .hand import FourColorHand, parse_hand
+from .hand import MAX_CARDS, FourColorHand, parse_hand
 from .hu import HuResult, evaluate_hu
 from .melds import Meld, MeldRules
 from .settle import Settlement, settle_bga, settle_flowers
@@ -150,6 +152,19 @@ class FourColorRuleSet:
             return settle_flowers(hand, rules, options, seats, winner)
         lucky = None if lucky_card is None else parse_card(lucky_card, "lucky_card", False)
         return settle_bga(hand, rules, options, seats, winner, lucky)
+
+    def analyse_discards(self, hand: FourColorHand, options: Mapping[str, Any], visible: Sequence[object],
+                         seats: int) -> DiscardAnalysis:
+        """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere."""
+        if hand.public_card is not None or hand.card_count() != MAX_CARDS:
+            raise DomainError(f"a discard decision is made with {MAX_CARDS} cards over hand and exposed melds (20 + "
+                              f"the card just taken, or the dealer's 21) and no public card; got "
+                              f"{hand.card_count()}", "hand", code="wrong_card_count")
+        self.check_seats(seats)
+        flowers = self.id == "cardavia-flowers"
+        seen = [parse_card(text, f"visible.{i}", flowers) for i, text in enumerate(visible)]
+        return analyse_discards(hand, self.meld_rules(options), options, unseen_counts(hand, seen, flowers), seats,
+                                flowers)
 
     def describe(self) -> dict[str, Any]:
         """Cards, meld kinds with points, claim priorities and options for /v1/rulesets."""

@@ -1,0 +1,233 @@
+"""Exact discard analysis of a Four Color Cards hand (RULES.md 1): for each legal discard the distance it leaves
+(`distance.py`), the cards it waits on with the points and the player's settlement on each, the unseen cards that
+bring it closer, and the ranking of `analysis.ranked`.
+
+A discard decision is made with 21 cards in hand and exposed melds; Generals, and in cardavia-flowers flowers,
+are never discarded (RULES.md 1 "Generals can never be discarded"; flowers variant "Generals and flowers can
+never be discarded"). A hu may be claimed on any other player's discard and on any card turned up from the stock
+(RULES.md 1 "hu"; flowers: "the drawer's win, then other players' wins"), so every wait is won either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
+from ..errors import ImpossibleCount
+from .cards import COPIES, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
+from .distance import Groups, Pair, limits_of, members, place, shifted
+from .evaluate import evaluator_for
+from .hand import FourColorHand
+from .hu import evaluate_hu
+from .melds import Meld, MeldRules
+from .settle import settle_bga, settle_flowers
+
+CLAIMS = ("discard", "stock")
+_GAINS: dict[tuple, dict[int, int]] = {}  # (options, seats, flowers) -> {hu points: the winner's delta}
+
+
+class DiscardDistances:
+    """Distance after each legal discard of one hand, its waits and its improving cards, on shared group tables.
+
+    The hand's group tables are joined without each group (a discard changes one group) and, for the improving
+    cards, without each pair of groups in a two-state form: no card removed / one legal card removed. A card y
+    improves the discard x (distance d) when some legal z leaves hand - x + y - z at distance d - 1: only the
+    groups of x and y change, and one entry t = d - 1 of their join with the rest decides it (one replacement
+    moves the distance by at most one, so no smaller entry can fit).
+    """
+
+    def __init__(self, tally: Tally, rules: MeldRules, limits: Sequence[int], discards: Sequence[int],
+                 exact: bool = False) -> None:
+        groups = self.groups = Groups(rules, limits, exact)
+        self.tally, self.limits = tally, limits
+        self.keys = groups.keys(tally)
+        self.tables = [groups.table(g, k) for g, k in enumerate(self.keys)]
+        self.now = groups.distance(self.tables, 0)
+        self._rest1: dict[int, list[int]] = {}
+        self.after = {x: self._after(x) for x in discards}
+
+    @classmethod
+    def of(cls, tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int]) -> DiscardDistances:
+        """Fast tables, or exact ones where a fast result might not pad (`Groups.unsafe`)."""
+        limits = limits_of(exposed, rules.flowers)
+        plan = cls(tally, rules, limits, discards)
+        generals = sum(tally.counts[c * 7 + GENERAL] for c in range(4))
+        cards = tally.size() + sum(len(m.cards) for m in exposed)
+        if plan.groups.unsafe(generals, cards, max([plan.now - 1, *plan.after.values()])):
+            plan = cls(tally, rules, limits, discards, exact=True)
+        return plan
+
+    def _after(self, x: int) -> int:
+        """Distance of the hand without x (at most the hand's complete distance)."""
+        groups, (a, p) = self.groups, place(x)
+        rest = self._rest1.get(a)
+        if rest is None:
+            rest = self._rest1[a] = groups.joined([t for g, t in enumerate(self.tables) if g != a], self.now + 1)
+        own = groups.table(a, shifted(self.keys[a], p, -1))
+        return groups.first_fit(groups.alg.join(rest, own, self.now + 1), 1)
+
+    def waits(self, x: int) -> list[int]:
+        """Cards that complete the hand without x (each within the copies left beside exposed melds)."""
+        groups, (a, p) = self.groups, place(x)
+        keys = list(self.keys)
+        keys[a] = shifted(keys[a], p, -1)
+        open_groups = [g for g, key in enumerate(keys) if not groups.complete(g, key)]
+        if len(open_groups) > 1:
+            return []
+        cards = members(open_groups[0]) if open_groups else range(N_KINDS + N_FLOWERS * (groups.count > 5))
+        out = []
+        for c in cards:
+            g, q = place(c)
+            if self.tally.count(c) - (c == x) < self.limits[c] and groups.complete(g, shifted(keys[g], q, 1)):
+                out.append(c)
+        return out
+
+    def improving(self, cards: Sequence[int]) -> dict[int, list[int]]:
+        """For each discard that leaves distance 1 or more, the cards among `cards` that improve it."""
+        far = [x for x, d in self.after.items() if d]
+        if not far:
+            return {}
+        groups, span = self.groups, max(self.after[x] for x in far)
+        alg, keys = groups.alg, self.keys
+        rests = _Rests(groups, [groups.pair(g, k, span) for g, k in enumerate(keys)], span)
+        taken = {}
+        for y in cards:
+            b, q = place(y)
+            taken[y] = b, q, groups.pair(b, shifted(keys[b], q, 1), span)
+        found = {}
+        for x in far:
+            t, (a, p) = self.after[x] - 1, place(x)
+            key_a = shifted(keys[a], p, -1)
+            own = groups.pair(a, key_a, span)
+            beside: dict[int, Pair] = {}
+            out = found[x] = []
+            for y in cards:
+                b, q, after_y = taken[y]
+                if b == a:
+                    rest, after_y = rests.without((a,)), groups.pair(a, shifted(key_a, q, 1), span)
+                else:
+                    rest = beside.get(b)
+                    if rest is None:
+                        rest = beside[b] = alg.join2(rests.without((min(a, b), max(a, b))), own, span)
+                if alg.pair_fits(rest, after_y, t, 1):
+                    out.append(y)
+        return found
+
+
+class _Rests:
+    """Two-state joins of a hand's groups without one or two of them (memoised)."""
+
+    def __init__(self, groups: Groups, pairs: list[Pair], span: int) -> None:
+        self.alg, self.pairs, self.span = groups.alg, pairs, span
+        self._found: dict[tuple[int, ...], Pair] = {}
+
+    def without(self, skip: tuple[int, ...]) -> Pair:
+        """The join of every group not in `skip` (sorted)."""
+        found = self._found.get(skip)
+        if found is None:
+            if len(skip) == 1:
+                other = 1 if skip[0] == 0 else 0
+                found = self.alg.join2(self.without(tuple(sorted((skip[0], other)))), self.pairs[other], self.span)
+            else:
+                alg, span = self.alg, self.span
+                found = [alg.unit] + [alg.empty] * (span - 1), [alg.empty] * span
+                for g, pair in enumerate(self.pairs):
+                    if g not in skip:
+                        found = alg.join2(found, pair, span)
+            self._found[skip] = found
+        return found
+
+
+class _Gains:
+    """Points of each wait and the player's settlement delta on it (RULES.md 1 "Settlement")."""
+
+    def __init__(self, hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int,
+                 flowers: bool) -> None:
+        self.hand, self.rules, self.options, self.seats, self.flowers = hand, rules, options, seats, flowers
+        self.concealed_win = options.get("winning_meld_concealed", True)
+        self.evaluator = evaluator_for(rules)
+        self.exposed_points = sum(m.points(rules) for m in hand.exposed)
+        # The deltas depend on h, the options and the seats alone: one settlement per h and table.
+        self._gains = _GAINS.setdefault((tuple(sorted(options.items())), seats, flowers), {})
+
+    def wait(self, rest: Tally, card: int, unseen: int) -> Wait:
+        """The wait on `card` of the concealed cards `rest`, with no lucky card (it is not known in advance)."""
+        tally = rest.copy()
+        tally.add(card)
+        best = self.evaluator.evaluate(tally)[0]
+        won = FourColorHand(rest, self.hand.exposed, card)
+        if best is None:
+            raise AssertionError(f"{code(card)} was found as a wait but does not win")
+        points = self.exposed_points + best.points
+        if not self.concealed_win:
+            points = evaluate_hu(won, self.rules, False).points or 0
+        gain = self._gains.get(points)
+        if gain is None:
+            if len(self._gains) > 1000:
+                self._gains.clear()
+            self._gains[points] = gain = self._gain(won, points)
+        return Wait(card, unseen, CLAIMS, points, gain)
+
+    def _gain(self, won: FourColorHand, points: int) -> int:
+        """The winner's delta (seat 0) of the settlement of `won`; the points where nobody pays."""
+        if not self.flowers:
+            return settle_bga(won, self.rules, self.options, self.seats, 0, None).deltas[0]
+        if self.options["payment"] == "none":
+            return points  # RULES.md 1 flowers Settlement: no payments, so the ranking counts the points
+        return settle_flowers(won, self.rules, self.options, self.seats, 0).deltas[0]
+
+
+def unseen_counts(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> list[int]:
+    """Copies of each card (28 chess cards, 5 flowers) the player has not seen: the deck minus his hand, his
+    exposed melds and the visible cards; a visible card beyond the deck's copies raises naming `visible.<i>`."""
+    left = [COPIES] * N_KINDS + [int(flowers)] * N_FLOWERS
+    for card in hand.concealed.cards() + [c for m in hand.exposed for c in m.cards]:
+        left[card] -= 1
+    for i, card in enumerate(visible):
+        if left[card] <= 0:
+            raise ImpossibleCount(f"{code(card)} is seen more often than the deck holds ({LIMITS[card]}), counted "
+                                  "over hand, exposed melds and visible cards", f"visible.{i}")
+        left[card] -= 1
+    return left
+
+
+def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int],
+                     seats: int, flowers_variant: bool) -> DiscardAnalysis:
+    """Rank every legal discard of a hand that must discard: distance, waits, gains, improving cards."""
+    tally = hand.concealed
+    legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL]
+    plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
+    gains = _Gains(hand, rules, options, seats, flowers_variant)
+    total = sum(unseen)
+    improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
+    found = []
+    for x in legal:
+        d, waits = plan.after[x], ()
+        if d == 0:
+            rest = tally.copy()
+            rest.remove(x)
+            waits = tuple(gains.wait(rest, c, unseen[c]) for c in plan.waits(x))
+            improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
+        else:
+            improving = tuple((y, unseen[y]) for y in improves[x])
+        expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
+        found.append(DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected))
+    return DiscardAnalysis(ranked(found, describe), plan.now, total)
+
+
+def describe(option: DiscardOption) -> str:
+    """The reason shown with an option."""
+    if option.distance == 0:
+        shown = ", ".join(code(w.card) for w in option.waits)
+        copies = sum(w.unseen for w in option.waits)
+        best = max(w.points for w in option.waits)
+        return f"waiting on {shown}: {_plural(copies, 'unseen copy', 'unseen copies')}, best win {best} points"
+    return (f"{_plural(option.distance, 'replacement', 'replacements')} from waiting; "
+            f"{_plural(option.improving_unseen, 'unseen card improves', 'unseen cards improve')} it")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    """`n` with the singular or plural phrase."""
+    return f"{n} {one if n == 1 else many}"
+

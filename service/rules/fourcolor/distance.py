@@ -1,0 +1,378 @@
+"""Exact distance of a Four Color Cards hand to a win: how many of its cards must be replaced.
+
+`distance(H)`: the fewest cards of the concealed hand H (n cards) that must be replaced by other cards so that H
+plus one more card splits completely into melds (RULES.md 1 "hu"); 0 means H is waiting. `complete_distance(H)`:
+the same for H itself (0: H already splits completely). Exposed melds never change (RULES.md 1: "exposed melds
+stay as they are") but use up copies: a target holds at most 4 minus the exposed copies of a chess card and one of
+each flower not exposed. The distance is structural, like mahjong's shanten: cards seen elsewhere are not counted.
+
+Method. With N the target size (n + 1, or n), distance = n - max |H & T| over complete hands T of N cards within
+the limits. Melds never mix colours except Soldier groups, a command is G+A+E and a field C+H+P of one colour
+(RULES.md 1 "Melds"), so a target is a union of independent groups: per colour its G/A/E and its C/H/P, the
+Soldiers of all colours, the flowers. For a group's held counts h and target counts t: kept = sum(min(h, t)),
+dropped U = |h| - kept, missing M = |t| - kept. A group's table gives, for each U, the M of its targets (every t
+within the limits that splits into the group's melds); tables are cached per (held, limits) and joined across
+groups by U. The distance is the least U whose joined M fits: M <= U + N - n.
+
+Fast tables keep the least M for each U: the relaxation |T| <= N, a lower bound of the distance. It is exact
+when a relaxed target can be padded with P = N - |T| cards of complete melds. P >= 2: pairs, and a triple for odd
+P, of the 20 A/E/C/H/P kinds; at most 21 - P cards are in play (target and exposed melds), so at most (21 - P) / 3
+kinds have three copies or more in play and (21 - P) / 2 two or more, which leaves kinds enough. P = 1: a
+General, or in cardavia-flowers a flower (16 Generals and 5 flowers do not fit in the 20 cards in play). A
+General is left unless all 16 are in play, which needs held + exposed Generals + M >= 16: only then (or beyond
+21 cards) the exact tables decide: bitsets of every M of every target, padding included, and M = U + N - n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from itertools import product
+
+from .cards import COPIES, FLOWER_BASE, GENERAL, N_FLOWERS, N_KINDS, SOLDIER, Tally
+from .melds import Meld, MeldRules
+
+INF = 1 << 20
+Pair = tuple[list[int], list[int]]  # two-state tables: nothing removed / one legal card removed
+MAX_CARDS = 21  # a player's cards with the public card (RULES.md 1 "Deal and turn")
+ALL_GENERALS = 4 * COPIES
+_BITS = (1 << (MAX_CARDS + 2)) - 1  # exact tables: missing counts 0..22 as bits
+_IDENTICAL = (0, 2, 3, 4)  # copies of an A/E/C/H/P in pairs, triples, quads (RULES.md 1 "Melds")
+SOLDIER_GROUP, FLOWER_GROUP = 4, 5
+
+
+def limits_of(exposed: Sequence[Meld], flowers: bool) -> tuple[int, ...]:
+    """Copies of each card (28 chess cards, 5 flowers) a concealed hand may hold beside its exposed melds."""
+    limits = [COPIES] * N_KINDS + [int(flowers)] * N_FLOWERS
+    for meld in exposed:
+        for card in meld.cards:
+            limits[card] -= 1
+    return tuple(limits)
+
+
+class Fast:
+    """Tables of the least missing count for each dropped count; (min, +) joins."""
+
+    empty, unit = INF, 0
+
+    @staticmethod
+    def table(pairs: set[tuple[int, int]], size: int) -> tuple[int, ...]:
+        """Least M for each U in 0..size."""
+        table = [INF] * (size + 1)
+        for u, m in pairs:
+            table[u] = min(table[u], m)
+        return tuple(table)
+
+    @staticmethod
+    def join(a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
+        """(min, +) convolution of two tables, cut to `cap` entries."""
+        out = [INF] * min(len(a) + len(b) - 1, cap)
+        n = len(out)
+        for i, x in enumerate(a[:n]):
+            if x < INF:
+                for j, y in enumerate(b[:n - i]):
+                    if x + y < out[i + j]:
+                        out[i + j] = x + y
+        return out
+
+    @staticmethod
+    def merge(a: Sequence[int], b: Sequence[int]) -> list[int]:
+        """Either table (same length)."""
+        return [min(x, y) for x, y in zip(a, b)]
+
+    @staticmethod
+    def fits(value: int, u: int, slack: int) -> bool:
+        """A relaxed target dropping u cards fits the target size (padding does the rest)."""
+        return value <= u + slack
+
+    @staticmethod
+    def join2(r: Pair, g: Pair, cap: int) -> Pair:
+        """Two-state join (tables of `cap` entries): no removal in either, or the one removal in one of them."""
+        (r0, r1), (g0, g1) = r, g
+        s0, s1 = [INF] * cap, [INF] * cap
+        for i in range(cap):
+            a0, a1 = r0[i], r1[i]
+            if a0 < INF or a1 < INF:
+                for j in range(cap - i):
+                    v, w = a0 + g0[j], min(a0 + g1[j], a1 + g0[j])
+                    if v < s0[i + j]:
+                        s0[i + j] = v
+                    if w < s1[i + j]:
+                        s1[i + j] = w
+        return s0, s1
+
+    @staticmethod
+    def pair_fits(r: Pair, g: Pair, t: int, slack: int) -> bool:
+        """Whether entry t of the one-removal state of joining two two-state tables fits."""
+        (r0, r1), (g0, g1), bound = r, g, t + slack
+        for u in range(t + 1):
+            if r1[u] + g0[t - u] <= bound or r0[u] + g1[t - u] <= bound:
+                return True
+        return False
+
+
+class Exact:
+    """Tables of the set of missing counts (a bitset) for each dropped count; set-sum joins."""
+
+    empty, unit = 0, 1
+
+    @staticmethod
+    def table(pairs: set[tuple[int, int]], size: int) -> tuple[int, ...]:
+        """Bitset of the M for each U in 0..size."""
+        table = [0] * (size + 1)
+        for u, m in pairs:
+            table[u] |= 1 << m
+        return tuple(x & _BITS for x in table)
+
+    @staticmethod
+    def sums(x: int, y: int) -> int:
+        """The bitset of every a + b, a in x, b in y."""
+        out = 0
+        while x:
+            low = x & -x
+            out |= y * low
+            x ^= low
+        return out & _BITS
+
+    @classmethod
+    def join(cls, a: Sequence[int], b: Sequence[int], cap: int) -> list[int]:
+        """Set-sum convolution of two tables, cut to `cap` entries."""
+        out = [0] * min(len(a) + len(b) - 1, cap)
+        n = len(out)
+        for i, x in enumerate(a[:n]):
+            if x:
+                for j, y in enumerate(b[:n - i]):
+                    if y:
+                        out[i + j] |= cls.sums(x, y)
+        return out
+
+    @staticmethod
+    def merge(a: Sequence[int], b: Sequence[int]) -> list[int]:
+        """Either table (same length)."""
+        return [x | y for x, y in zip(a, b)]
+
+    @staticmethod
+    def fits(value: int, u: int, slack: int) -> bool:
+        """Some target dropping u cards has exactly the target size."""
+        return bool(value >> (u + slack) & 1)
+
+    @classmethod
+    def join2(cls, r: Pair, g: Pair, cap: int) -> Pair:
+        """Two-state join (tables of `cap` entries): no removal in either, or the one removal in one of them."""
+        (r0, r1), (g0, g1) = r, g
+        return cls.join(r0, g0, cap), cls.merge(cls.join(r0, g1, cap), cls.join(r1, g0, cap))
+
+    @classmethod
+    def pair_fits(cls, r: Pair, g: Pair, t: int, slack: int) -> bool:
+        """Whether entry t of the one-removal state of joining two two-state tables fits."""
+        (r0, r1), (g0, g1) = r, g
+        out = 0
+        for u in range(t + 1):
+            out |= cls.sums(r1[u], g0[t - u]) | cls.sums(r0[u], g1[t - u])
+        return cls.fits(out, t, slack)
+
+
+Algebra = type[Fast] | type[Exact]
+
+
+def _reach(sizes: Sequence[int]) -> tuple[int, ...]:
+    """Copy counts (at most 4) that identical melds of these sizes add up to; 0 is no meld."""
+    reach = {0}
+    for _ in range(COPIES):
+        reach |= {r + s for r in reach for s in sizes if r + s <= COPIES}
+    return tuple(sorted(reach))
+
+
+def soldier_counts(rules: MeldRules) -> tuple[int, ...]:
+    """Same-colour Soldier counts that form melds: pairs only in flowers, triples/quads by option (RULES.md 1)."""
+    return _reach(((2,) if rules.soldier_pairs else ()) + ((3, 4) if rules.soldier_sets else ()))
+
+
+@cache
+def _triad_targets(lim: tuple[int, int, int], general: bool) -> tuple[tuple[int, int, int], ...]:
+    """Targets of one colour's G/A/E (`general`) or C/H/P within `lim`: k commands or fields plus identical melds;
+    a General is a meld by itself, so any number of them (RULES.md 1 "Melds")."""
+    out = set()
+    for k in range(min(lim) + 1):
+        choices = [[k + i for i in _IDENTICAL if k + i <= cap] for cap in lim]
+        if general:
+            choices[0] = list(range(k, lim[0] + 1))
+        out.update(product(*choices))
+    return tuple(sorted(out))
+
+
+@cache
+def _exports() -> frozenset[tuple[int, ...]]:
+    """Soldiers per colour that n4 soldiers4 and soldiers3 groups (each missing one colour) take together."""
+    exports = set()
+    for n4, *missing in product(range(COPIES + 1), repeat=5):
+        export = tuple(n4 + sum(missing) - missing[c] for c in range(4))
+        if max(export) <= COPIES:
+            exports.add(export)
+    return frozenset(exports)
+
+
+@lru_cache(maxsize=4096)
+def _soldier_targets(lim: tuple[int, ...], same: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Soldier targets (per colour) within `lim`: soldiers3/soldiers4 across colours plus same-colour melds."""
+    return tuple(t for t in product(*(range(cap + 1) for cap in lim))
+                 if any(all(a - e in same for a, e in zip(t, export)) for export in _exports()))
+
+
+def _pairs(held: Sequence[int], targets: Sequence[Sequence[int]]) -> set[tuple[int, int]]:
+    """(dropped, missing) of every target."""
+    total, out = sum(held), set()
+    for t in targets:
+        kept = sum(map(min, held, t))
+        out.add((total - kept, sum(t) - kept))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _triad(alg: Algebra, held: tuple[int, ...], lim: tuple[int, ...], general: bool) -> tuple[int, ...]:
+    """The table of one colour's G/A/E (`general`) or C/H/P."""
+    return alg.table(_pairs(held, _triad_targets(lim, general)), sum(held))
+
+
+@lru_cache(maxsize=1 << 16)
+def _table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
+    """The table of a group (0-3 a colour's G..P, 4 the Soldiers, 5 the flowers) from its key (held + limits)."""
+    if group < SOLDIER_GROUP:
+        return tuple(alg.join(_triad(alg, key[:3], key[6:9], True), _triad(alg, key[3:6], key[9:], False), INF))
+    if group == SOLDIER_GROUP:
+        return alg.table(_pairs(key[:4], _soldier_targets(key[4:], same)), sum(key[:4]))
+    held, free = key[0], key[1] - key[0]
+    return alg.table({(u, m) for u in range(held + 1) for m in range(free + 1)}, held)
+
+
+@lru_cache(maxsize=1 << 16)
+def _reduced(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
+    """Either table of the group with one legal discard (never a General or a flower, RULES.md 1) removed."""
+    if group == FLOWER_GROUP:
+        return ()
+    positions, held = (range(4), key[:4]) if group == SOLDIER_GROUP else (range(1, 6), key[:6])
+    out = [alg.empty] * sum(held)
+    for p in positions:
+        if key[p]:
+            out = alg.merge(out, _table(alg, group, shifted(key, p, -1), same))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fitted(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...], span: int) -> Pair:
+    """The two-state tables of a group (as is, one legal discard removed), cut or padded to `span` entries."""
+    table, reduced = _table(alg, group, key, same), _reduced(alg, group, key, same)
+    return (list(table[:span]) + [alg.empty] * (span - len(table)),
+            list(reduced[:span]) + [alg.empty] * (span - len(reduced)))
+
+
+def place(card: int) -> tuple[int, int]:
+    """The group of a card and its position in the group's key."""
+    if card >= FLOWER_BASE:
+        return FLOWER_GROUP, 0
+    colour, char = divmod(card, 7)
+    return (SOLDIER_GROUP, colour) if char == SOLDIER else (colour, char)
+
+
+def members(group: int) -> range | tuple[int, ...]:
+    """The cards of a group."""
+    if group == FLOWER_GROUP:
+        return range(FLOWER_BASE, FLOWER_BASE + N_FLOWERS)
+    if group == SOLDIER_GROUP:
+        return tuple(c * 7 + SOLDIER for c in range(4))
+    return range(group * 7, group * 7 + 6)
+
+
+def shifted(key: tuple[int, ...], position: int, delta: int) -> tuple[int, ...]:
+    """The key with one card more (delta 1) or fewer (-1) at `position`."""
+    return key[:position] + (key[position] + delta,) + key[position + 1:]
+
+
+class Groups:
+    """Group keys and tables of hands under one meld profile and one set of copy limits."""
+
+    def __init__(self, rules: MeldRules, limits: Sequence[int], exact: bool = False) -> None:
+        self.alg: Algebra = Exact if exact else Fast
+        self.rules, self.limits, self.exact = rules, tuple(limits), exact
+        self.same = soldier_counts(rules)
+        self.count = 6 if rules.flowers else 5
+        self._colour = [tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
+        self._soldier = tuple(limits[c * 7 + SOLDIER] for c in range(4))
+        self._flowers = sum(limits[FLOWER_BASE:])
+        self.exposed_generals = ALL_GENERALS - sum(limits[c * 7 + GENERAL] for c in range(4))
+
+    def keys(self, tally: Tally) -> list[tuple[int, ...]]:
+        """The key of each group of a hand."""
+        n = tally.counts
+        keys = [tuple(n[c * 7:c * 7 + 6]) + self._colour[c] for c in range(4)]
+        keys.append((n[6], n[13], n[20], n[27]) + self._soldier)
+        if self.count > FLOWER_GROUP:
+            keys.append((bin(tally.flowers).count("1"), self._flowers))
+        return keys
+
+    def table(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
+        """The group's table."""
+        return _table(self.alg, group, key, self.same)
+
+    def reduced(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
+        """The group's table with one legal discard removed (the best of each)."""
+        return _reduced(self.alg, group, key, self.same)
+
+    def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
+        """The group's two-state tables with `span` entries (shared: never modify them)."""
+        return _fitted(self.alg, group, key, self.same, span)
+
+    def complete(self, group: int, key: tuple[int, ...]) -> bool:
+        """True when the group's cards already split into melds."""
+        return self.alg.fits(self.table(group, key)[0], 0, 0)
+
+    def joined(self, tables: Sequence[Sequence[int]], cap: int = MAX_CARDS + 2) -> list[int]:
+        """The join of several tables."""
+        out: list[int] = [self.alg.unit]
+        for table in tables:
+            out = self.alg.join(out, table, cap)
+        return out
+
+    def first_fit(self, joined: Sequence[int], slack: int) -> int | None:
+        """The least dropped count whose target fits (the distance), None beyond the table."""
+        return next((u for u, v in enumerate(joined) if self.alg.fits(v, u, slack)), None)
+
+    def distance(self, tables: Sequence[Sequence[int]], slack: int) -> int | None:
+        """The distance of the hand with these group tables (a short join first: most distances are small)."""
+        for cap in (8, MAX_CARDS + 2):
+            found = self.first_fit(self.joined(tables, cap), slack)
+            if found is not None:
+                return found
+        return None
+
+    def unsafe(self, generals: int, cards: int, missing: int) -> bool:
+        """True when a fast result might not pad (see the module docstring): all Generals could be in play, or
+        more than 21 cards."""
+        if cards > MAX_CARDS:
+            return True
+        return not self.rules.flowers and generals + self.exposed_generals + missing >= ALL_GENERALS
+
+
+def _distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], slack: int) -> int:
+    """Distance to a target of |tally| + slack cards, fast tables first."""
+    limits = limits_of(exposed, rules.flowers)
+    cards = tally.size() + sum(len(m.cards) for m in exposed) + slack
+    generals = sum(tally.counts[c * 7 + GENERAL] for c in range(4))
+    for exact in (False, True):
+        groups = Groups(rules, limits, exact)
+        found = groups.distance([groups.table(g, k) for g, k in enumerate(groups.keys(tally))], slack)
+        if found is None:
+            raise ValueError("the hand exceeds the copy limits of the deck")
+        if exact or not groups.unsafe(generals, cards, found + slack - 1):
+            return found
+    raise AssertionError("unreachable")
+
+
+def distance(concealed: Tally, rules: MeldRules, exposed: Sequence[Meld] = ()) -> int:
+    """Fewest concealed cards to replace so that the hand plus one more card splits into melds (0: waiting)."""
+    return _distance(concealed, rules, exposed, 1)
+
+
+def complete_distance(concealed: Tally, rules: MeldRules, exposed: Sequence[Meld] = ()) -> int:
+    """Fewest concealed cards to replace so that the hand itself splits into melds (0: it does)."""
+    return _distance(concealed, rules, exposed, 0)

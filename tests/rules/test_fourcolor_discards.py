@@ -1,0 +1,459 @@
+"""Exact discard analysis of Four Color Cards (RULES.md 1): distance, waits, gains, improving cards, ranking.
+
+Rule cases show their arithmetic; the property tests check the engine against brute force: the waits against
+`reference.search` on every card of the deck, the distance against every complete hand of the target size (all
+multisets of melds that `classify` accepts) and against a search over every one-card replacement, the improving
+cards against their definition, and the fast tables against the exact ones.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations_with_replacement
+
+import pytest
+
+from service.rules.errors import DomainError
+from service.rules.fourcolor import reference
+from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, Tally, code
+from service.rules.fourcolor.discards import DiscardDistances
+from service.rules.fourcolor.distance import Groups, complete_distance, distance, limits_of
+from service.rules.fourcolor.melds import Meld, MeldRules, classify
+from service.rules.registry import get_ruleset
+
+BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
+PROFILES = {
+    "bga-default": (BGA, {}),
+    "bga-no-same-colour-soldier-sets": (BGA, {"same_colour_soldier_sets": False}),
+    "bga-general-triple": (BGA, {"general_triple": True}),
+    "flowers-default": (FLOWERS, {}),
+}
+
+
+def analyse(ruleset_id, hand, exposed=(), visible="", seats=4, options=None):
+    """Parse a hand (codes separated by spaces) and analyse its discards."""
+    rs = get_ruleset(ruleset_id)
+    o = rs.resolve_options(options)
+    return rs.analyse_discards(rs.parse(o, hand.split(), list(exposed)), o, visible.split(), seats)
+
+
+def option(analysis, card):
+    """The option that discards `card`."""
+    return next(o for o in analysis.options if code(o.card) == card)
+
+
+def waits(opt):
+    """(card, unseen, points, gain) of each wait."""
+    return [(code(w.card), w.unseen, w.points, w.gain) for w in opt.waits]
+
+
+@cache
+def rules_of(profile: str) -> MeldRules:
+    """The meld profile of a named rule-set + options pair."""
+    ruleset_id, options = PROFILES[profile]
+    rs = get_ruleset(ruleset_id)
+    return rs.meld_rules(rs.resolve_options(options))
+
+
+# --- rule cases -------------------------------------------------------------------------------------------
+
+# Commands rGAE yGAE 2 + 2, fields gCHP wCHP 1 + 1, triple rC 3, soldiers3 yS gS wS 3 = 12; yC yH wait on yP
+# (field +1 = 13); wA is the odd card. bga: 13 >= 10, each opponent pays (13 - 10) + 1 = 4.
+ONE_WAIT = "rG rA rE yG yA yE gC gH gP wC wH wP rC rC rC yS gS wS yC yH wA"
+# Nine pairs (rC rH rP twice are better read as two fields, 2), gA gE wait on gG (command 2): 4 < 10.
+LOW_WAIT = "rA rA rE rE rC rC rH rH rP rP yA yA yE yE yC yC yH yH gA gE wC"
+# Commands 4, fields 2, triples rC yH 3 + 3 = 12; yS gS wait on rS or wS (soldiers3 3): 15, each pays 6.
+SOLDIER_WAIT = "rG rA rE yG yA yE gC gH gP wC wH wP rC rC rC yH yH yH yS gS rP"
+# The exposed triple rA leaves one rA: the hand's rA cannot be paired (a fifth copy), nor form a command.
+FIFTH_COPY = "rA yC yH yP gC gH gP wC wH wP yS gS wS wE wE wE wE gA"
+# Command rGAE, field yCHP, triple gA, soldiers3 gS yS wS, pair wA: 14 cards in melds; rC rH lack rP and gC gP
+# lack gH; yE, wH, wE are alone. Complete distance (21 cards): keeping rC rH gC gP (2 missing) and dropping the
+# three lone cards fits (18 kept + 2 missing + 1 General = 21); keeping 19 needs a fifth of the seven loose
+# cards, which brings a third missing card: 19 + 3 > 21. So 3. Without yE: keep 18, drop wH wE, 2 missing:
+# 18 + 2 + 1 General = 21 fits; keeping 19 of 20 needs 3 missing, 22 > 21. So 2.
+BY_HAND = "rG rA rE yC yH yP gA gA gA gS yS wS wA wA rC rH gC gP yE wH wE"
+
+
+@pytest.mark.parametrize(("ruleset_id", "hand", "options", "seats", "discard", "expected"), [
+    pytest.param(BGA, ONE_WAIT, None, 4, "wA", [("yP", 4, 13, 12)], id="single_wait_excess_payment_four_seats"),
+    pytest.param(BGA, ONE_WAIT, None, 2, "wA", [("yP", 4, 13, 4)], id="single_wait_two_seats_one_payer"),
+    pytest.param(BGA, ONE_WAIT, {"win_payment": "flat"}, 4, "wA", [("yP", 4, 13, 33)],
+                 id="flat_payment_each_opponent_pays_threshold_plus_stake"),
+    pytest.param(BGA, LOW_WAIT, None, 4, "wC", [("gG", 4, 4, -33)], id="below_threshold_the_caller_pays_each_11"),
+    pytest.param(BGA, SOLDIER_WAIT, None, 4, "rP", [("rS", 4, 15, 18), ("wS", 4, 15, 18)],
+                 id="soldiers3_wait_on_either_missing_colour"),
+    # flowers: commands 1 + 1, fields 1 + 1 + 1, triple 1, soldiers3 1 = 7
+    pytest.param(FLOWERS, ONE_WAIT, None, 4, "wA", [("yP", 4, 7, 7)], id="flowers_no_payment_gain_is_the_points"),
+    pytest.param(FLOWERS, ONE_WAIT, {"payment": "each_loser_pays"}, 4, "wA", [("yP", 4, 7, 21)],
+                 id="flowers_each_loser_pays_the_total"),
+])
+def test_waits_points_and_gain(ruleset_id, hand, options, seats, discard, expected):
+    """RULES.md 1 "Settlement": the gain is the winner's delta with no lucky card."""
+    analysis = analyse(ruleset_id, hand, seats=seats, options=options)
+    chosen = option(analysis, discard)
+    assert chosen.distance == 0
+    assert waits(chosen) == expected
+    assert all(w.claims == ("discard", "stock") for w in chosen.waits)
+    assert chosen.improving == tuple((CODE_INDEX[c], n) for c, n, _, _ in expected)
+    total = sum(n * max(g, 0) for _, n, _, g in expected)
+    assert chosen.expected_gain == pytest.approx(total / analysis.unseen_total)
+
+
+def test_unseen_total_is_the_deck_minus_the_hand_and_visible_cards():
+    """112 cards - 21 in hand - 3 visible = 88; a wait with every copy seen stays a wait worth nothing."""
+    analysis = analyse(BGA, ONE_WAIT, visible="yP yP yP yP")
+    chosen = option(analysis, "wA")
+    assert analysis.unseen_total == 112 - 21 - 4
+    assert waits(chosen) == [("yP", 0, 13, 12)]
+    assert (chosen.improving, chosen.improving_unseen, chosen.expected_gain) == ((), 0, 0.0)
+
+
+def test_winning_meld_at_exposed_value():
+    """Option winning_meld_concealed false: the triple completed by the winning yC scores 1, not 3."""
+    hand = "rG rA rE yG yA yE gC gH gP wC wH wP rC rC rC yS gS wS yC yC wA"
+    concealed = dict((c, p) for c, _, p, _ in waits(option(analyse(BGA, hand), "wA")))
+    opened = dict((c, p) for c, _, p, _ in waits(option(analyse(BGA, hand, options={
+        "winning_meld_concealed": False}), "wA")))
+    assert (concealed["yC"], opened["yC"]) == (15, 13)
+
+
+def test_generals_are_never_offered():
+    """RULES.md 1: Generals can never be discarded."""
+    analysis = analyse(BGA, ONE_WAIT)
+    offered = {code(o.card) for o in analysis.options}
+    assert offered == set(ONE_WAIT.split()) - {"rG", "yG"}
+
+
+def test_flowers_are_never_offered_and_complete_a_complete_hand():
+    """Flowers variant: Generals and flowers are never discarded; a flower is a meld by itself, so a complete
+    20-card hand waits on every free flower, every free General and the cards that grow a triple to a quad."""
+    hand = "rG rA rE yG yA yE gC gH gP rC rC rC F1 F2 yC yH yP wA wA wA wS"
+    analysis = analyse(FLOWERS, hand)
+    assert {code(o.card) for o in analysis.options} == set(hand.split()) - {"rG", "yG", "F1", "F2"}
+    assert [c for c, *_ in waits(option(analysis, "wS"))] == ["rG", "rC", "yG", "gG", "wG", "wA", "F3", "F4", "F5"]
+
+
+def test_a_fifth_copy_is_no_wait():
+    """An exposed triple rA leaves one rA: the hand's rA waits on nothing, so discarding gA leaves distance 1,
+    and discarding rA leaves a wait on the second gA."""
+    analysis = analyse(BGA, FIFTH_COPY, [{"kind": "triple", "cards": ["rA"] * 3}])
+    assert (option(analysis, "gA").distance, option(analysis, "gA").waits) == (1, ())
+    assert [c for c, *_ in waits(option(analysis, "rA"))] == ["gA"]
+    assert analysis.options[0].card == CODE_INDEX["rA"]
+
+
+def test_distance_counted_by_hand():
+    """BY_HAND above: the hand as it stands is 3 replacements from complete; without yE, 2 from waiting."""
+    analysis = analyse(BGA, BY_HAND)
+    assert analysis.distance_now == 3
+    assert option(analysis, "yE").distance == 2
+    assert option(analysis, "yE").reason.startswith("2 replacements from waiting; ")
+
+
+def test_reason_and_rank_of_a_wait():
+    """The waiting discard ranks first and says what it waits on."""
+    best = analyse(BGA, ONE_WAIT).options[0]
+    assert (code(best.card), best.rank) == ("wA", 1)
+    assert best.reason == "waiting on yP: 4 unseen copies, best win 13 points"
+
+
+def test_dealt_winning_hand_and_only_generals():
+    """The dealer's 21 may already be all melds (distance_now 0); a hand of only Generals has no discard."""
+    assert analyse(BGA, ONE_WAIT.replace("wA", "yP")).distance_now == 0
+    exposed = [{"kind": "triple", "cards": [c] * 3} for c in ("rA", "yA", "gA")]
+    only = analyse(BGA, "rG rG rG rG yG yG yG yG gG gG gG gG", exposed)
+    assert (only.options, only.distance_now) == ((), 0)
+
+
+@pytest.mark.parametrize(("hand", "public", "visible", "seats", "code_", "field"), [
+    pytest.param(ONE_WAIT.rsplit(" ", 1)[0], None, "", 4, "wrong_card_count", "hand", id="twenty_cards"),
+    pytest.param(ONE_WAIT.rsplit(" ", 1)[0], "wA", "", 4, "wrong_card_count", "hand", id="public_card_given"),
+    pytest.param(ONE_WAIT, None, "yP yP yP yP yP", 4, "impossible_card_count", "visible.4", id="fifth_visible_copy"),
+    pytest.param(ONE_WAIT, None, "rS rX", 4, "unknown_card", "visible.1", id="bad_visible_code"),
+    pytest.param(ONE_WAIT, None, "F1", 4, "unknown_card", "visible.0", id="flower_outside_the_flowers_variant"),
+    pytest.param(ONE_WAIT, None, "rA rA rA rA", 4, "impossible_card_count", "visible.3", id="hand_copies_count"),
+    pytest.param(ONE_WAIT, None, "", 5, "invalid_seat", "seats", id="five_seats"),
+])
+def test_refused_requests(hand, public, visible, seats, code_, field):
+    """A discard decision is made with 21 cards and no public card; visible cards obey the deck's copies."""
+    rs = get_ruleset(BGA)
+    o = rs.resolve_options(None)
+    with pytest.raises(DomainError) as err:
+        rs.analyse_discards(rs.parse(o, hand.split(), public_card=public), o, visible.split(), seats)
+    assert (err.value.code, err.value.field) == (code_, field)
+
+
+# --- brute force -------------------------------------------------------------------------------------------
+
+
+@cache
+def all_melds(profile: str) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of one to four cards that `classify` accepts: the melds, found by trying them all."""
+    rules = rules_of(profile)
+    cards = range(N_KINDS + (N_FLOWERS if rules.flowers else 0))
+    return tuple(m for n in range(1, 5) for m in combinations_with_replacement(cards, n) if classify(m, rules))
+
+
+def deck_of(rules: MeldRules) -> list[int]:
+    """Copies of each card in the rule-set's deck."""
+    return [COPIES] * N_KINDS + [int(rules.flowers)] * N_FLOWERS
+
+
+@cache
+def complete_hands(profile: str, size: int) -> tuple[tuple[int, ...], ...]:
+    """Every hand of `size` cards (as copy counts) that splits into melds: all multisets of melds."""
+    melds, limits = all_melds(profile), deck_of(rules_of(profile))
+    counts, found = [0] * len(limits), set()
+
+    def extend(start: int, left: int) -> None:
+        if not left:
+            found.add(tuple(counts))
+        for i in range(start, len(melds)):
+            if len(melds[i]) <= left:
+                for c in melds[i]:
+                    counts[c] += 1
+                if all(counts[c] <= limits[c] for c in melds[i]):
+                    extend(i, left - len(melds[i]))
+                for c in melds[i]:
+                    counts[c] -= 1
+
+    extend(0, size)
+    return tuple(found)
+
+
+def oracle_distance(profile: str, cards: list[int], exposed: list[Meld], slack: int) -> int:
+    """n - the most cards of the hand in any complete hand of n + slack cards within the copies left."""
+    limits = limits_of(exposed, rules_of(profile).flowers)
+    held = Tally.of(cards)
+    kinds = sorted(set(cards))
+    capped = [c for c in range(len(limits)) if limits[c] < deck_of(rules_of(profile))[c]]
+    best = max(sum(min(held.count(c), target[c]) for c in kinds)
+               for target in complete_hands(profile, len(cards) + slack)
+               if all(target[c] <= limits[c] for c in capped))
+    return len(cards) - best
+
+
+def wins(rules: MeldRules, cards: list[int], limits: tuple[int, ...]) -> bool:
+    """The cards are within the copies left and split into melds (the recursive oracle)."""
+    return all(cards.count(c) <= limits[c] for c in set(cards)) and reference.search(Tally.of(cards), rules)[0] >= 0
+
+
+def replaced_distance(rules: MeldRules, cards: list[int], exposed: list[Meld]) -> int:
+    """0, 1 or 'at least 2' (2) by trying every card to come and every one-card replacement."""
+    limits = limits_of(exposed, rules.flowers)
+    every = range(N_KINDS + (N_FLOWERS if rules.flowers else 0))
+    if any(wins(rules, cards + [c], limits) for c in every):
+        return 0
+    for out in set(cards):
+        rest = list(cards)
+        rest.remove(out)
+        if any(wins(rules, rest + [a, b], limits) for a, b in combinations_with_replacement(every, 2)):
+            return 1
+    return 2
+
+
+def melded(rng: random.Random, melds: tuple[tuple[int, ...], ...], left: list[int], size: int) -> list[int]:
+    """Random melds that fit in the copies `left` and make exactly `size` cards (tries again when stuck)."""
+    while True:
+        spare, cards = list(left), []
+        for _ in range(300):
+            meld = rng.choice(melds)
+            if len(cards) + len(meld) <= size and all(spare[c] >= meld.count(c) for c in meld):
+                for c in meld:
+                    spare[c] -= 1
+                cards += meld
+            if len(cards) == size:
+                return cards
+
+
+def deal(rng: random.Random, profile: str, exposed_cards: int, size: int, kind: str,
+         total: bool = False) -> tuple[list[int], list[Meld]]:
+    """Random exposed melds of about `exposed_cards` cards, then `size` concealed cards (with `total`: as many
+    as make `size` with the exposed ones) from the rest of the deck: random, complete (`winning`) or complete
+    with one card swapped (`near`)."""
+    rules, melds = rules_of(profile), all_melds(profile)
+    left, exposed = deck_of(rules), []
+    while sum(len(m.cards) for m in exposed) < exposed_cards - 1:
+        meld = rng.choice(melds)
+        if len(meld) > 1 and all(left[c] >= meld.count(c) for c in meld):
+            exposed.append(Meld(classify(meld, rules), meld, concealed=False))
+            for c in meld:
+                left[c] -= 1
+    size -= sum(len(m.cards) for m in exposed) if total else 0
+    pool = [c for c, n in enumerate(left) for _ in range(n)]
+    if kind == "random":
+        return rng.sample(pool, size), exposed
+    cards = melded(rng, melds, left, size)
+    if kind == "near":
+        cards[rng.randrange(size)] = rng.choice([c for c in pool if cards.count(c) < left[c]])
+    return cards, exposed
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_distance_against_every_complete_hand(profile):
+    """distance and complete_distance equal the brute-force maximum overlap with every complete hand of the
+    target size, on small concealed hands beside exposed melds (their copies used up)."""
+    rng, rules = random.Random(f"overlap {profile}"), rules_of(profile)
+    for i in range(18):
+        size = 2 + i % 3 + (not rules.flowers)  # flowers: 2-4 cards (35k complete hands of 6 cards, 134k of 7)
+        cards, exposed = deal(rng, profile, rng.choice((0, 6, 12)), size, ("random", "near", "winning")[i % 3])
+        held = Tally.of(cards)
+        assert distance(held, rules, exposed) == oracle_distance(profile, cards, exposed, 1), [code(c) for c in cards]
+        assert complete_distance(held, rules, exposed) == oracle_distance(profile, cards, exposed, 0)
+
+
+def general_heavy(rng: random.Random) -> tuple[list[int], list[Meld]]:
+    """bga-taiwan: three or four exposed general_quads, the other Generals in hand and a few more cards (mostly
+    melds): all 16 Generals are in play, so no General can pad a target."""
+    colours = rng.sample(range(4), rng.choice((3, 4)))
+    exposed = [Meld("general_quad", (c * 7,) * 4, concealed=False) for c in colours]
+    left = list(limits_of(exposed, False))
+    cards = [c * 7 for c in range(4) if c not in colours for _ in range(4)]
+    for c in cards:
+        left[c] -= 1
+    size = rng.randint(2, 5)
+    if rng.random() < 0.7:
+        return cards + melded(rng, all_melds("bga-default"), left, size), exposed
+    return cards + rng.sample([c for c in range(N_KINDS) for _ in range(left[c])], size), exposed
+
+
+def relaxed_distance(rules: MeldRules, cards: list[int], exposed: list[Meld]) -> int:
+    """The fast tables' answer taken as it is, without the exact fallback."""
+    groups = Groups(rules, limits_of(exposed, rules.flowers))
+    return groups.distance([groups.table(g, k) for g, k in enumerate(groups.keys(Tally.of(cards)))], 1)
+
+
+@pytest.mark.parametrize("source", ["random", "general_heavy"])
+def test_distance_against_one_card_replacements(source):
+    """Up to distance 1, distance equals the search over every card to come and every one-card replacement; the
+    General-heavy hands are where a target cannot take one more General (all 16 in play) and the exact tables
+    decide."""
+    rng, rules = random.Random(f"replace {source}"), rules_of("bga-default")
+    relaxed_wrong = 0
+    for i in range(16):
+        if source == "random":
+            cards, exposed = deal(rng, "bga-default", 12, 7 + i % 3, ("random", "near")[i % 2])
+        else:
+            cards, exposed = general_heavy(rng)
+        got = distance(Tally.of(cards), rules, exposed)
+        assert min(got, 2) == replaced_distance(rules, cards, exposed), ([code(c) for c in cards], exposed)
+        relaxed_wrong += relaxed_distance(rules, cards, exposed) != got
+    assert (relaxed_wrong > 0) == (source == "general_heavy")  # the fallback was needed, and only there
+
+
+def test_all_sixteen_generals_in_play():
+    """rG x4 + rC x4 beside three exposed general_quads is complete, but one more card could complete it only as
+    a General, and all 16 are in play: distance 1 (an rC for a yC, waiting on yC), complete distance 0."""
+    rules = rules_of("bga-default")
+    exposed = [Meld("general_quad", (c * 7,) * 4, concealed=False) for c in (1, 2, 3)]
+    held = Tally.of([0] * 4 + [3] * 4)
+    assert (distance(held, rules, exposed), complete_distance(held, rules, exposed)) == (1, 0)
+
+
+def check_analysis(profile: str, cards: list[int], exposed: list[Meld]) -> None:
+    """The analysis of a hand agrees with reference.search (waits) and with the definitions (distances)."""
+    rules = rules_of(profile)
+    rs = get_ruleset(PROFILES[profile][0])
+    options = rs.resolve_options(PROFILES[profile][1])
+    hand = rs.parse(options, [code(c) for c in cards], [{"kind": m.kind, "cards": m.codes()} for m in exposed])
+    analysis = rs.analyse_discards(hand, options, [], 4)
+    limits = limits_of(exposed, rules.flowers)
+    assert analysis.distance_now == complete_distance(hand.concealed, rules, exposed)
+    assert (analysis.distance_now == 0) == wins(rules, cards, limits)
+    every = range(N_KINDS + (N_FLOWERS if rules.flowers else 0))
+    assert {o.card for o in analysis.options} == {c for c in cards if c < FLOWER_BASE and c % 7}
+    for chosen in analysis.options:
+        rest = list(cards)
+        rest.remove(chosen.card)
+        assert chosen.distance == distance(Tally.of(rest), rules, exposed)
+        assert [w.card for w in chosen.waits] == [c for c in every if wins(rules, rest + [c], limits)]
+        assert (chosen.distance == 0) == bool(chosen.waits)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_analysis_waits_against_reference(profile):
+    """Every card of the deck tried as the next public card with the recursive oracle gives the waits; the
+    distance is 0 exactly when there is a wait; the distance now is 0 exactly when the hand is all melds."""
+    rng = random.Random(f"waits {profile}")
+    for i in range(6):
+        check_analysis(profile, *deal(rng, profile, (0, 9)[i % 2], 21, ("near", "winning", "random")[i % 3], True))
+
+
+def improving_by_definition(rules: MeldRules, cards: list[int], x: int, exposed: list[Meld], d: int) -> list[int]:
+    """Cards y with unseen copies (none visible: not in the hand before discarding x, nor exposed) after which
+    some legal discard z leaves the hand without x at distance d - 1."""
+    limits = limits_of(exposed, rules.flowers)
+    rest = list(cards)
+    rest.remove(x)
+    found = []
+    for y in range(N_KINDS + (N_FLOWERS if rules.flowers else 0)):
+        taken = rest + [y]
+        if cards.count(y) >= limits[y]:
+            continue
+        for z in set(taken):
+            if z < FLOWER_BASE and z % 7:
+                left = list(taken)
+                left.remove(z)
+                if distance(Tally.of(left), rules, exposed) == d - 1:
+                    found.append(y)
+                    break
+    return found
+
+
+def general_heavy_deal(rng: random.Random) -> tuple[list[int], list[Meld]]:
+    """A 21-card bga-taiwan hand beside two or three exposed general_quads, rich in the other Generals."""
+    colours = rng.sample(range(4), rng.randint(2, 3))
+    exposed = [Meld("general_quad", (c * 7,) * 4, concealed=False) for c in colours]
+    left = list(limits_of(exposed, False))
+    generals = [c * 7 for c in range(4) if c not in colours]
+    cards = [c for c in generals for _ in range(rng.randint(2, 4))]
+    pool = [c for c in range(N_KINDS) if c % 7 for _ in range(left[c])]
+    return cards + rng.sample(pool, 21 - 4 * len(colours) - len(cards)), exposed
+
+
+@pytest.mark.parametrize("profile", [*PROFILES, "general-heavy"])
+def test_improving_cards_against_definition(profile):
+    """An improving card of a discard at distance d >= 1 is one after which some legal discard leaves d - 1;
+    at distance 0 the improving cards are the waits with unseen copies."""
+    rng = random.Random(f"improving {profile}")
+    for i in range(3):
+        if profile == "general-heavy":
+            profile_, (cards, exposed) = "bga-default", general_heavy_deal(rng)
+        else:
+            profile_, (cards, exposed) = profile, deal(rng, profile, 9, 21, ("random", "near")[i % 2], True)
+        rules, rs = rules_of(profile_), get_ruleset(PROFILES[profile_][0])
+        options = rs.resolve_options(PROFILES[profile_][1])
+        hand = rs.parse(options, [code(c) for c in cards], [{"kind": m.kind, "cards": m.codes()} for m in exposed])
+        for chosen in rs.analyse_discards(hand, options, [], 4).options:
+            if chosen.distance:
+                want = improving_by_definition(rules, cards, chosen.card, exposed, chosen.distance)
+            else:
+                want = [w.card for w in chosen.waits if w.unseen]
+            assert [y for y, _ in chosen.improving] == want, (code(chosen.card), [code(c) for c in cards])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fast_tables_agree_with_exact_ones(profile):
+    """Where the padding argument of distance.py holds (few Generals in play), the fast relaxed tables give the
+    same distances, waits and improving cards as the exact tables, which count every target size exactly."""
+    rng, rules = random.Random(f"exact {profile}"), rules_of(profile)
+    for i in range(4):
+        cards, exposed = deal(rng, profile, (0, 6)[i % 2], 21, ("random", "near")[i % 2], True)
+        tally, limits = Tally.of(cards), limits_of(exposed, rules.flowers)
+        legal = sorted({c for c in cards if c < FLOWER_BASE and c % 7})
+        every = [c for c in range(len(limits)) if tally.count(c) < limits[c]]
+        fast, exact = (DiscardDistances(tally, rules, limits, legal, flag) for flag in (False, True))
+        assert not fast.groups.unsafe(sum(tally.counts[c * 7] for c in range(4)), 21, max(fast.after.values()))
+        assert (fast.now, fast.after) == (exact.now, exact.after)
+        assert [fast.waits(x) for x in legal] == [exact.waits(x) for x in legal]
+        assert fast.improving(every) == exact.improving(every)
+
+
+def test_exact_tables_are_sets_of_target_sizes():
+    """A lone rA: drop it (U = 1) and add nothing, a General, a pair... (M = 0, 1, 2...); keep it (U = 0) and
+    add one rA (pair), two (triple), three (quad), or a command's rG + rE, plus any padding."""
+    groups = Groups(rules_of("bga-default"), limits_of((), False), exact=True)
+    key = groups.keys(Tally.of([CODE_INDEX["rA"]]))[0]
+    kept, dropped = groups.table(0, key)
+    assert kept & 0b1111 == 0b1110 and dropped & 0b1111 == 0b1111
