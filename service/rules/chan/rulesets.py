@@ -6,11 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis import DiscardAnalysis
 from ..errors import DomainError
 from ..options import Option, resolve_options
 from ..registry import register
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards
 from .cards import CODES
+from .discards import analyse_discards, unseen_cards
 from .hand import ChanHand, WinResult, evaluate_win, parse_hand
 from .pairs import KINDS, Pair
 from .scoring import BONUSES, CONTEXT_BONUS, U_XUONG, ChanSettlement, settle
@@ -70,6 +72,13 @@ class ChanRuleSet:
     def legal_discards(self, hand: ChanHand, history: History) -> list[int]:
         """Faces the player may discard now (rules 2, 3, 6)."""
         return legal_discards(hand.counts, history)
+
+    def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object],
+                         history: History, seats: int = 4) -> DiscardAnalysis:
+        """The exact analysis of every legal discard of a 20-card hand; `visible`: codes of the cards seen
+        outside his own."""
+        self.check_seats(seats)
+        return analyse_discards(hand, options, unseen_cards(hand, visible), history)
 
     def hu(self, hand: ChanHand, options: Mapping[str, Any]) -> WinResult:
         """The win test with the pairing and the reasons it fails."""

@@ -1,0 +1,466 @@
+"""Exact discard analysis for Chắn (RULES.md 2): distance to a win, waits, improving cards and the ranking.
+
+The distance is structural, like mahjong's shanten: it counts replacements in the player's own hand and looks
+at no card seen elsewhere (unseen copies only weigh waits and improving cards). A target hand may hold at most
+4 copies of a face minus the copies in his exposed pairs.
+
+How it is computed. RULES.md 2 "Pairs" makes the pairing forced: each face gives count // 2 Chắn and the odd
+faces of one value must be exactly two, which form the value's single Cạ (Chi chi: an even count). Ten pairs
+with at least 6 Chắn is therefore at most 4 Cạ, exposed ones included, and exactly 6 Chắn is exactly 4 Cạ. A
+winning target T (hand + the card to come) is so a choice per value of complete counts, each value independent
+but for two sums: the Cạ and the cards. For one value's counts (at most 5^3 targets, cached) we keep the
+distinct (u, m, Cạ, flag) options, u = hand cards T drops, m = cards T adds. Those sums run through bitsets
+over (u, m, Cạ): one bit per reachable state, an option is a shift, so joining a value to the values before it
+is a few big-int shifts. The replacements to a target T are u(T) (m(T) = u(T) + 1); a target whose only
+missing card is Chi chi costs one more unless it has exactly 6 Chắn (the Chi chi winning-card rule).
+
+A card y improves a hand at distance d >= 1 (after y some legal discard leaves d - 1) exactly when a target at d
+replacements misses y, drops a card that is a legal discard, and misses another card that may come (Chi chi
+only with 6 Chắn). A backward pass marks the states after each value that still reach such a target; an
+option of a value then counts when the states before it meet them. The one case left, a target d - 1 away
+missing only Chi chi with more than 6 Chắn, is tested for Chi chi as defined.
+
+Cost: a join is at most 125 shifts of ints of (2B + 1)(2B + 3)(Cạ cap + 2) bits for a bound B >= d. A 20-card
+hand takes one forward pass; each discard redoes the values from its own on (forward) and up to it (backward).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from itertools import product
+from typing import Any, NamedTuple
+
+from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
+from ..errors import DomainError, ImpossibleCount
+from .captures import History, legal_discards
+from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
+from .hand import MAX_CARDS, ChanHand, WinResult, evaluate_win
+from .pairs import Pair, pair_up
+from .scoring import find_bonuses, score
+
+#: The distance of a hand no replacement can make win (its exposed pairs already hold five Cạ).
+UNREACHABLE = 99
+MAX_CA = 4  # RULES.md 2: 10 pairs with at least 6 Chắn leave at most 4 Cạ
+VALUES = range(8)  # the suited values 2-9 as groups of faces 3v, 3v+1, 3v+2; Chi chi is the ninth group
+PAYERS = 3  # RULES.md 2 "Payment": each of the three losers pays the score
+
+
+class _Frame(NamedTuple):
+    """What the exposed pairs fix for every target: copy limits, the Cạ still allowed, the concealed size."""
+
+    limits: tuple[int, ...]
+    cap: int
+    size: int
+
+
+class _Layout(NamedTuple):
+    """Bit positions of the states (u <= bound, m <= bound + 1, Cạ <= cap); fields padded so sums never carry."""
+
+    bound: int
+    cap: int
+    m_stride: int
+    u_stride: int
+    valid: int
+
+
+def _frame(exposed: Sequence[Pair]) -> _Frame:
+    """Copy limits, Cạ cap and concealed size of a win, from the exposed pairs."""
+    limits = [COPIES] * N_FACES
+    for pair in exposed:
+        for c in pair.cards:
+            limits[c] -= 1
+    cap = MAX_CA - sum(1 for p in exposed if p.kind == "ca")
+    return _Frame(tuple(limits), cap, MAX_CARDS - sum(len(p.cards) for p in exposed))
+
+
+@lru_cache(maxsize=64)
+def _layout(bound: int, cap: int) -> _Layout:
+    """The bit layout of a bound."""
+    m_stride = cap + 2
+    u_stride = m_stride * (2 * bound + 3)
+    valid = sum(1 << (u * u_stride + m * m_stride + ca)
+                for u in range(bound + 1) for m in range(bound + 2) for ca in range(cap + 1))
+    return _Layout(bound, cap, m_stride, u_stride, valid)
+
+
+@lru_cache(maxsize=1 << 16)
+def _value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) -> tuple[tuple[int, ...], ...]:
+    """(u, m, Cạ, flag, missing faces) of every complete target of one value's faces; flag: the target drops a
+    card of a face in `legal` (a bit mask); missing faces are ORed over the targets sharing the first four."""
+    best: dict[tuple[int, int, int, int], int] = {}
+    for target in product(*(range(n + 1) for n in limits)):
+        odd = sum(n & 1 for n in target)
+        if odd & 1 or (odd and len(target) == 1):
+            continue  # one or three odd suits leave a card unpaired; Chi chi pairs only with Chi chi
+        u = m = flag = missing = 0
+        for i, (want, have) in enumerate(zip(target, held)):
+            if want > have:
+                m += want - have
+                missing |= 1 << i
+            elif want < have:
+                u += have - want
+                flag |= legal >> i & 1
+        key = (u, m, odd // 2, flag)
+        best[key] = best.get(key, 0) | missing
+    return tuple((*key, missing) for key, missing in best.items())
+
+
+@lru_cache(maxsize=1 << 16)
+def _shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bound: int, cap: int) -> tuple:
+    """One value's options as bit shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks)."""
+    lay = _layout(bound, cap)
+    plain, flagged, marks = [], [], []
+    for u, m, ca, flag, missing in _value_options(held, limits, legal):
+        if u <= bound and m <= bound + 1 and ca <= cap:
+            shift = u * lay.u_stride + m * lay.m_stride + ca
+            (flagged if flag else plain).append(shift)
+            marks.append((shift, flag, missing))
+    return tuple(plain), tuple(flagged), tuple(marks)
+
+
+def _tables(counts: Sequence[int], frame: _Frame, legal: int, bound: int) -> tuple[list, tuple]:
+    """The suited values' shift tables and the Chi chi options of a hand; `legal`: faces it may discard (mask)."""
+    tables = [_shifts(tuple(counts[3 * v:3 * v + 3]), frame.limits[3 * v:3 * v + 3], legal >> 3 * v & 7, bound,
+                      frame.cap) for v in VALUES]
+    chi_chi = _value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
+    return tables, chi_chi
+
+
+def _forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)) -> list[tuple[int, int]]:
+    """States after each prefix of the values: (unflagged, flagged) bitsets, `start` before the first."""
+    s0, s1 = start
+    out = [start]
+    for plain, flagged, _ in tables:
+        n0 = n1 = 0
+        for shift in plain:
+            n0 |= s0 << shift
+            n1 |= s1 << shift
+        if flagged:
+            either = s0 | s1
+            for shift in flagged:
+                n1 |= either << shift
+        s0, s1 = n0 & valid, n1 & valid
+        out.append((s0, s1))
+    return out
+
+
+def _scan(states: int, lay: _Layout, chi_chi: tuple, extra: int, suited: int) -> tuple[int, int]:
+    """(fewest replacements, fewest dropped cards) over the suited states joined with Chi chi; the target holds
+    `extra` cards more than the hand (1: the card to come). UNREACHABLE when nothing is within the bound."""
+    best = u_min = UNREACHABLE
+    block = (1 << lay.cap + 1) - 1
+    for total in range(min(lay.bound + 1, best)):
+        for u_c, m_c, _, _, _ in chi_chi:
+            u_s, m_s = total - u_c, total + extra - m_c
+            if u_s < 0 or not 0 <= m_s <= lay.bound + 1:
+                continue
+            found = states >> u_s * lay.u_stride + m_s * lay.m_stride & block
+            if not found:
+                continue
+            u_min = min(u_min, total)
+            if extra == 0 or m_s or found >> lay.cap:
+                return total, u_min
+            if suited > u_s:
+                # only Chi chi is missing and Chắn != 6 (RULES.md 2: won on Chi chi, exactly 6 Chắn and 4 Cạ):
+                # the card to come must be one the hand keeps
+                best = min(best, total + 1)
+        if total + 1 >= best:
+            break
+    return best, u_min
+
+
+def _distance(counts: Sequence[int], frame: _Frame, extra: int) -> int:
+    """Fewest replacements to a winning target of len(counts) + extra cards, growing the bound until found."""
+    bound = 4
+    while frame.cap >= 0:
+        tables, chi_chi = _tables(counts, frame, 0, bound)
+        lay = _layout(bound, frame.cap)
+        cost, _ = _scan(_forward(tables, lay.valid)[-1][0], lay, chi_chi, extra, sum(counts) - counts[CHI_CHI])
+        if cost < UNREACHABLE or bound > frame.size:
+            return cost
+        bound *= 2
+    return UNREACHABLE
+
+
+def _check_size(counts: Sequence[int], frame: _Frame, extra: int) -> None:
+    """The hand must make 20 cards with its exposed pairs and `extra` more."""
+    if sum(counts) + extra != frame.size:
+        raise ValueError(f"{sum(counts)} concealed cards + {MAX_CARDS - frame.size} exposed + {extra} is not "
+                         f"{MAX_CARDS}")
+
+
+def distance(counts: Sequence[int], exposed: Sequence[Pair] = ()) -> int:
+    """Fewest cards of the concealed hand to replace so that hand + one more card wins (0: waiting).
+
+    Concealed + exposed must be 19 cards. A win is 10 pairs over hand, exposed pairs and that card with at least
+    6 Chắn, forced pairing, and exactly 6 Chắn when the card is Chi chi (RULES.md 2 "Pairs"). Structural: a
+    target holds at most 4 copies of a face minus the exposed ones, and cards seen elsewhere do not count.
+    """
+    frame = _frame(exposed)
+    _check_size(counts, frame, 1)
+    return _distance(counts, frame, 1)
+
+
+def complete_distance(counts: Sequence[int], exposed: Sequence[Pair] = ()) -> int:
+    """Fewest cards of the concealed hand to replace so that it wins as it stands (0: it wins); concealed +
+    exposed must be 20 cards. No card is to come, so the Chi chi winning-card rule has nothing to test."""
+    frame = _frame(exposed)
+    _check_size(counts, frame, 0)
+    return _distance(counts, frame, 0)
+
+
+def _forbidden(history: History) -> frozenset[int]:
+    """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
+    captured a Cạ, the other suits of a discarded face)."""
+    out = set(history.passed_identical)
+    if history.captured_ca:
+        for face in history.discarded - {CHI_CHI}:
+            out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
+    return frozenset(out)
+
+
+def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
+    """Faces a discard may take (rule 2: an odd count; rules 3, 6: not forbidden) as a bit mask."""
+    return sum(1 << f for f, n in enumerate(counts) if n & 1 and f not in forbidden)
+
+
+def _goal(last: tuple[int, int], lay: _Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
+    """The targets T at d replacements (d >= 1) that make a missing y improve: T drops a legal discard (the
+    flag, from the suited values or Chi chi) and keeps a card to come besides y (Chi chi only with 4 Cạ, i.e.
+    6 Chắn). Returns the suited states (unflagged, flagged) that complete such a T for a suited y, and whether
+    the states after every suited value `last` complete one that misses Chi chi (y = Chi chi)."""
+    goal0 = goal1 = 0
+    chi_chi_missed = False
+    every, top = (1 << lay.cap + 1) - 1, 1 << lay.cap
+    for u_c, m_c, _, flag_c, _ in chi_chi:
+        u_s, m_s = d - u_c, d + 1 - m_c
+        if u_s < 0 or not 0 <= m_s <= lay.bound + 1:
+            continue
+        at = u_s * lay.u_stride + m_s * lay.m_stride
+        cas = (every if m_s >= 2 else top) << at  # a second suited card missing, or 4 Cạ
+        goal1 |= cas
+        goal0 |= cas if flag_c else 0
+        states = last[1] | (last[0] if flag_c else 0)
+        chi_chi_missed |= bool(m_c and states >> at & (every if m_s else top))
+    return goal0, goal1, chi_chi_missed
+
+
+def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
+    """The states before one value from which one of its options reaches `need`."""
+    plain, flagged, _ = table
+    n0, n1 = need
+    r0 = r1 = 0
+    for shift in plain:
+        r0 |= n0 >> shift
+        r1 |= n1 >> shift
+    for shift in flagged:
+        back = n1 >> shift
+        r0 |= back
+        r1 |= back
+    return r0 & valid, r1 & valid
+
+
+def _needs(tables: list, lay: _Layout, goal: list[int], shared: list | None = None, value: int = 7) -> list:
+    """needs[g]: the states after values 0..g from which values g+1.. reach `goal`. `shared` holds them for
+    tables that differ from these at `value` only, so needs[value..] are taken from it."""
+    needs = list(shared) if shared else [goal] * len(tables)
+    for g in range(value, 0, -1):
+        needs[g - 1] = _back(needs[g], tables[g], lay.valid)
+    return needs
+
+
+def _improving(pre: list, tables: list, needs: list) -> int:
+    """Suited faces (mask) some option joins into a goal state: the missing faces of those targets."""
+    faces = 0
+    for v, (p0, p1) in enumerate(pre[:-1]):
+        n0, n1 = needs[v]
+        for shift, flag, missing in tables[v][2]:
+            if missing << 3 * v & ~faces and (
+                    (p0 | p1) & n1 >> shift if flag else p0 & n0 >> shift | p1 & n1 >> shift):
+                faces |= missing << 3 * v
+    return faces
+
+
+class _Pass(NamedTuple):
+    """One hand's tables at one bound and the states after each prefix of the values."""
+
+    lay: _Layout
+    tables: list
+    chi_chi: tuple
+    pre: list
+
+
+def _pass(counts: Sequence[int], frame: _Frame, legal: int, bound: int, base: _Pass | None = None,
+          changed: int = CHI_CHI) -> _Pass:
+    """The tables of `counts`; with `base` (a hand differing from it in face `changed` only) reuse its prefix."""
+    lay = _layout(bound, frame.cap)
+    chi_chi = _value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
+    if base is None:
+        tables, _ = _tables(counts, frame, legal, bound)
+        return _Pass(lay, tables, chi_chi, _forward(tables, lay.valid))
+    if changed == CHI_CHI:
+        return _Pass(lay, base.tables, chi_chi, base.pre)
+    v, at = changed // 3, changed - changed % 3
+    tables = list(base.tables)
+    tables[v] = _shifts(tuple(counts[at:at + 3]), frame.limits[at:at + 3], legal >> at & 7, bound, frame.cap)
+    return _Pass(lay, tables, chi_chi, base.pre[:v] + _forward(tables[v:], lay.valid, base.pre[v]))
+
+
+class _Shared(NamedTuple):
+    """What every discard of one hand reuses: the exposed pairs' frame, the hand's pass, the needs by goal."""
+
+    frame: _Frame
+    base: _Pass
+    needs: dict
+
+
+def _rest(rest: list[int], after: History, shared: _Shared, changed: int) -> tuple[int, int]:
+    """Distance and improving faces (mask) of the hand a discard of `changed` leaves, `after` his history."""
+    frame, base = shared.frame, shared.base
+    legal = _legal_mask(rest, _forbidden(after))
+    suited = sum(rest) - rest[CHI_CHI]
+    bound = base.lay.bound
+    while True:
+        found = _pass(rest, frame, legal, bound, base, changed)
+        d, u_min = _scan(found.pre[-1][0] | found.pre[-1][1], found.lay, found.chi_chi, 1, suited)
+        if d <= bound or bound > frame.size:
+            break
+        bound, base = max(2 * bound, d), None
+    if d == 0 or d == UNREACHABLE:
+        return d, 0
+    *goal, chi_chi_missed = _goal(found.pre[-1], found.lay, found.chi_chi, d)
+    if base is None:
+        needs = _needs(found.tables, found.lay, goal)
+    else:
+        key = (d, found.chi_chi)
+        if key not in shared.needs:
+            shared.needs[key] = _needs(base.tables, found.lay, goal)
+        needs = _needs(found.tables, found.lay, goal, shared.needs[key], changed // 3 if changed < CHI_CHI else 0)
+    faces = _improving(found.pre, found.tables, needs)
+    if chi_chi_missed or u_min == d - 1 and _chi_chi_improves(rest, frame, after, d):
+        faces |= 1 << CHI_CHI
+    return d, faces
+
+
+def _chi_chi_improves(rest: list[int], frame: _Frame, after: History, d: int) -> bool:
+    """Chi chi as the next card, tested as defined: the rare case where a target d - 1 cards away misses only
+    Chi chi and has more than 6 Chắn, so that a card the hand keeps must be the card to come."""
+    if rest[CHI_CHI] >= frame.limits[CHI_CHI]:
+        return False
+    grown = list(rest)
+    grown[CHI_CHI] += 1
+    for z in legal_discards(grown, after):
+        grown[z] -= 1
+        lower = _distance(grown, frame, 1) == d - 1
+        grown[z] += 1
+        if lower:
+            return True
+    return False
+
+
+def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: _Frame, options: Mapping[str, Any],
+           unseen: Sequence[int]) -> tuple[Wait, ...]:
+    """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all."""
+    values = {value_of(c) for c in pair_up(rest).unpaired}
+    if len(values) != 1:
+        return ()
+    value = values.pop()
+    out = []
+    for y in (CHI_CHI,) if value == 0 else range(3 * value - 6, 3 * value - 3):
+        if rest[y] >= frame.limits[y]:
+            continue
+        won = ChanHand(tuple(rest), exposed, y)
+        win = evaluate_win(won)
+        if win.hu:
+            points = _points(won, win, options)
+            # RULES.md 2: a win only on a turned-up stock card, or completed at once by a Chíu on three held
+            claims = ("stock", "chiu") if rest[y] == 3 else ("stock",)
+            out.append(Wait(y, unseen[y], claims, points, PAYERS * points))
+    return tuple(out)
+
+
+def _points(hand: ChanHand, win: WinResult, options: Mapping[str, Any]) -> int:
+    """The score of a win from the cards alone: someone else's stock card, so no Ù chì (own gate: it adds)."""
+    counts = hand.with_public()
+    for pair in hand.exposed:
+        for c in pair.cards:
+            counts[c] += 1
+    return score(find_bonuses(hand, counts, win.chan, win.pairs, {}, options))[0]
+
+
+def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:
+    """Copies of each face the player has not seen: the deck minus his cards and the `visible` codes (discards,
+    turned-up cards, other seats' pairs). The hand must be a discard decision: 20 cards, no public card."""
+    if hand.public_card is not None:
+        raise DomainError("a discard is analysed on the player's own 20 cards: give no public_card", "public_card",
+                          code="unexpected_public_card")
+    if hand.card_count() != MAX_CARDS:
+        raise ImpossibleCount(f"a Chắn player discards from {MAX_CARDS} cards (hand + exposed); these are "
+                              f"{hand.card_count()}", "hand", code="wrong_card_count")
+    located = [(c, "hand") for c, n in enumerate(hand.counts) for _ in range(n)]
+    located += [(c, f"exposed.{i}.cards") for i, p in enumerate(hand.exposed) for c in p.cards]
+    located += [(parse_card(t, f"visible.{i}"), f"visible.{i}") for i, t in enumerate(visible)]
+    check_copies(located)
+    unseen = [COPIES] * N_FACES
+    for c, _ in located:
+        unseen[c] -= 1
+    return unseen
+
+
+def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
+                     ) -> DiscardAnalysis:
+    """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none: RULES.md 2, it can
+    neither capture nor win), ranked by `analysis.rank_key`.
+
+    Per discard: the distance of the hand it leaves; at distance 0 its waits, each claimable on a turned-up
+    stock card at any gate and, with three held, by a Chíu (RULES.md 2 "Deal and turn"), worth its score from
+    the cards alone on another gate's stock card (on his own gate Ù chì adds to it) and three times that from
+    the losers; otherwise the unseen faces y after which a legal discard (his history then includes this one)
+    leaves distance d - 1.
+    """
+    counts = list(hand.counts)
+    frame = _frame(hand.exposed)
+    _check_size(counts, frame, 0)
+    total = sum(unseen)
+    bound, now, shared = 1, UNREACHABLE, None
+    while frame.cap >= 0:
+        base = _pass(counts, frame, _legal_mask(counts, _forbidden(history)), bound)
+        now, _ = _scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
+        shared = _Shared(frame, base, {})
+        if now < bound or bound > frame.size:
+            break  # a discard leaves at most one replacement more: within the bound
+        bound = now + 1 if now < UNREACHABLE else 2 * bound + 1
+    found = []
+    for x in [] if history.dead_hand else legal_discards(counts, history):
+        rest = list(counts)
+        rest[x] -= 1
+        after = History(history.discarded | {x}, history.passed_identical, history.played_into_ca,
+                        history.captured_ca, history.dead_hand)
+        d, faces = _rest(rest, after, shared, x) if shared else (UNREACHABLE, 0)
+        waits = _waits(rest, hand.exposed, frame, options, unseen) if d == 0 else ()
+        if d == 0:
+            improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
+        else:
+            improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
+        expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
+        found.append(DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected))
+    return DiscardAnalysis(ranked(found, _describe), now, total)
+
+
+def _describe(option: DiscardOption) -> str:
+    """A readable reason for an option's place."""
+    cards = " ".join(code(c) for c, _ in option.improving)
+    if option.distance == UNREACHABLE:
+        return f"discard {code(option.card)}: no replacement can make this hand win"
+    if option.distance:
+        step = "replacement" if option.distance == 1 else "replacements"
+        return (f"discard {code(option.card)}: {option.distance} {step} from waiting; {option.improving_unseen} "
+                f"unseen cards bring it one closer ({cards or 'none'})")
+    best = max(option.waits, key=lambda w: w.points)
+    chiu = [code(w.card) for w in option.waits if "chiu" in w.claims]
+    return (f"discard {code(option.card)}: waiting on {' '.join(code(w.card) for w in option.waits)} "
+            f"({sum(w.unseen for w in option.waits)} unseen), won on a turned-up stock card"
+            + (f" or at once by a Chíu on {' '.join(chiu)}" if chiu else "")
+            + f"; best {best.points} points, {best.gain} from the three losers on another gate's stock card "
+            f"(on his own gate Ù chì adds to it); one-card expected gain {option.expected_gain:.2f}")
