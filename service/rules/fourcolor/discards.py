@@ -153,15 +153,14 @@ class _Gains:
 
     def wait(self, rest: Tally, card: int, unseen: int) -> Wait:
         """The wait on `card` of the concealed cards `rest`, with no lucky card (it is not known in advance)."""
-        tally = rest.copy()
-        tally.add(card)
-        best = self.evaluator.evaluate(tally)[0]
         won = FourColorHand(rest, self.hand.exposed, card)
-        if best is None:
+        if self.concealed_win:
+            best = self.evaluator.evaluate(won.with_public())[0]
+            points = None if best is None else self.exposed_points + best.points
+        else:
+            points = evaluate_hu(won, self.rules, False).points
+        if points is None:
             raise AssertionError(f"{code(card)} was found as a wait but does not win")
-        points = self.exposed_points + best.points
-        if not self.concealed_win:
-            points = evaluate_hu(won, self.rules, False).points or 0
         gain = self._gains.get(points)
         if gain is None:
             if len(self._gains) > 1000:

@@ -39,6 +39,7 @@ ALL_GENERALS = 4 * COPIES
 _BITS = (1 << (MAX_CARDS + 2)) - 1  # exact tables: missing counts 0..22 as bits
 _IDENTICAL = (0, 2, 3, 4)  # copies of an A/E/C/H/P in pairs, triples, quads (RULES.md 1 "Melds")
 SOLDIER_GROUP, FLOWER_GROUP = 4, 5
+_SPAN = 8  # two-state tables are cut or padded to this many entries (more only for larger distances)
 
 
 def limits_of(exposed: Sequence[Meld], flowers: bool) -> tuple[int, ...]:
@@ -319,8 +320,9 @@ class Groups:
         return _reduced(self.alg, group, key, self.same)
 
     def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
-        """The group's two-state tables with `span` entries (shared: never modify them)."""
-        return _fitted(self.alg, group, key, self.same, span)
+        """The group's two-state tables with at least `span` entries (shared: never modify them); one length for
+        the usual spans, so the cache holds one entry per key."""
+        return _fitted(self.alg, group, key, self.same, max(span, _SPAN))
 
     def complete(self, group: int, key: tuple[int, ...]) -> bool:
         """True when the group's cards already split into melds."""
