@@ -36,6 +36,7 @@ class Api(SmorestApi):
 def register_blueprints(app: Flask) -> Api:
     """Create the Api and register every resource blueprint."""
     from .audits.routes import blp as audits
+    from .discards.routes import blp as discards
     from .hands.routes import blp as hands
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
@@ -47,7 +48,7 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
-    for blueprint in (health, rulesets, hands, settlements, audits, jobs):
+    for blueprint in (health, rulesets, hands, settlements, audits, discards, jobs):
         api.register_blueprint(blueprint)
     return api
 

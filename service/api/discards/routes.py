@@ -1,0 +1,61 @@
+"""POST /v1/discards: the exact ranking of every legal discard of a hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.views import MethodView
+
+from ...rules.analysis import DiscardAnalysis
+from ...rules.chan import cards as chan_cards
+from ...rules.chan.captures import History, parse_history
+from ...rules.errors import InvalidSeat
+from ...rules.fourcolor import cards as fc_cards
+from ..blueprint import Blueprint
+from ..common import echo, resolve
+from .schemas import DiscardsRequestSchema, DiscardsResponseSchema
+
+blp = Blueprint("discards", __name__, url_prefix="/v1", description="Suggested discards")
+
+
+def analyse(ruleset: Any, options: dict, payload: dict) -> DiscardAnalysis:
+    """Validate the hand and run the family's exact analysis."""
+    hand = ruleset.parse(options, payload["hand"], payload["exposed"], None)
+    if ruleset.family == "chan":
+        history = parse_history(payload["history"]) if payload.get("history") else History()
+        return ruleset.analyse_discards(hand, options, payload["visible"], history, payload["seats"])
+    return ruleset.analyse_discards(hand, options, payload["visible"], payload["seats"])
+
+
+def analysis_json(family: str, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
+    """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
+    show = chan_cards.code if family == "chan" else fc_cards.code
+    others = [s for s in range(seats) if s != seat]
+    discards = [{
+        "card": show(o.card), "rank": o.rank, "reason": o.reason, "distance": o.distance,
+        "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
+                   "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
+                   "points": w.points, "gain": w.gain} for w in o.waits],
+        "improving": [{"card": show(c), "unseen": n} for c, n in o.improving],
+        "improving_unseen": o.improving_unseen, "expected_gain": round(o.expected_gain, 4),
+    } for o in analysis.options]
+    return {"distance": analysis.distance_now, "unseen_total": analysis.unseen_total,
+            "best": [d["card"] for d in discards if d["rank"] == 1], "discards": discards}
+
+
+@blp.route("/discards")
+class Discards(MethodView):
+    """Exact discard ranking."""
+
+    @blp.arguments(DiscardsRequestSchema())
+    @blp.response(200, DiscardsResponseSchema())
+    def post(self, payload: dict):
+        """Rank every legal discard: waits, unseen copies, distance to a win, points per wait, the reason."""
+        ruleset, options = resolve(payload)
+        if payload["seat"] >= payload["seats"]:
+            raise InvalidSeat(f"seat must be a seat index 0..{payload['seats'] - 1}", "seat")
+        answer = echo(ruleset, options)
+        answer.update(analysis_json(ruleset.family, analyse(ruleset, options, payload), payload["seats"],
+                                    payload["seat"]))
+        return jsonify(answer)

@@ -1,0 +1,82 @@
+"""Schemas of POST /v1/discards: a hand about to discard, what the player has seen, and the ranking."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ..common import EchoSchema, ExposedMeldSchema, RulesetRequestSchema, card_field, card_list
+from ..hands.schemas import HistorySchema
+
+MAX_VISIBLE = 120
+
+
+class DiscardsRequestSchema(RulesetRequestSchema):
+    """A hand that must discard now (Four Color Cards: 21 cards with the exposed melds; Chắn: 20)."""
+
+    hand = card_list(required=True, validate=validate.Length(max=64), metadata={
+        "description": "concealed cards, including the card just taken (or the dealer's full deal)"})
+    exposed = fields.List(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
+    visible = card_list(load_default=list, validate=validate.Length(max=MAX_VISIBLE), metadata={
+        "description": "every other card the player has seen: discards, turned-up stock cards and the other "
+                       "players' exposed melds (a claimed card once, inside its meld). Unseen copies = the deck "
+                       "minus the player's own cards minus these."})
+    seats = fields.Integer(load_default=4, validate=validate.Range(min=2, max=4), metadata={
+        "description": "players at the table (settlement of each wait depends on it)"})
+    seat = fields.Integer(load_default=0, validate=validate.Range(min=0, max=3), metadata={
+        "description": "the player's seat: waits list the seats whose discards they can be won on"})
+    history = fields.Nested(HistorySchema, load_default=None, allow_none=True, metadata={
+        "description": "cardavia-chan: the player's earlier moves (capture rules 3 and 6 bar some discards)"})
+
+
+class WaitSchema(ma.Schema):
+    """A card that completes a win after this discard."""
+
+    card = card_field(required=True)
+    unseen = fields.Integer(required=True, metadata={"description": "copies the player has not seen"})
+    claims = fields.List(fields.String(metadata={"enum": ["discard", "stock", "chiu"]}), required=True, metadata={
+        "description": "how the card can be won: another player's `discard`, a turned-up `stock` card, a `chiu` "
+                       "(Chắn: holding three, even on a discard)"})
+    from_seats = fields.List(fields.Integer(), required=True, metadata={
+        "description": "seats whose discard of this card the player can win on"})
+    points = fields.Integer(required=True, metadata={
+        "description": "points of the win (Four Color Cards: exposed + concealed melds, no lucky card; Chắn: the "
+                       "score on another player's stock card; Ù chì on one's own gate adds to it)"})
+    gain = fields.Integer(required=True, metadata={
+        "description": "the player's settlement on that win (negative: a bga-taiwan hu under the threshold "
+                       "costs the caller); the points where the rule-set has no payments"})
+
+
+class CardCountSchema(ma.Schema):
+    """A card and how many copies are unseen."""
+
+    card = card_field(required=True)
+    unseen = fields.Integer(required=True)
+
+
+class DiscardOptionSchema(ma.Schema):
+    """One legal discard with what it leaves."""
+
+    card = card_field(required=True)
+    rank = fields.Integer(required=True, metadata={"description": "1 = best; equal rankings share a rank"})
+    reason = fields.String(required=True)
+    distance = fields.Integer(required=True, metadata={
+        "description": "fewest cards to replace before one more card wins; 0 = waiting"})
+    waits = fields.List(fields.Nested(WaitSchema), required=True)
+    improving = fields.List(fields.Nested(CardCountSchema), required=True, metadata={
+        "description": "cards that bring the hand one replacement closer (when waiting: the waits)"})
+    improving_unseen = fields.Integer(required=True)
+    expected_gain = fields.Float(required=True, metadata={
+        "description": "sum over waits of unseen copies x gain (when positive) / all unseen cards: the expected "
+                       "gain of the next public card"})
+
+
+class DiscardsResponseSchema(EchoSchema):
+    """Every legal discard, best first."""
+
+    distance = fields.Integer(required=True, metadata={
+        "description": "the hand as it stands: fewest cards to replace for a complete win (0: it wins now)"})
+    unseen_total = fields.Integer(required=True)
+    best = fields.List(card_field(), required=True, metadata={"description": "the discards ranked 1"})
+    discards = fields.List(fields.Nested(DiscardOptionSchema), required=True, metadata={
+        "description": "empty when no card may be discarded (only Generals and flowers; Chắn: rules 2, 3, 6)"})
