@@ -22,12 +22,13 @@ class Audit:
     events: int
 
 
-def replay_for(log: GameLog, review: bool = False) -> Any:
-    """The turn state machine of the log's game family (`review`: the one that also gathers statistics)."""
+def replay_for(log: GameLog, review: bool = False, **settings: Any) -> Any:
+    """The turn state machine of the log's game family (`review`: the one that also gathers statistics and
+    rates decisions; `settings` go to it)."""
     if review:
         from .stats import reviewer_for
 
-        return reviewer_for(log)
+        return reviewer_for(log, **settings)
     if log.ruleset.family == "chan":
         try:
             from .chan import ChanReplay
@@ -45,9 +46,9 @@ def audit(raw: Mapping[str, Any]) -> Audit:
     return audit_replay(parse_log(raw))[0]
 
 
-def audit_replay(log: GameLog, review: bool = False) -> tuple[Audit, Any]:
+def audit_replay(log: GameLog, review: bool = False, **settings: Any) -> tuple[Audit, Any]:
     """Replay a parsed log; the audit and the replay itself (whose state a review reads)."""
-    replay = replay_for(log, review)
+    replay = replay_for(log, review, **settings)
     replay.run()
     violations = list(replay.violations)
     outcome = replay.outcome or {"type": "incomplete"}

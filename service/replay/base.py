@@ -45,6 +45,9 @@ class TurnReplay:
             raise Stop("not_in_hand")
         return event.card
 
+    def discarding(self, event: Event, card: int) -> None:
+        """Hook: the seat to discard is about to discard `card`, still in his hand (review subclasses)."""
+
     def stock_card(self, event: Event, show: Any) -> int:
         """The card a draw turns up: the next stock card; a different card shown is `draw_mismatch`."""
         stock = self.log.stock

@@ -118,6 +118,7 @@ class ChanReplay(TurnReplay):
             self.flag(event, DISCARD_CODES[rule], f"seat {event.seat} may not discard {code(card)} (rule {rule})"
                       if rule else f"{code(card)} is not in seat {event.seat}'s hand")
         if self.counts[event.seat][card]:
+            self.discarding(event, card)
             self.counts[event.seat][card] -= 1
         history = self.history[event.seat]
         self.history[event.seat] = replace(history, discarded=history.discarded | {card})

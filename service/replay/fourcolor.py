@@ -102,6 +102,8 @@ class FourColorReplay(TurnReplay):
         """A discard by the seat whose turn it is (the dealer's opening or after a claim)."""
         card = self.discarded_card(event, "the public card awaits claims or a draw")
         hand = self.hands[event.seat]
+        if hand.count(card):
+            self.discarding(event, card)
         if hand.count(card) == 0:
             self.flag(event, "not_in_hand", f"{code(card)} is not in seat {event.seat}'s hand")
         else:

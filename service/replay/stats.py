@@ -1,16 +1,24 @@
-"""Per-seat statistics of a replayed round: claims made and passed up, illegal moves, points.
+"""Per-seat statistics of a replayed round: claims made and passed up, illegal moves, points, and the review of
+every discard (`decisions.py`).
 
-The reviewers are the replays with the `offered` hook filled in: each time a card was offered, every seat
-that made no claim is asked what it could have claimed (engine's legal claims for its role then).
+The reviewers are the replays with the hooks filled in: each time a card was offered, every seat that made no
+claim is asked what it could have claimed (engine's legal claims for its role then); each discard is rated.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from ..rules.analysis import DiscardAnalysis
+from ..rules.chan import cards as chan_cards
+from ..rules.chan.captures import History
+from ..rules.chan.hand import ChanHand
+from ..rules.fourcolor import cards as fc_cards
 from .audit import Audit, audit_replay
 from .chan import ChanReplay
+from .decisions import DecisionReview, ReviewSettings, seat_summary
 from .fourcolor import FourColorReplay
 from .log import GameLog, parse_log
 
@@ -27,14 +35,18 @@ class _Passes:
             self.passed_wins[seat] += 1
         elif kinds:
             self.passed_claims[seat] += 1
+        self.record_pass(seat, kinds)  # type: ignore[attr-defined]
 
 
-class FourColorReviewer(_Passes, FourColorReplay):
-    """Four Color Cards replay that also counts hu and claims passed up."""
+class FourColorReviewer(DecisionReview, _Passes, FourColorReplay):
+    """Four Color Cards replay that also counts hu and claims passed up and rates every discard."""
 
-    def __init__(self, log: GameLog) -> None:
+    show = staticmethod(fc_cards.code)
+
+    def __init__(self, log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> None:
         super().__init__(log)
         self.init_passes(self.seats)
+        self.init_decisions(settings, progress)
 
     def offered(self, public: Any, claims: list) -> None:
         claimed = {c.seat for c in claims}
@@ -45,37 +57,65 @@ class FourColorReviewer(_Passes, FourColorReplay):
                                                  self.options)
             self.count_pass(seat, {c.kind for c in legal})
 
+    def concealed_cards(self, seat: int) -> list[int]:
+        return self.hands[seat].cards()
 
-class ChanReviewer(_Passes, ChanReplay):
-    """Chắn replay that also counts wins and captures passed up."""
+    def analyse(self, seat: int) -> DiscardAnalysis:
+        visible = [fc_cards.code(c) for c in self.visible_to(seat)]
+        return self.ruleset.analyse_discards(self.hand_of(seat, None), self.options, visible, self.seats)
 
-    def __init__(self, log: GameLog) -> None:
+
+class ChanReviewer(DecisionReview, _Passes, ChanReplay):
+    """Chắn replay that also counts wins and captures passed up and rates every discard."""
+
+    show = staticmethod(chan_cards.code)
+
+    def __init__(self, log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> None:
         super().__init__(log)
         self.init_passes(self.seats)
+        self.init_decisions(settings, progress)
         self.ruleset = log.ruleset
 
     def offered(self, public: Any, claims: list) -> None:
-        from ..rules.chan.hand import ChanHand
-
         claimed = {c.seat for c in claims}
         for seat in range(self.seats):
             if seat in claimed or self.history[seat].dead_hand:
                 continue
-            hand = ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), public.card)
-            legal = self.ruleset.legal_claims(hand, self.role(seat, public), self.options,
-                                              "stock" if public.source == "stock" else "discard", self.history[seat])
+            legal = self.ruleset.legal_claims(self.chan_hand(seat, public.card), self.role(seat, public),
+                                              self.options, "stock" if public.source == "stock" else "discard",
+                                              self.history[seat])
             self.count_pass(seat, {c.kind for c in legal})
 
+    def chan_hand(self, seat: int, card: int | None) -> ChanHand:
+        return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
 
-def reviewer_for(log: GameLog) -> Any:
+    def concealed_cards(self, seat: int) -> list[int]:
+        return [face for face, n in enumerate(self.counts[seat]) for _ in range(n)]
+
+    def analyse(self, seat: int) -> DiscardAnalysis:
+        visible = [chan_cards.code(c) for c in self.visible_to(seat)]
+        return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.history[seat],
+                                             self.seats)
+
+    def history_payload(self, seat: int) -> dict[str, Any]:
+        h: History = self.history[seat]
+        return {"discarded": [chan_cards.code(c) for c in sorted(h.discarded)],
+                "passed_identical": [chan_cards.code(c) for c in sorted(h.passed_identical)],
+                "played_into_ca": [chan_cards.code(c) for c in sorted(h.played_into_ca)],
+                "captured_ca": h.captured_ca, "dead_hand": h.dead_hand}
+
+
+def reviewer_for(log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> Any:
     """The reviewing replay of the log's family."""
-    return ChanReviewer(log) if log.ruleset.family == "chan" else FourColorReviewer(log)
+    kind = ChanReviewer if log.ruleset.family == "chan" else FourColorReviewer
+    return kind(log, settings, progress)
 
 
-def review(raw: dict[str, Any]) -> tuple[Audit, list[dict[str, Any]]]:
-    """Audit a log and gather per-seat statistics in the same replay."""
+def review(raw: dict[str, Any], settings: ReviewSettings | None = None, progress: Callable | None = None
+           ) -> tuple[Audit, list[dict[str, Any]]]:
+    """Audit a log, gather per-seat statistics and (unless settings.mode is none) review every decision."""
     log = parse_log(raw)
-    found, replay = audit_replay(log, review=True)
+    found, replay = audit_replay(log, review=True, settings=settings, progress=progress)
     claims: list[Counter] = [Counter() for _ in range(log.seats)]
     for event in log.events:
         if event.type in ("claim", "capture", "chiu", "hu", "win"):
@@ -83,9 +123,17 @@ def review(raw: dict[str, Any]) -> tuple[Audit, list[dict[str, Any]]]:
     illegal = Counter(v.seat for v in found.violations if v.seat is not None)
     deltas = found.outcome.get("deltas") or [0] * log.seats
     winner = found.outcome.get("winner")
+    reviewed = replay.settings.mode != "none"
     return found, [
         {"seat": seat, "claims": dict(claims[seat]), "claims_made": sum(claims[seat].values()),
          "wins_passed_up": replay.passed_wins[seat], "claims_passed_up": replay.passed_claims[seat],
-         "violations": illegal[seat], "delta": deltas[seat], "won": winner == seat}
+         "violations": illegal[seat], "delta": deltas[seat], "won": winner == seat,
+         "review": seat_summary(replay.decisions, replay.passes, seat) if reviewed else None,
+         "decisions": [d for d in replay.decisions if d["seat"] == seat] if reviewed else None}
         for seat in range(log.seats)
     ]
+
+
+def count_discards(raw: dict[str, Any]) -> int:
+    """Discard events of a log: the decisions a review rates (progress total)."""
+    return sum(1 for e in raw.get("events") or () if isinstance(e, dict) and e.get("type") == "discard")

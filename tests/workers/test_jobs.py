@@ -43,7 +43,9 @@ def test_submit_answers_202_location_and_queued(client, redis_db):
     assert response.headers["Location"] == f"/v1/jobs/{body['id']}" == body["links"]["self"]
     assert body["status"] == "queued" and body["kind"] == "replay" and body["retries_left"] == 3
     total = sum(len(log["events"]) for log in logs)
-    assert body["progress"] == {"events_done": 0, "events_total": total, "logs_done": 0, "logs_total": 2}
+    discards = sum(1 for log in logs for e in log["events"] if e["type"] == "discard")
+    assert body["progress"] == {"events_done": 0, "events_total": total, "logs_done": 0, "logs_total": 2,
+                                "decisions_done": 0, "decisions_total": discards}
     assert client.get(response.headers["Location"]).get_json()["status"] == "queued"
     assert queued(redis_db) == 1
 
@@ -56,16 +58,18 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
     location = submit(client, logs, players=players).headers["Location"]
     seen, review = [], replays.review
 
-    def watched(log):
+    def watched(log, *args):
         seen.append(client.get(location).get_json())
-        return review(log)
+        return review(log, *args)
 
     monkeypatch.setattr(replays, "review", watched)
     assert run_worker(redis_db)
     body = client.get(location).get_json()
     total = sum(len(log["events"]) for log in logs)
     assert body["status"] == "finished" and body["ended_at"] and body["error"] is None
-    assert body["progress"] == {"events_done": total, "events_total": total, "logs_done": 12, "logs_total": 12}
+    discards = sum(1 for log in logs for e in log["events"] if e["type"] == "discard")
+    assert body["progress"] == {"events_done": total, "events_total": total, "logs_done": 12, "logs_total": 12,
+                                "decisions_done": discards, "decisions_total": discards}
     assert {s["status"] for s in seen} == {"started"}
     done = [s["progress"]["events_done"] for s in seen]
     assert done == sorted(done) and 0 < max(done) < total, done  # saved every PROGRESS_EVERY events
@@ -83,15 +87,20 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
     for name, totals in summary["players"].items():
         seats = [s for r in result["logs"] for s in r["seats"] if s["player"] == name]
         running = [sum(s["delta"] or 0 for s in seats[:k + 1]) for k in range(len(seats))]
+        decisions = sum(s["review"]["decisions"] for s in seats)
+        agreed = sum(s["review"]["agreed"] for s in seats)
         assert totals == {"games": len(seats), "points": sum(s["delta"] or 0 for s in seats),
-                          "wins": sum(s["won"] for s in seats), "violations": 0, "trajectory": running}
+                          "wins": sum(s["won"] for s in seats), "violations": 0, "trajectory": running,
+                          "decisions": decisions, "agreed": agreed,
+                          "agreement_rate": pytest.approx(agreed / decisions, abs=1e-4),
+                          "expected_loss": pytest.approx(sum(s["review"]["expected_loss"] for s in seats))}
     assert summary["players"]["ann"]["games"] == 12 and sum(p["points"] for p in summary["players"].values()) == 0
 
 
 def test_cancel_queued_job(client, redis_db, monkeypatch):
     """DELETE of a queued job: 202 canceled, gone from the queue, and a worker never runs it."""
     calls = []
-    monkeypatch.setattr(replays, "review", lambda log: calls.append(log))
+    monkeypatch.setattr(replays, "review", lambda log, *args: calls.append(log))
     location = submit(client, batch(1)).headers["Location"]
     response = client.delete(location)
     assert response.status_code == 202 and response.get_json()["status"] == "canceled"
@@ -178,7 +187,7 @@ def test_failing_job_ends_failed_after_its_retries(client, redis_db, monkeypatch
     with a problem-shaped error; the failure webhook is queued once, after the last attempt only."""
     attempts = []
 
-    def broken(log):
+    def broken(log, *args):
         attempts.append(1)
         raise RuntimeError("the audit broke")
 

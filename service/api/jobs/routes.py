@@ -19,9 +19,13 @@ from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 from ...errors import problem
 from ...jobs import JobNotFound, idempotency_key, job_json, load, owner, redis
 from ...replay.log import parse_log
+from ...replay.stats import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from .schemas import JobSchema, ReplayRequestSchema
+
+#: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
+MAX_DEEP_SECONDS = 3000
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
 
@@ -94,12 +98,19 @@ class Replays(MethodView):
                 raise DomainError(error.message, f"logs.{i}.{error.field}", code=error.code) from None
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
+        decisions = sum(count_discards(log) for log in payload["logs"])
+        review = payload["review"]
+        if review["mode"] == "deep" and decisions * review["time_budget"] > MAX_DEEP_SECONDS:
+            raise DomainError(f"a deep review of {decisions} discards at {review['time_budget']} s each exceeds "
+                              f"{MAX_DEEP_SECONDS} s; lower the time budget or send fewer logs",
+                              "review.time_budget", code="review_too_long")
         meta = {"owner": owner(), "kind": "replay", "callback_url": payload["callback_url"],
                 "progress": {"events_done": 0, "events_total": sum(len(log["events"]) for log in payload["logs"]),
-                             "logs_done": 0, "logs_total": len(payload["logs"])}}
+                             "logs_done": 0, "logs_total": len(payload["logs"]), "decisions_done": 0,
+                             "decisions_total": decisions}}
         key = idempotency_key(request.headers.get("Idempotency-Key"), payload)
         return accepted(submit(key, lambda pipe, job_id: enqueue(
-            analyse_replays, redis(), payload["logs"], payload["players"], job_id=job_id, meta=meta,
+            analyse_replays, redis(), payload["logs"], payload["players"], review, job_id=job_id, meta=meta,
             on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
 
 

@@ -10,6 +10,18 @@ from ..audits.schemas import GameLogSchema
 MAX_BATCH = 200
 
 
+class ReviewSchema(ma.Schema):
+    """How every discard is reviewed: `exact` (the exact ranking, fast), `deep` (a Monte Carlo search of each
+    decision, slow, progress per decision) or `none`."""
+
+    mode = fields.String(load_default="exact", validate=validate.OneOf(["none", "exact", "deep"]))
+    samples = fields.Integer(load_default=300, validate=validate.Range(min=1, max=20_000), metadata={
+        "description": "deep: deals played out per decision"})
+    time_budget = fields.Float(load_default=2.0, validate=validate.Range(min=0.05, max=30.0), metadata={
+        "description": "deep: seconds of search per decision at most"})
+    seed = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1))
+
+
 class ReplayRequestSchema(ma.Schema):
     """One or many logs to analyse in one job, optional player names per log, optional webhook."""
 
@@ -19,6 +31,8 @@ class ReplayRequestSchema(ma.Schema):
         "description": "player names per log, by seat: the summary totals each player across games"})
     callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
                               metadata={"description": "POSTed the result when the job ends, signed (see README)"})
+    review = fields.Nested(ReviewSchema, load_default=lambda: ReviewSchema().load({}), metadata={
+        "description": "decision review of every discard (default: exact)"})
 
 
 class ProgressSchema(ma.Schema):
@@ -28,6 +42,10 @@ class ProgressSchema(ma.Schema):
     events_total = fields.Integer()
     logs_done = fields.Integer()
     logs_total = fields.Integer()
+    decisions_done = fields.Integer(metadata={"description": "replays: discards reviewed"})
+    decisions_total = fields.Integer()
+    deals_done = fields.Integer(metadata={"description": "searches: deals played out"})
+    deals_total = fields.Integer()
 
 
 class JobErrorSchema(ma.Schema):

@@ -1,0 +1,92 @@
+"""Decision review in the replay (`service/replay/decisions.py`): every discard rated against the exact
+ranking, per-seat agreement and expected loss, passed-up wins and claims listed by event."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.replay.decisions import ReviewSettings
+from service.replay.simulate_chan import simulate as simulate_chan
+from service.replay.stats import review
+from service.rules.fourcolor.cards import CHESS_CODES
+
+from .logs import BGA, FLOWERS, simulated
+
+# The hand of tests/api/test_discards.py: melds worth 12 plus the loose yA and wC; discarding either loose card
+# waits on the other's pair (3 unseen copies at the deal, 12 points, each of 3 opponents pays 3: gain 9).
+BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
+            "gH", "gH", "yA", "wC"]
+EXACT = ReviewSettings("exact")
+
+
+def dealt_log(first_discard: str) -> dict:
+    """A 4-seat bga-taiwan round: the dealer (seat 0) holds BGA_HAND and opens with `first_discard`."""
+    deck = list(CHESS_CODES) * 4
+    for card in BGA_HAND:
+        deck.remove(card)
+    random.Random(5).shuffle(deck)
+    hands = [BGA_HAND] + [deck[i * 20:(i + 1) * 20] for i in range(3)]
+    return {"ruleset": BGA, "seats": 4, "dealer": 0, "hands": hands, "stock": deck[60:],
+            "events": [{"seat": 0, "type": "discard", "card": first_discard}]}
+
+
+def test_opening_discard_that_breaks_a_meld_costs_the_best_wait():
+    """Discarding rA breaks the command (one replacement from waiting); yA and wC tie for best (each waits on
+    3 unseen copies of the other, 91 unseen cards at the deal): expected loss 3 x 9 / 91 points."""
+    found, seats = review(dealt_log("rA"), EXACT)
+    assert found.valid
+    [decision] = seats[0]["decisions"]
+    assert decision["card"] == "rA" and not decision["agreed"] and decision["rank"] > 1
+    assert sorted(decision["best"]) == ["wC", "yA"] and decision["best_distance"] == 0
+    assert decision["distance"] == 1
+    assert decision["expected_loss"] == pytest.approx(27 / 91, abs=1e-4)
+    summary = seats[0]["review"]
+    assert summary["decisions"] == 1 and summary["agreed"] == 0 and summary["agreement_rate"] == 0
+    assert summary["costliest"] == [{"event": 0, "card": "rA", "best": decision["best"],
+                                     "expected_loss": decision["expected_loss"]}]
+    assert all(s["review"]["decisions"] == 0 for s in seats[1:])
+
+
+def test_opening_discard_of_a_best_card_agrees():
+    """Discarding yA is ranked first: agreed, no loss."""
+    _, seats = review(dealt_log("yA"), EXACT)
+    [decision] = seats[0]["decisions"]
+    assert decision["agreed"] and decision["rank"] == 1 and decision["expected_loss"] == 0
+    assert seats[0]["review"]["agreement_rate"] == 1.0 and seats[0]["review"]["costliest"] == []
+
+
+def test_review_off_leaves_no_decisions():
+    """mode none: statistics only, as before the review existed."""
+    _, seats = review(dealt_log("rA"), ReviewSettings("none"))
+    assert all(s["review"] is None and s["decisions"] is None for s in seats)
+
+
+def simulated_logs() -> list[dict]:
+    """Legal simulated rounds of the three rule-sets, both policies."""
+    logs = [log for ruleset, seats in ((BGA, 4), (BGA, 2), (FLOWERS, 4)) for policy in ("greedy", "random")
+            for log in simulated(ruleset, seats, policy, 4)]
+    logs += [simulate_chan("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
+    return logs
+
+
+@pytest.mark.parametrize("log", simulated_logs(), ids=lambda log: f"{log['ruleset']}-{log['seats']}")
+def test_every_discard_of_a_legal_log_is_rated(log):
+    """Each seat has one decision per discard it made; ranks, agreement and losses are consistent."""
+    found, seats = review(log, EXACT)
+    assert found.valid
+    for seat in seats:
+        made = [i for i, e in enumerate(log["events"]) if e["type"] == "discard" and e["seat"] == seat["seat"]]
+        decisions = seat["decisions"]
+        assert [d["event"] for d in decisions] == made
+        for d in decisions:
+            assert 1 <= d["rank"] <= d["options"] and d["agreed"] == (d["rank"] == 1)
+            assert d["expected_loss"] >= 0 and d["best_distance"] <= d["distance"]
+            assert d["card"] == log["events"][d["event"]]["card"]
+        summary = seat["review"]
+        assert summary["decisions"] == len(made) and summary["agreed"] == sum(d["agreed"] for d in decisions)
+        assert summary["expected_loss"] == pytest.approx(sum(d["expected_loss"] for d in decisions), abs=1e-3)
+        assert len(summary["costliest"]) <= 5
+        assert len(summary["passed_wins"]) == seat["wins_passed_up"]
+        assert len(summary["passed_claims"]) == seat["claims_passed_up"]
