@@ -19,7 +19,8 @@ from service.rules.analysis import rank_key
 from service.rules.chan import samples
 from service.rules.chan.captures import History, legal_discards, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
-from service.rules.chan.discards import UNREACHABLE, analyse_discards, complete_distance, distance
+from service.rules.chan.discards import analyse_discards
+from service.rules.chan.distance import UNREACHABLE, complete_distance, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.chan.pairs import Pair, pair_up
 from service.rules.errors import DomainError

@@ -1,18 +1,9 @@
-"""Exact discard analysis for Chắn (RULES.md 2): distance to a win, waits, improving cards and the ranking.
+"""Exact discard analysis for Chắn (RULES.md 2): per legal discard, the distance it leaves, its waits, the
+improving cards, and the ranking.
 
-The distance is structural, like mahjong's shanten: it counts replacements in the player's own hand and looks
-at no card seen elsewhere (unseen copies only weigh waits and improving cards). A target hand may hold at most
-4 copies of a face minus the copies in his exposed pairs.
-
-How it is computed. RULES.md 2 "Pairs" makes the pairing forced: each face gives count // 2 Chắn and the odd
-faces of one value must be exactly two, which form the value's single Cạ (Chi chi: an even count). Ten pairs
-with at least 6 Chắn is therefore at most 4 Cạ, exposed ones included, and exactly 6 Chắn is exactly 4 Cạ. A
-winning target T (hand + the card to come) is so a choice per value of complete counts, each value independent
-but for two sums: the Cạ and the cards. For one value's counts (at most 5^3 targets, cached) we keep the
-distinct (u, m, Cạ, flag) options, u = hand cards T drops, m = cards T adds. Those sums run through bitsets
-over (u, m, Cạ): one bit per reachable state, an option is a shift, so joining a value to the values before it
-is a few big-int shifts. The replacements to a target T are u(T) (m(T) = u(T) + 1); a target whose only
-missing card is Chi chi costs one more unless it has exactly 6 Chắn (the Chi chi winning-card rule).
+Distances are those of `distance` (the method is described there): structural, so unseen copies only weigh waits
+and improving cards. Its per-value shift tables, forward passes and scans are reused here with the faces a
+discard may take flagged.
 
 A card y improves a hand at distance d >= 1 (after y some legal discard leaves d - 1) exactly when a target at d
 replacements misses y, drops a card that is a legal discard, and misses another card that may come (Chi chi
@@ -20,194 +11,43 @@ only with 6 Chắn). A backward pass marks the states after each value that stil
 option of a value then counts when the states before it meet them. The one case left, a target d - 1 away
 missing only Chi chi with more than 6 Chắn, is tested for Chi chi as defined.
 
-Cost: a join is at most 125 shifts of ints of (2B + 1)(2B + 3)(Cạ cap + 2) bits for a bound B >= d. A 20-card
-hand takes one forward pass; each discard redoes the values from its own on (forward) and up to it (backward).
+Cost: a 20-card hand takes one forward pass; each discard redoes the values from its own on (forward) and up to
+it (backward).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from itertools import product
 from typing import Any, NamedTuple
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import DomainError, ImpossibleCount
 from .captures import History, legal_discards
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
+from .distance import (
+    UNREACHABLE,
+    Frame,
+    Layout,
+    check_size,
+    complete_distance,
+    distance,
+    fewest_replacements,
+    forward,
+    frame_of,
+    layout,
+    scan,
+    value_options,
+    value_shifts,
+    value_tables,
+)
 from .hand import MAX_CARDS, ChanHand, WinResult, evaluate_win
 from .pairs import Pair, pair_up
 from .scoring import find_bonuses, score
 
-#: The distance of a hand no replacement can make win (its exposed pairs already hold five Cạ).
-UNREACHABLE = 99
-MAX_CA = 4  # RULES.md 2: 10 pairs with at least 6 Chắn leave at most 4 Cạ
-VALUES = range(8)  # the suited values 2-9 as groups of faces 3v, 3v+1, 3v+2; Chi chi is the ninth group
+# `distance`, `complete_distance` and UNREACHABLE stay importable from here
+__all__ = ["UNREACHABLE", "analyse_discards", "complete_distance", "distance", "unseen_cards"]
+
 PAYERS = 3  # RULES.md 2 "Payment": each of the three losers pays the score
-
-
-class _Frame(NamedTuple):
-    """What the exposed pairs fix for every target: copy limits, the Cạ still allowed, the concealed size."""
-
-    limits: tuple[int, ...]
-    cap: int
-    size: int
-
-
-class _Layout(NamedTuple):
-    """Bit positions of the states (u <= bound, m <= bound + 1, Cạ <= cap); fields padded so sums never carry."""
-
-    bound: int
-    cap: int
-    m_stride: int
-    u_stride: int
-    valid: int
-
-
-def _frame(exposed: Sequence[Pair]) -> _Frame:
-    """Copy limits, Cạ cap and concealed size of a win, from the exposed pairs."""
-    limits = [COPIES] * N_FACES
-    for pair in exposed:
-        for c in pair.cards:
-            limits[c] -= 1
-    cap = MAX_CA - sum(1 for p in exposed if p.kind == "ca")
-    return _Frame(tuple(limits), cap, MAX_CARDS - sum(len(p.cards) for p in exposed))
-
-
-@lru_cache(maxsize=64)
-def _layout(bound: int, cap: int) -> _Layout:
-    """The bit layout of a bound."""
-    m_stride = cap + 2
-    u_stride = m_stride * (2 * bound + 3)
-    valid = sum(1 << (u * u_stride + m * m_stride + ca)
-                for u in range(bound + 1) for m in range(bound + 2) for ca in range(cap + 1))
-    return _Layout(bound, cap, m_stride, u_stride, valid)
-
-
-@lru_cache(maxsize=1 << 16)
-def _value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) -> tuple[tuple[int, ...], ...]:
-    """(u, m, Cạ, flag, missing faces) of every complete target of one value's faces; flag: the target drops a
-    card of a face in `legal` (a bit mask); missing faces are ORed over the targets sharing the first four."""
-    best: dict[tuple[int, int, int, int], int] = {}
-    for target in product(*(range(n + 1) for n in limits)):
-        odd = sum(n & 1 for n in target)
-        if odd & 1 or (odd and len(target) == 1):
-            continue  # one or three odd suits leave a card unpaired; Chi chi pairs only with Chi chi
-        u = m = flag = missing = 0
-        for i, (want, have) in enumerate(zip(target, held)):
-            if want > have:
-                m += want - have
-                missing |= 1 << i
-            elif want < have:
-                u += have - want
-                flag |= legal >> i & 1
-        key = (u, m, odd // 2, flag)
-        best[key] = best.get(key, 0) | missing
-    return tuple((*key, missing) for key, missing in best.items())
-
-
-@lru_cache(maxsize=1 << 16)
-def _shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bound: int, cap: int) -> tuple:
-    """One value's options as bit shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks)."""
-    lay = _layout(bound, cap)
-    plain, flagged, marks = [], [], []
-    for u, m, ca, flag, missing in _value_options(held, limits, legal):
-        if u <= bound and m <= bound + 1 and ca <= cap:
-            shift = u * lay.u_stride + m * lay.m_stride + ca
-            (flagged if flag else plain).append(shift)
-            marks.append((shift, flag, missing))
-    return tuple(plain), tuple(flagged), tuple(marks)
-
-
-def _tables(counts: Sequence[int], frame: _Frame, legal: int, bound: int) -> tuple[list, tuple]:
-    """The suited values' shift tables and the Chi chi options of a hand; `legal`: faces it may discard (mask)."""
-    tables = [_shifts(tuple(counts[3 * v:3 * v + 3]), frame.limits[3 * v:3 * v + 3], legal >> 3 * v & 7, bound,
-                      frame.cap) for v in VALUES]
-    chi_chi = _value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
-    return tables, chi_chi
-
-
-def _forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)) -> list[tuple[int, int]]:
-    """States after each prefix of the values: (unflagged, flagged) bitsets, `start` before the first."""
-    s0, s1 = start
-    out = [start]
-    for plain, flagged, _ in tables:
-        n0 = n1 = 0
-        for shift in plain:
-            n0 |= s0 << shift
-            n1 |= s1 << shift
-        if flagged:
-            either = s0 | s1
-            for shift in flagged:
-                n1 |= either << shift
-        s0, s1 = n0 & valid, n1 & valid
-        out.append((s0, s1))
-    return out
-
-
-def _scan(states: int, lay: _Layout, chi_chi: tuple, extra: int, suited: int) -> tuple[int, int]:
-    """(fewest replacements, fewest dropped cards) over the suited states joined with Chi chi; the target holds
-    `extra` cards more than the hand (1: the card to come). UNREACHABLE when nothing is within the bound."""
-    best = u_min = UNREACHABLE
-    block = (1 << lay.cap + 1) - 1
-    for total in range(min(lay.bound + 1, best)):
-        for u_c, m_c, _, _, _ in chi_chi:
-            u_s, m_s = total - u_c, total + extra - m_c
-            if u_s < 0 or not 0 <= m_s <= lay.bound + 1:
-                continue
-            found = states >> u_s * lay.u_stride + m_s * lay.m_stride & block
-            if not found:
-                continue
-            u_min = min(u_min, total)
-            if extra == 0 or m_s or found >> lay.cap:
-                return total, u_min
-            if suited > u_s:
-                # only Chi chi is missing and Chắn != 6 (RULES.md 2: won on Chi chi, exactly 6 Chắn and 4 Cạ):
-                # the card to come must be one the hand keeps
-                best = min(best, total + 1)
-        if total + 1 >= best:
-            break
-    return best, u_min
-
-
-def _distance(counts: Sequence[int], frame: _Frame, extra: int) -> int:
-    """Fewest replacements to a winning target of len(counts) + extra cards, growing the bound until found."""
-    bound = 4
-    while frame.cap >= 0:
-        tables, chi_chi = _tables(counts, frame, 0, bound)
-        lay = _layout(bound, frame.cap)
-        cost, _ = _scan(_forward(tables, lay.valid)[-1][0], lay, chi_chi, extra, sum(counts) - counts[CHI_CHI])
-        if cost < UNREACHABLE or bound > frame.size:
-            return cost
-        bound *= 2
-    return UNREACHABLE
-
-
-def _check_size(counts: Sequence[int], frame: _Frame, extra: int) -> None:
-    """The hand must make 20 cards with its exposed pairs and `extra` more."""
-    if sum(counts) + extra != frame.size:
-        raise ValueError(f"{sum(counts)} concealed cards + {MAX_CARDS - frame.size} exposed + {extra} is not "
-                         f"{MAX_CARDS}")
-
-
-def distance(counts: Sequence[int], exposed: Sequence[Pair] = ()) -> int:
-    """Fewest cards of the concealed hand to replace so that hand + one more card wins (0: waiting).
-
-    Concealed + exposed must be 19 cards. A win is 10 pairs over hand, exposed pairs and that card with at least
-    6 Chắn, forced pairing, and exactly 6 Chắn when the card is Chi chi (RULES.md 2 "Pairs"). Structural: a
-    target holds at most 4 copies of a face minus the exposed ones, and cards seen elsewhere do not count.
-    """
-    frame = _frame(exposed)
-    _check_size(counts, frame, 1)
-    return _distance(counts, frame, 1)
-
-
-def complete_distance(counts: Sequence[int], exposed: Sequence[Pair] = ()) -> int:
-    """Fewest cards of the concealed hand to replace so that it wins as it stands (0: it wins); concealed +
-    exposed must be 20 cards. No card is to come, so the Chi chi winning-card rule has nothing to test."""
-    frame = _frame(exposed)
-    _check_size(counts, frame, 0)
-    return _distance(counts, frame, 0)
 
 
 def _forbidden(history: History) -> frozenset[int]:
@@ -225,7 +65,7 @@ def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
     return sum(1 << f for f, n in enumerate(counts) if n & 1 and f not in forbidden)
 
 
-def _goal(last: tuple[int, int], lay: _Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
+def _goal(last: tuple[int, int], lay: Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
     """The targets T at d replacements (d >= 1) that make a missing y improve: T drops a legal discard (the
     flag, from the suited values or Chi chi) and keeps a card to come besides y (Chi chi only with 4 Cạ, i.e.
     6 Chắn). Returns the suited states (unflagged, flagged) that complete such a T for a suited y, and whether
@@ -261,7 +101,7 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     return r0 & valid, r1 & valid
 
 
-def _needs(tables: list, lay: _Layout, goal: list[int], shared: list | None = None, value: int = 7) -> list:
+def _needs(tables: list, lay: Layout, goal: list[int], shared: list | None = None, value: int = 7) -> list:
     """needs[g]: the states after values 0..g from which values g+1.. reach `goal`. `shared` holds them for
     tables that differ from these at `value` only, so needs[value..] are taken from it."""
     needs = list(shared) if shared else [goal] * len(tables)
@@ -285,32 +125,32 @@ def _improving(pre: list, tables: list, needs: list) -> int:
 class _Pass(NamedTuple):
     """One hand's tables at one bound and the states after each prefix of the values."""
 
-    lay: _Layout
+    lay: Layout
     tables: list
     chi_chi: tuple
     pre: list
 
 
-def _pass(counts: Sequence[int], frame: _Frame, legal: int, bound: int, base: _Pass | None = None,
+def _pass(counts: Sequence[int], frame: Frame, legal: int, bound: int, base: _Pass | None = None,
           changed: int = CHI_CHI) -> _Pass:
     """The tables of `counts`; with `base` (a hand differing from it in face `changed` only) reuse its prefix."""
-    lay = _layout(bound, frame.cap)
-    chi_chi = _value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
+    lay = layout(bound, frame.cap)
+    chi_chi = value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
     if base is None:
-        tables, _ = _tables(counts, frame, legal, bound)
-        return _Pass(lay, tables, chi_chi, _forward(tables, lay.valid))
+        tables, _ = value_tables(counts, frame, legal, bound)
+        return _Pass(lay, tables, chi_chi, forward(tables, lay.valid))
     if changed == CHI_CHI:
         return _Pass(lay, base.tables, chi_chi, base.pre)
     v, at = changed // 3, changed - changed % 3
     tables = list(base.tables)
-    tables[v] = _shifts(tuple(counts[at:at + 3]), frame.limits[at:at + 3], legal >> at & 7, bound, frame.cap)
-    return _Pass(lay, tables, chi_chi, base.pre[:v] + _forward(tables[v:], lay.valid, base.pre[v]))
+    tables[v] = value_shifts(tuple(counts[at:at + 3]), frame.limits[at:at + 3], legal >> at & 7, bound, frame.cap)
+    return _Pass(lay, tables, chi_chi, base.pre[:v] + forward(tables[v:], lay.valid, base.pre[v]))
 
 
 class _Shared(NamedTuple):
     """What every discard of one hand reuses: the exposed pairs' frame, the hand's pass, the needs by goal."""
 
-    frame: _Frame
+    frame: Frame
     base: _Pass
     needs: dict
 
@@ -323,7 +163,7 @@ def _rest(rest: list[int], after: History, shared: _Shared, changed: int) -> tup
     bound = base.lay.bound
     while True:
         found = _pass(rest, frame, legal, bound, base, changed)
-        d, u_min = _scan(found.pre[-1][0] | found.pre[-1][1], found.lay, found.chi_chi, 1, suited)
+        d, u_min = scan(found.pre[-1][0] | found.pre[-1][1], found.lay, found.chi_chi, 1, suited)
         if d <= bound or bound > frame.size:
             break
         bound, base = max(2 * bound, d), None
@@ -343,7 +183,7 @@ def _rest(rest: list[int], after: History, shared: _Shared, changed: int) -> tup
     return d, faces
 
 
-def _chi_chi_improves(rest: list[int], frame: _Frame, after: History, d: int) -> bool:
+def _chi_chi_improves(rest: list[int], frame: Frame, after: History, d: int) -> bool:
     """Chi chi as the next card, tested as defined: the rare case where a target d - 1 cards away misses only
     Chi chi and has more than 6 Chắn, so that a card the hand keeps must be the card to come."""
     if rest[CHI_CHI] >= frame.limits[CHI_CHI]:
@@ -352,14 +192,14 @@ def _chi_chi_improves(rest: list[int], frame: _Frame, after: History, d: int) ->
     grown[CHI_CHI] += 1
     for z in legal_discards(grown, after):
         grown[z] -= 1
-        lower = _distance(grown, frame, 1) == d - 1
+        lower = fewest_replacements(grown, frame, 1) == d - 1
         grown[z] += 1
         if lower:
             return True
     return False
 
 
-def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: _Frame, options: Mapping[str, Any],
+def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any],
            unseen: Sequence[int]) -> tuple[Wait, ...]:
     """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all."""
     values = {value_of(c) for c in pair_up(rest).unpaired}
@@ -420,13 +260,13 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
     leaves distance d - 1.
     """
     counts = list(hand.counts)
-    frame = _frame(hand.exposed)
-    _check_size(counts, frame, 0)
+    frame = frame_of(hand.exposed)
+    check_size(counts, frame, 0)
     total = sum(unseen)
     bound, now, shared = 1, UNREACHABLE, None
     while frame.cap >= 0:
         base = _pass(counts, frame, _legal_mask(counts, _forbidden(history)), bound)
-        now, _ = _scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
+        now, _ = scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
         shared = _Shared(frame, base, {})
         if now < bound or bound > frame.size:
             break  # a discard leaves at most one replacement more: within the bound
