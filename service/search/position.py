@@ -9,6 +9,7 @@ of them are in the stock, the rest out of play (cards the player did not note).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -181,16 +182,20 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
         raise type(error)(error.message, f"opponents.{i}.{field}", code=error.code) from None
 
 
+def deck(ruleset_id: str) -> list[int]:
+    """Every card of the rule-set's deck, sorted (RULES.md 1 and 2, "Cards")."""
+    if ruleset_id == "cardavia-chan":
+        return [c for c in range(chan_cards.N_FACES) for _ in range(chan_cards.COPIES)]
+    flowers = list(range(fc_cards.FLOWER_BASE, fc_cards.FLOWER_BASE + fc_cards.N_FLOWERS))
+    return [c for c in range(fc_cards.N_KINDS) for _ in range(fc_cards.COPIES)] + (
+        flowers if ruleset_id == "cardavia-flowers" else [])
+
+
 def _unseen(ruleset: Any, known: list[int]) -> list[int]:
-    """The deck minus the known cards, sorted."""
-    if ruleset.family == "chan":
-        left = [chan_cards.COPIES] * chan_cards.N_FACES
-    else:
-        left = [fc_cards.COPIES] * fc_cards.N_KINDS
-        left += [1] * fc_cards.N_FLOWERS if ruleset.id == "cardavia-flowers" else [0] * fc_cards.N_FLOWERS
-    for card in known:
-        left[card] -= 1
-    return [card for card, n in enumerate(left) for _ in range(n)]
+    """The deck minus the known cards (the copies are checked), sorted."""
+    left = Counter(deck(ruleset.id))
+    left.subtract(known)
+    return sorted(left.elements())
 
 
 def _stock_remaining(value: object, most: int) -> int:

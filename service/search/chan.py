@@ -1,0 +1,279 @@
+"""Fast playouts of Chắn (cardavia-chan), from the player's discard to the end of the round.
+
+Turn order (RULES.md 2, "Deal and turn", as `service/replay/chan.py` replays it): the card on offer lies at a
+gate; every seat answers it at once: a win on a turned-up stock card, then a Chíu, then a capture by the seat
+whose turn it is (the next player on a discard; the drawer, then the next player, on a stock card), ties in seat
+order from the gate. A capture or Chíu exposes the pair and the taker discards; after an out-of-turn Chíu that
+discard goes back to the interrupted gate. When nobody takes the card, the seat to act turns up a stock card at
+his own gate. A win is only on a turned-up stock card, or completed at once by a Chíu. Capture rules 1-7 hold for
+every seat: each keeps his history (discards, identical captures passed up, Cạ) as the replay infers it.
+Stock exhausted: a draw, nobody scores.
+
+Opponent policy ("opponents-greedy-chan"): he wins whenever it is legal; he claims a Chíu when he holds three
+(and a legal discard follows); on his turn he captures with an identical card (a Chắn) when the capture rules
+allow it, never a Cạ; he discards a random legal card in no pair of his hand, else one not in an identical pair,
+else any legal card. His win test is cheap: with the forced pairing (RULES.md 2 "Pairs") one card more can only
+complete a hand with exactly one unpaired card, and only with a card of that card's value (recomputed when his
+hand changes). The position does not say what each other seat did before, so their histories start clean.
+
+Settlement is the engine's (`rules/chan/scoring.py`): Ù chì on one's own gate, a Chíu-completed win (Chíu ù on
+a triple held at the start), and the bonuses of the initial deal (Thiên khai, Bòn) read from the cards each seat
+holds when the playout starts (exact for quads and triples, which concealed hands never lose).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims, legal_discards
+from ..rules.chan.cards import CHI_CHI, N_FACES, code
+from ..rules.chan.hand import ChanHand, evaluate_win
+from ..rules.chan.pairs import Pair, pair_up
+from ..rules.chan.scoring import settle
+from .deal import Deal, Outcome
+from .player import Answer, Hold, Planner, Turns
+from .position import Position
+
+STOCK, DISCARD = "stock", "discard"
+SEATS = 4
+
+
+def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
+    """drawer / next / other on a stock card; discarder / next (the seat to act) / other on a discard."""
+    if source == STOCK:
+        return "drawer" if seat == gate else "next" if seat == (gate + 1) % SEATS else "other"
+    return "discarder" if seat == gate else "next" if seat == to_act else "other"
+
+
+def with_capture(history: History, answer: Answer) -> History:
+    """Rules 4 and 6: a Cạ capture marks the hand card played into it and that he captured a Cạ."""
+    if answer.kind != "ca":
+        return history
+    return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(answer.used))
+
+
+class ChanTable:
+    """What every playout of one position shares: seat orders and the player's memoised plans."""
+
+    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-chan"}
+
+    def __init__(self, position: Position, planner: Planner) -> None:
+        self.position, self.planner, self.options = position, planner, position.options
+        self.seat = position.seat
+        self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
+        counts = [0] * N_FACES
+        for card in position.hand:
+            counts[card] += 1
+        self.start = planner.plan(tuple(counts), tuple(position.exposed), position.history or History())
+
+    def answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
+        """The player's claim on card `x` (memoised on the hand)."""
+        key = (x, source, role)
+        if key not in hold.answers:
+            hold.answers[key] = self._answer(hold, x, source, role)
+        return hold.answers[key]
+
+    def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
+        """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
+        distance. Legality is the engine's `legal_claims` (rules 1-7)."""
+        if role == "discarder" and source == DISCARD:
+            return None
+        chiu = hold.counts[x] == 3
+        if x in hold.waits and (source == STOCK or chiu):
+            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
+        if x not in hold.improving:
+            return None
+        options = []
+        for claim in legal_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
+            if claim.kind == "win" or not claim.discards:
+                continue
+            used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
+                                                          if claim.kind == "ca" else x,)
+            rest = list(hold.counts)
+            for c in used:
+                rest[c] -= 1
+            answer = Answer(claim.priority, claim.kind, claim.pair, used)
+            options.append((answer, tuple(rest), hold.exposed + (claim.pair,), with_capture(hold.history, answer)))
+        return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
+
+    def passed(self, hold: Hold, x: int) -> Hold:
+        """Rule 3 as the replay infers it: the player let an identical capture of `x` go (memoised)."""
+        key = ("passed", x)
+        if key not in hold.answers:
+            history = hold.history
+            if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
+                history = replace(history, passed_identical=history.passed_identical | {x})
+                hold.answers[key] = Hold(hold.counts, hold.exposed, hold.distance, hold.waits, hold.improving,
+                                         history)
+            else:
+                hold.answers[key] = hold
+        return hold.answers[key]
+
+
+class Seat:
+    """An opponent in a playout: cards, exposed pairs, history, the deal facts, and his possible winning cards."""
+
+    __slots__ = ("counts", "exposed", "history", "dealt", "wins")
+
+    def __init__(self, cards: tuple[int, ...], exposed: tuple[Pair, ...], history: History | None,
+                 dealt: tuple[int, ...] | None) -> None:
+        self.counts = [0] * N_FACES
+        for card in cards:
+            self.counts[card] += 1
+        self.exposed = list(exposed)
+        self.history = history or History()
+        self.dealt = tuple(self.counts) if dealt is None else dealt
+        self.changed()
+
+    def changed(self) -> None:
+        """One card more wins only a hand with exactly one unpaired card, and only with a card of its value."""
+        loose = pair_up(self.counts).unpaired
+        if len(loose) != 1:
+            self.wins: tuple[int, ...] = ()
+        elif loose[0] == CHI_CHI:
+            self.wins = (CHI_CHI,)
+        else:
+            base = loose[0] // 3 * 3
+            self.wins = (base, base + 1, base + 2)
+
+
+class Round(Turns):
+    """One playout: the table's state from the player's discard to the end of the round."""
+
+    def __init__(self, table: ChanTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
+        self.table, self.rng, self.log, self.show = table, rng, log, code
+        position, me = table.position, table.seat
+        histories = deal.histories or (None,) * SEATS
+        dealt = deal.dealt or (None,) * SEATS
+        self.others = [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s], dealt[s])
+                       for s in range(SEATS)]
+        self.dealt = dealt[me] or table.start.counts
+        self.stock, self.drawn = deal.stock, 0
+        self.hold: Hold | None = None
+
+    def play(self, candidate: int) -> Outcome:
+        """Discard `candidate`, then offer cards until a win or the end of the stock."""
+        me = self.table.seat
+        self.hold = self.table.start.holds[candidate]
+        self.record(me, "discard", candidate)
+        public = (candidate, DISCARD, me, (me + 1) % SEATS)
+        while True:
+            card, source, gate, to_act = public
+            claim = self.offer(*public)
+            if claim is None:
+                self.passed(card, [gate, (gate + 1) % SEATS] if source == STOCK else [to_act])
+                if self.drawn >= len(self.stock):
+                    return Outcome(False, 0)  # RULES.md 2: "Stock exhausted: all 0"
+                drawer = (gate + 1) % SEATS if source == STOCK else to_act
+                public = (self.stock[self.drawn], STOCK, drawer, drawer)
+                self.drawn += 1
+                self.record(drawer, "draw", public[0])
+                continue
+            seat, answer = claim
+            if answer.kind == "win":
+                self.record(seat, "win")
+                return self.win(seat, card, source == STOCK and seat == gate, source != STOCK)
+            if source == STOCK and seat != gate:
+                self.passed(card, [gate])  # "the next player may then capture that passed card" (rule 3)
+            resume = to_act if answer.kind == "chiu" and to_act != seat else (seat + 1) % SEATS
+            public = (self.take(seat, answer, card), DISCARD, seat, resume)
+
+    def offer(self, x: int, source: str, gate: int, to_act: int) -> tuple[int, Answer] | None:
+        """Every seat answers the card; the best claim, ties to the first in seat order from the gate."""
+        table, me = self.table, self.table.seat
+        best: tuple[int, Answer] | None = None
+        top = 0
+        for s in table.orders[gate]:
+            role = role_of(s, source, gate, to_act)
+            if s == me:
+                answer = table.answer(self.hold, x, source, role)
+            elif role == "discarder" and source == DISCARD:
+                continue
+            else:
+                seat = self.others[s]
+                if not seat.counts[x] and x not in seat.wins:
+                    continue
+                answer = self.opponent_answer(seat, x, source, role)
+            if answer is not None and answer.priority > top:
+                best, top = (s, answer), answer.priority
+        return best
+
+    def opponent_answer(self, seat: Seat, x: int, source: str, role: str) -> Answer | None:
+        """A legal win, else a Chíu on three, else (on his turn) a legal identical capture."""
+        held = seat.counts[x]
+        if (source == STOCK or held == 3) and x in seat.wins and evaluate_win(
+                ChanHand(tuple(seat.counts), tuple(seat.exposed), x)).hu:
+            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
+        if held == 3:
+            seat.counts[x] -= 3
+            legal = legal_discards(seat.counts, seat.history)
+            seat.counts[x] += 3
+            if legal:
+                return Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3)
+        if held and role in ("drawer", "next") and capture_rule_broken(seat.counts, x, x, seat.history) is None:
+            return Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,))
+        return None
+
+    def take(self, s: int, answer: Answer, x: int) -> int:
+        """Seat `s` exposes the pair of `answer` and discards; the discard."""
+        if answer.kind == "chiu":
+            self.record(s, "chiu")
+        elif self.log is not None:
+            self.record(s, "capture", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
+        if s == self.table.seat:
+            return self.follow(s, answer.plan)
+        seat = self.others[s]
+        for c in answer.used:
+            seat.counts[c] -= 1
+        seat.exposed.append(answer.meld)
+        seat.history = with_capture(seat.history, answer)
+        card = self.opponent_discard(seat)
+        seat.counts[card] -= 1
+        seat.history = replace(seat.history, discarded=seat.history.discarded | {card})
+        seat.changed()
+        self.record(s, "discard", card)
+        return card
+
+    def opponent_discard(self, seat: Seat) -> int:
+        """A random legal card in no pair, else one not in an identical pair, else any legal card."""
+        legal = legal_discards(seat.counts, seat.history)
+        loose = pair_up(seat.counts).unpaired
+        choices = [c for c in legal if c in loose] or [c for c in legal if seat.counts[c] == 1] or legal
+        return self.rng.choice(choices)
+
+    def passed(self, x: int, seats: list[int]) -> None:
+        """Rule 3: seats that could capture `x` identically and let it go may not discard or Cạ that face."""
+        me = self.table.seat
+        for s in seats:
+            if s == me:
+                self.hold = self.table.passed(self.hold, x)
+                continue
+            seat = self.others[s]
+            if seat.counts[x] and capture_rule_broken(seat.counts, x, x, seat.history) is None:
+                seat.history = replace(seat.history, passed_identical=seat.history.passed_identical | {x})
+
+    def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
+        """Seat `s` wins on card `x`: the engine's score with the context of the win."""
+        me = self.table.seat
+        if s == me:
+            counts, exposed, dealt = self.hold.counts, self.hold.exposed, self.dealt
+        else:
+            seat = self.others[s]
+            counts, exposed, dealt = tuple(seat.counts), tuple(seat.exposed), seat.dealt
+        hand = ChanHand(tuple(counts), tuple(exposed), x)
+        final = hand.with_public()
+        for pair in exposed:
+            for c in pair.cards:
+                final[c] += 1
+        context = {"own_gate": own_gate, "by_chiu": by_chiu, "chiu_on_dealt_triple": by_chiu and dealt[x] == 3,
+                   "dealt_quad": 4 in dealt,
+                   "dealt_pair_became_quad": any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))}
+        settled = settle(hand, {k: v for k, v in context.items() if v}, self.table.options, SEATS, s)
+        return Outcome(s == me, settled.deltas[me], settled.points if s == me else 0)
+
+
+def playout(table: ChanTable, candidate: int, deal: Deal, rng: random.Random,
+            log: list[dict] | None = None) -> Outcome:
+    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events."""
+    return Round(table, deal, rng, log).play(candidate)

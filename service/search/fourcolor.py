@@ -1,0 +1,345 @@
+"""Fast playouts of Four Color Cards (bga-taiwan, cardavia-flowers), from the player's discard to the end of the round.
+
+Turn order (RULES.md 1, "Deal and turn" and the flowers differences, as `service/replay/fourcolor.py` replays
+it): every seat answers each public card at once and the best claim takes it (bga-taiwan: hu > quad/triple >
+chi-type; flowers: the drawer's win, other wins, triples/quads, the drawer's meld, the next player's mixed meld),
+ties in seat order from the drawer (drawn card) or the seat after the discarder; the claimant exposes the meld
+and discards; when nobody claims, the next seat turns up the next stock card. A General (flowers: or flower) turned
+up must be taken by the drawer unless a higher claim takes it. Flowers: a drawn card nobody takes becomes the
+drawer's discard, whose claims are a subset of the drawn card's, so one resolution serves both. A seat that must
+discard but holds only Generals (and flowers) ends the round as his hu. Stock exhausted: a draw, nobody scores.
+
+Opponent policy ("opponents-greedy-melds"): he wins whenever it is legal and pays him (bga-taiwan: hu points at
+least the threshold, the mirror of the player's rule; flowers without payments: every win); he claims a triple
+or quad when he holds the pair (a quad with three); a General (flower) he must take becomes a single `general`
+(`flower`) meld; he makes no other claim; he discards a random card that is in no meld of his hand, otherwise a
+random legal card (never a General or a flower). His win test is cheap: a card of his hand that is in no meld of
+it must meld with the public card, so only public cards that meld with every such card are tested (recomputed
+when his hand changes, once per card per hand).
+
+The player's policy is `player.py`'s. Settlement is the engine's (`rules/fourcolor/settle.py`): bga-taiwan with
+the lucky card = the next stock card, flowers with its payment option.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS, SOLDIER, code
+from ..rules.fourcolor.claims import OPEN_IDENTICAL
+from ..rules.fourcolor.evaluate import melds_with
+from ..rules.fourcolor.hand import FourColorHand
+from ..rules.fourcolor.hu import evaluate_hu
+from ..rules.fourcolor.melds import Meld, classify
+from ..rules.fourcolor.settle import settle_bga, settle_flowers
+from .deal import Deal, Outcome
+from .player import HOPELESS, Answer, Hold, Plan, Planner, Turns, tally
+from .position import Position
+
+DRAW, DISCARD = "draw", "discard"
+#: Chess cards that may be discarded: every character but the General (RULES.md 1: "Generals can never be
+#: discarded"; flowers never either).
+DISCARDABLE = tuple(c for c in range(N_KINDS) if c % 7)
+SOLDIERS = tuple(c * 7 + SOLDIER for c in range(4))
+#: The other two cards of a card's command (G A E) or field (C H P) of its colour.
+TRIO = tuple(tuple(c // 7 * 7 + k for k in group if k != c % 7) if c % 7 in group else ()
+             for c in range(N_KINDS) for group in [(0, 1, 2) if c % 7 < 3 else (3, 4, 5)])
+
+
+def role_of(seat: int, source: str, origin: int, seats: int) -> str:
+    """drawer / discarder (the origin seat), next (the seat after it) or other."""
+    if seat == origin:
+        return "drawer" if source == DRAW else "discarder"
+    return "next" if seat == (origin + 1) % seats else "other"
+
+
+class FourColorTable:
+    """What every playout of one position shares: rule tables, seat orders, the player's memoised plans."""
+
+    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
+
+    def __init__(self, position: Position, planner: Planner) -> None:
+        rs, options = position.ruleset, position.options
+        self.position, self.options, self.planner = position, options, planner
+        self.flowers = rs.id == "cardavia-flowers"
+        self.rules = rules = rs.meld_rules(options)
+        n = self.seats = position.seats
+        self.seat = position.seat
+        self.payments = not self.flowers or options["payment"] != "none"
+        self.orders = [tuple((s + k) % n for k in range(n)) for s in range(n)]
+        self.roles = {src: [tuple(role_of(s, src, o, n) for s in range(n)) for o in range(n)]
+                      for src in (DRAW, DISCARD)}
+        roles = ("drawer", "next", "other")
+        self.rank = {(kind, role): (rs.claim_class(kind, role) or (None, 0))[1]
+                     for kind, _, _ in rules.points for role in roles}
+        self.hu_rank = {role: rs.priorities["drawer_hu" if self.flowers and role == "drawer" else "hu"]
+                        for role in roles}
+        self.hu_rank["discarder"] = 0
+        self.identical = [[self._identical(x, held) for held in range(5)] for x in range(N_KINDS + 5)]
+        self.forced = [self._forced(x) for x in range(N_KINDS + 5)]
+        self.alone = [[any(classify((k,) * m, rules) for m in range(2, n_ + 1)) for n_ in range(5)]
+                      for k in range(N_KINDS)]
+        self.grow = [[n_ < 4 and classify((k,) * (n_ + 1), rules) is not None for n_ in range(5)]
+                     for k in range(N_KINDS)]
+        counts = [0] * (N_KINDS + 5)
+        for card in position.hand:
+            counts[card] += 1
+        self.start = planner.plan(tuple(counts), tuple(position.exposed))
+
+    def _identical(self, x: int, held: int) -> Answer | None:
+        """The triple/quad an opponent claims on `x` holding `held` copies (RULES.md 1: gan / pong), or None."""
+        if x >= FLOWER_BASE or held not in (2, 3):
+            return None
+        kind = classify((x,) * (held + 1), self.rules)
+        if kind not in OPEN_IDENTICAL:
+            return None
+        return Answer(self.rank[(kind, "other")], kind, Meld(kind, (x,) * (held + 1), False), (x,) * held)
+
+    def _forced(self, x: int) -> Answer | None:
+        """The take of a drawn General (flowers: or flower) the drawer must make (RULES.md 1), or None."""
+        flower = x >= FLOWER_BASE
+        if (not flower and x % 7) or (flower and not self.flowers):
+            return None
+        if self.flowers and not self.options["must_take_drawn_general"]:
+            return None
+        kind = "flower" if flower else "general"
+        return Answer(self.rank[(kind, "drawer")], kind, Meld(kind, (x,), False))
+
+    def pays(self, points: int) -> bool:
+        """Whether a win of these hu points pays the winner (the win rule of both policies)."""
+        if not self.payments:
+            return True
+        if self.flowers:
+            return points > 0
+        threshold, stake = self.options["threshold"], self.options["stake"]
+        pay = threshold + stake if self.options["win_payment"] == "flat" else points - threshold + stake
+        return points >= threshold and pay > 0
+
+    def settle(self, counts: Any, exposed: tuple[Meld, ...], card: int | None, winner: int, lucky: int | None) -> Any:
+        """The engine's settlement of `winner`'s hu on `card` (None: the hand that must discard is all melds)."""
+        hand = FourColorHand(tally(counts), exposed, card)
+        if self.flowers:
+            return settle_flowers(hand, self.rules, self.options, self.seats, winner)
+        return settle_bga(hand, self.rules, self.options, self.seats, winner, lucky)
+
+    # -- the player --------------------------------------------------------------------------------------------
+    def answer(self, hold: Hold, x: int, role: str) -> Answer | None:
+        """The player's claim on public card `x` in `role` (memoised on the hand)."""
+        key = (x, role)
+        if key not in hold.answers:
+            hold.answers[key] = self._answer(hold, x, role)
+        return hold.answers[key]
+
+    def _answer(self, hold: Hold, x: int, role: str) -> Answer | None:
+        """Win when it pays; else the meld whose best discard leaves the best hand, when it lowers the distance
+        (or when he must take the card)."""
+        if role == "discarder":
+            return None
+        gain = hold.waits.get(x)
+        if gain is not None and (gain > 0 or not self.payments):
+            return Answer(self.hu_rank[role], "hu")
+        forced = role == "drawer" and self.forced[x] is not None
+        if not forced and x not in hold.improving:
+            return None
+        hand = tally(hold.counts)
+        hand.add(x)
+        options = []
+        for meld in melds_with(hand, x, self.rules):
+            priority = self.rank.get((meld.kind, role), 0)
+            if priority:
+                used = list(meld.cards)
+                used.remove(x)
+                rest = list(hold.counts)
+                for c in used:
+                    rest[c] -= 1
+                opened = Meld(meld.kind, meld.cards, concealed=False)
+                options.append((Answer(priority, meld.kind, opened, tuple(used)), tuple(rest),
+                                hold.exposed + (opened,), None))
+        return self.planner.choose(options, hold.distance, forced, self.plan_key)
+
+    def plan_key(self, plan: Plan) -> tuple[float, ...]:
+        """A plan's ranking key; a hand left with no legal discard ends the round as its hu: best if it pays."""
+        if plan.discard is not None:
+            return plan.key
+        gain = self.settle(plan.counts, plan.exposed, None, self.seat, None).deltas[self.seat]
+        return (-1.0,) if gain > 0 or not self.payments else HOPELESS
+
+    # -- opponents ---------------------------------------------------------------------------------------------
+    def loose(self, counts: list[int]) -> list[int]:
+        """The discardable cards of a hand that are in no meld of it."""
+        alone, out = self.alone, []
+        for k in DISCARDABLE:
+            n = counts[k]
+            if not n or alone[k][n]:
+                continue
+            trio = TRIO[k]
+            if trio and counts[trio[0]] and counts[trio[1]]:
+                continue
+            if k % 7 == SOLDIER and sum(1 for s in SOLDIERS if s != k and counts[s]) >= 2:
+                continue
+            out.append(k)
+        return out
+
+    def wins_with(self, counts: list[int], loose: list[int]) -> frozenset[int] | None:
+        """The public cards that may complete this resting hand (None: any card may): each loose card must
+        meld with the public card, so the cards that meld with all of them."""
+        found: set[int] | None = None
+        for k in loose:
+            fits = {k} if self.grow[k][counts[k]] else set()
+            trio = TRIO[k]
+            if trio and bool(counts[trio[0]]) != bool(counts[trio[1]]):
+                fits.add(trio[1] if counts[trio[0]] else trio[0])
+            if k % 7 == SOLDIER:
+                held = [s for s in SOLDIERS if s != k and counts[s]]
+                if len(held) == 1:
+                    fits.update(s for s in SOLDIERS if s != k and s != held[0])
+            found = fits if found is None else found & fits
+            if not found:
+                return frozenset()
+        return None if found is None else frozenset(found)
+
+    def hu_points(self, counts: list[int], exposed: list[Meld], x: int) -> int:
+        """Hu points of hand + `x` (exposed melds at exposed value), or -1 when it does not split into melds."""
+        hand = FourColorHand(tally(counts), tuple(exposed), x)
+        result = evaluate_hu(hand, self.rules, self.options.get("winning_meld_concealed", True))
+        return result.points if result.hu else -1
+
+
+class Seat:
+    """An opponent in a playout: his cards, his exposed melds, and the cards that may complete his hand."""
+
+    __slots__ = ("counts", "exposed", "wins", "tested")
+
+    def __init__(self, table: FourColorTable, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> None:
+        self.counts = [0] * (N_KINDS + 5)
+        for card in cards:
+            self.counts[card] += 1
+        self.exposed = list(exposed)
+        self.changed(table)
+
+    def changed(self, table: FourColorTable) -> None:
+        """Recompute the win filter after the hand changed."""
+        self.wins = table.wins_with(self.counts, table.loose(self.counts))
+        self.tested: dict[int, int] = {}
+
+
+class Round(Turns):
+    """One playout: the table's state from the player's discard to the end of the round."""
+
+    def __init__(self, table: FourColorTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
+        self.table, self.rng, self.log, self.show = table, rng, log, code
+        position = table.position
+        self.others = [None if s == table.seat else Seat(table, deal.hands[s], position.opponents[s])
+                      for s in range(table.seats)]
+        self.stock, self.drawn = deal.stock, 0
+        self.hold: Hold | None = None
+
+    def play(self, candidate: int) -> Outcome:
+        """Discard `candidate`, then offer public cards until a hu or the end of the stock."""
+        table, me = self.table, self.table.seat
+        self.hold = table.start.holds[candidate]
+        self.record(me, "discard", candidate)
+        public = (candidate, DISCARD, me)
+        while True:
+            claim = self.offer(*public)
+            if claim is None:
+                if self.drawn >= len(self.stock):
+                    return Outcome(False, 0)  # RULES.md 1: "Stock exhausted with no hu: the round is a draw"
+                card, drawer = self.stock[self.drawn], (public[2] + 1) % table.seats
+                self.drawn += 1
+                self.record(drawer, "draw", card)
+                public = (card, DRAW, drawer)
+                continue
+            seat, answer = claim
+            if answer.kind == "hu":
+                self.record(seat, "hu")
+                return self.hu(seat, public[0])
+            taken = self.take(seat, answer, public[0])
+            if isinstance(taken, Outcome):
+                return taken
+            public = (taken, DISCARD, seat)
+
+    def offer(self, x: int, source: str, origin: int) -> tuple[int, Answer] | None:
+        """Every seat answers the public card; the best claim, ties to the first in seat order."""
+        table, me = self.table, self.table.seat
+        roles = table.roles[source][origin]
+        best: tuple[int, Answer] | None = None
+        top = 0
+        for s in table.orders[origin if source == DRAW else (origin + 1) % table.seats]:
+            role = roles[s]
+            if s == me:
+                answer = table.answer(self.hold, x, role)
+            elif role == "discarder":
+                continue
+            else:
+                seat = self.others[s]
+                wins = seat.wins
+                if (wins is not None and x not in wins) and seat.counts[x] < 2 and table.forced[x] is None:
+                    continue
+                answer = self.opponent_answer(seat, x, role)
+            if answer is not None and answer.priority > top:
+                best, top = (s, answer), answer.priority
+        return best
+
+    def opponent_answer(self, seat: Seat, x: int, role: str) -> Answer | None:
+        """The opponent's claim: a win that pays him, else a triple/quad on his pair, else a forced take."""
+        table = self.table
+        if seat.wins is None or x in seat.wins:
+            points = seat.tested.get(x)
+            if points is None:
+                points = seat.tested[x] = table.hu_points(seat.counts, seat.exposed, x)
+            if points >= 0 and table.pays(points):
+                return Answer(table.hu_rank[role], "hu")
+        found = table.identical[x][seat.counts[x]]
+        if found is None and role == "drawer":
+            found = table.forced[x]
+        return found
+
+    def take(self, s: int, answer: Answer, x: int) -> int | Outcome:
+        """Seat `s` exposes the meld of `answer` and discards; the discard, or the outcome of a forced hu."""
+        table = self.table
+        if self.log is not None:
+            self.record(s, "claim", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
+        if s == table.seat:
+            plan = answer.plan
+            if plan.discard is None:
+                return self.settle(s, plan.counts, plan.exposed, None)
+            return self.follow(s, plan)
+        seat = self.others[s]
+        for c in answer.used:
+            seat.counts[c] -= 1
+        seat.exposed.append(answer.meld)
+        card = self.opponent_discard(seat.counts)
+        if card is None:
+            # RULES.md 1: "A player who must discard but holds only Generals (or nothing) ends the round".
+            return self.settle(s, seat.counts, tuple(seat.exposed), None)
+        seat.counts[card] -= 1
+        seat.changed(table)
+        self.record(s, "discard", card)
+        return card
+
+    def opponent_discard(self, counts: list[int]) -> int | None:
+        """A random card in no meld of the hand, else a random legal card; None when none may be discarded."""
+        choices = self.table.loose(counts) or [c for c in DISCARDABLE if counts[c]]
+        return self.rng.choice(choices) if choices else None
+
+    def hu(self, s: int, x: int) -> Outcome:
+        """Seat `s` wins on public card `x`."""
+        if s == self.table.seat:
+            return self.settle(s, self.hold.counts, self.hold.exposed, x)
+        seat = self.others[s]
+        return self.settle(s, seat.counts, tuple(seat.exposed), x)
+
+    def settle(self, s: int, counts: Any, exposed: tuple[Meld, ...], x: int | None) -> Outcome:
+        """The player's outcome of seat `s`'s hu (bga-taiwan: the lucky card is the next stock card)."""
+        me = self.table.seat
+        lucky = self.stock[self.drawn] if self.drawn < len(self.stock) else None
+        settled = self.table.settle(counts, exposed, x, s, lucky)
+        return Outcome(s == me, settled.deltas[me], settled.points if s == me else 0)
+
+
+def playout(table: FourColorTable, candidate: int, deal: Deal, rng: random.Random,
+            log: list[dict] | None = None) -> Outcome:
+    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events."""
+    return Round(table, deal, rng, log).play(candidate)

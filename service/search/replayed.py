@@ -1,0 +1,60 @@
+"""The position of a seat about to discard at some event of a round log, with the true rest of the round.
+
+`position_before(log, k)` replays the log's first k events with the audit's own state machine (event k must be a
+discard) and returns the discarding seat's position as a search request (what he has seen: every card out of
+play, the exposed melds), plus what the sampled deals of a search stand for, here known: the other seats'
+concealed cards, the stock still to come and, for Chắn, every seat's history and initial deal. A playout of the
+discard on that deal, appended to the first k events, is a whole round log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..replay.audit import replay_for
+from ..replay.log import parse_log
+from ..rules.chan import cards as chan_cards
+from ..rules.fourcolor import cards as fc_cards
+from .deal import Deal
+from .position import deck
+
+
+def discards(log: dict) -> list[int]:
+    """Indices of the log's discards a search can start from: the discard goes to the next seat (not the one
+    after an out-of-turn Chíu, whose discard returns to the interrupted gate)."""
+    events = log["events"]
+    return [k for k, e in enumerate(events) if e["type"] == "discard" and (k == 0 or events[k - 1]["type"] != "chiu")]
+
+
+def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
+    """The position of the seat discarding at event k (a search request) and the true rest of the round."""
+    parsed = parse_log({**log, "events": log["events"][:k], "result": None})
+    replay = replay_for(parsed)
+    replay.run()
+    chan = parsed.ruleset.family == "chan"
+    show = chan_cards.code if chan else fc_cards.code
+    seat = log["events"][k]["seat"]
+    if chan:
+        hands = [[f for f, n in enumerate(c) for _ in range(n)] for c in replay.counts]
+    else:
+        hands = [h.cards() for h in replay.hands]
+    left = Counter(deck(log["ruleset"]))
+    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
+        left.subtract(cards)
+    payload: dict[str, Any] = {
+        "ruleset": log["ruleset"], "hand": [show(c) for c in hands[seat]],
+        "exposed": [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[seat]],
+        "visible": [show(c) for c in sorted(left.elements())], "seats": parsed.seats, "seat": seat,
+        "opponents": [{"seat": s, "exposed": [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[s]]}
+                      for s in range(parsed.seats) if s != seat],
+        "stock_remaining": None,
+    }
+    if chan:
+        history = replay.history[seat]
+        payload["history"] = {name: [show(c) for c in sorted(getattr(history, name))]
+                              for name in ("discarded", "passed_identical", "played_into_ca")}
+        payload["history"]["captured_ca"] = history.captured_ca
+    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(parsed.stock[replay.drawn:]),
+                tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
+    return payload, deal

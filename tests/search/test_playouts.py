@@ -1,0 +1,106 @@
+"""Playouts: every one is a legal end of the round (the audit replays it), ends, and settles within the rules.
+
+A position is cut out of a simulated round at a discard; the playout of that discard on the round's true deal and
+stock, appended to the events before it, is a whole round log that `service.replay.audit` must find legal, with
+the player's delta equal to the audit's recomputed settlement.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.replay.audit import audit
+from service.search import chan, fourcolor
+from service.search.deal import Deal, Outcome, deal_rng, sample_deal
+from service.search.player import Planner
+from service.search.position import Position
+
+from .tables import CHAN, RULESETS, discards, position_before, position_of, sample_position, simulated
+
+SEEDS = range(12)
+
+
+def table_of(position: Position) -> fourcolor.FourColorTable | chan.ChanTable:
+    """The family's playout table of a position."""
+    family = chan.ChanTable if position.family == "chan" else fourcolor.FourColorTable
+    return family(position, Planner(position))
+
+
+def play(table: fourcolor.FourColorTable | chan.ChanTable, card: int, deal: Deal, seed: int,
+         log: list[dict] | None = None) -> Outcome:
+    """One playout of the family."""
+    run = chan.playout if isinstance(table, chan.ChanTable) else fourcolor.playout
+    return run(table, card, deal, random.Random(seed), log)
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_playout_on_the_true_deal_audits_clean(ruleset_id: str, policy: str) -> None:
+    for seed in SEEDS:
+        log = simulated(ruleset_id, seed, policy)
+        for k in discards(log)[1::7][:3]:
+            payload, deal = position_before(log, k)
+            position = position_of(payload)
+            table = table_of(position)
+            for candidate in position.legal_discards()[:2]:
+                events: list[dict] = []
+                outcome = play(table, candidate, deal, seed, events)
+                found = audit({**log, "events": log["events"][:k] + events, "result": None})
+                assert found.valid, (seed, k, found.violations[:3])
+                deltas = found.outcome.get("deltas") or [0] * position.seats
+                assert outcome.delta == deltas[position.seat]
+                assert outcome.won == (found.outcome.get("winner") == position.seat)
+
+
+def delta_bound(position: Position) -> int:
+    """The largest settlement a player can make or lose: bga-taiwan at most 2 points per card (quads) over 21
+    cards + 3 lucky; Chắn a score under 100; flowers with payments at most 3 points per card."""
+    if position.family == "chan":
+        return 3 * 100
+    if position.ruleset.id == "cardavia-flowers":
+        return 0 if position.options["payment"] == "none" else 3 * 3 * 21
+    options = position.options
+    return (position.seats - 1) * max(45 - options["threshold"], options["threshold"]) + options["stake"] * 3
+
+
+#: One table per rule-set across hypothesis examples: the player's memo is what a search shares between deals.
+TABLES: dict[str, fourcolor.FourColorTable | chan.ChanTable] = {}
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_every_playout_ends_within_the_settlement_range(ruleset_id: str, seed: int) -> None:
+    position = position_of(sample_position(ruleset_id)[0])
+    table = TABLES.setdefault(ruleset_id, table_of(position))
+    deal = sample_deal(position, deal_rng(seed, 0))
+    for candidate in position.legal_discards()[:3]:
+        events: list[dict] = []
+        outcome = play(table, candidate, deal, seed, events)  # returns: the round ended
+        assert abs(outcome.delta) <= delta_bound(position)
+        assert outcome.points > 0 if outcome.won else outcome.points == 0
+        assert sum(e["type"] == "draw" for e in events) <= len(deal.stock)
+        assert events[0] == {"seat": position.seat, "type": "discard", "card": position.code(candidate)}
+
+
+def test_flowers_with_payments_settles_each_losers_payment() -> None:
+    payload = {**sample_position("cardavia-flowers")[0], "options": {"payment": "each_loser_pays"}}
+    position = position_of(payload)
+    table = table_of(position)
+    outcomes = [play(table, position.legal_discards()[0], sample_deal(position, deal_rng(2, i)), i)
+                for i in range(60)]
+    assert any(o.delta for o in outcomes)
+    assert all(o.delta == 3 * o.points for o in outcomes if o.won)
+
+
+def test_chan_wins_pay_three_times_the_score() -> None:
+    position = position_of(sample_position(CHAN)[0])
+    table = table_of(position)
+    outcomes = [play(table, c, sample_deal(position, deal_rng(4, i)), i)
+                for i in range(40) for c in position.legal_discards()[:2]]
+    assert all(o.delta == 3 * o.points for o in outcomes if o.won)
+    assert all(o.delta <= 0 for o in outcomes if not o.won)

@@ -1,0 +1,131 @@
+"""The Monte Carlo driver: reproducible, stops for the documented reasons, intervals that cover the truth."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from service.rules.errors import DomainError
+from service.search.deal import deal_rng, sample_deal
+from service.search.montecarlo import search
+
+from .tables import RULESETS, SMALL_UNSEEN, SMALL_WAITS, position_of, sample_position, small_position
+
+TIMING = "timing"
+
+
+def without_timing(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer without its timing, the one part two equal searches may differ in."""
+    return {k: v for k, v in answer.items() if k != TIMING}
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_same_seed_gives_the_same_answer_and_another_seed_another(ruleset_id: str) -> None:
+    position = position_of(sample_position(ruleset_id)[0])
+    first = search(position, None, samples=40, time_budget=60, seed=5, min_samples=1000).to_json()
+    again = search(position, None, samples=40, time_budget=60, seed=5, min_samples=1000).to_json()
+    other = search(position, None, samples=40, time_budget=60, seed=6, min_samples=1000).to_json()
+    assert without_timing(first) == without_timing(again)
+    assert first["candidates"] != other["candidates"]
+    assert first["deals"] == 40 and first["stopped"] == "samples"
+    assert first["playouts"] == 40 * len(first["candidates"]) and len(first["candidates"]) <= 4
+
+
+def test_the_answer_is_json_with_card_codes_best_first() -> None:
+    position = position_of(sample_position("bga-taiwan")[0])
+    answer = search(position, None, samples=30, time_budget=60, seed=1).to_json()
+    assert answer["objective"] == "expected_settlement"
+    assert answer["best"] == answer["candidates"][0]["card"] and isinstance(answer["best"], str)
+    means = [c["expected_settlement"]["mean"] for c in answer["candidates"]]
+    assert means == sorted(means, reverse=True)
+    row = answer["candidates"][0]
+    assert set(row) == {"card", "exact_rank", "playouts", "win_probability", "expected_settlement",
+                        "pay_probability", "mean_winning_points"}
+    assert row["win_probability"]["low"] <= row["win_probability"]["mean"] <= row["win_probability"]["high"]
+    assert answer["policies"] == {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
+    assert set(answer[TIMING]) == {"elapsed_seconds", "playouts_per_second"}
+
+
+def test_flowers_without_payments_ranks_on_the_win_probability() -> None:
+    position = position_of(sample_position("cardavia-flowers")[0])
+    answer = search(position, None, samples=20, time_budget=60, seed=1).to_json()
+    assert answer["objective"] == "win_probability"
+    assert all(c["expected_settlement"]["mean"] == 0 for c in answer["candidates"])  # nobody pays
+
+
+def exact_win_probability() -> float:
+    """The small position's win probability over every order of its seven unseen cards: the first three are the
+    opponent's, the next two the stock; the player wins when a wait is turned up (nobody else claims or wins)."""
+    orders = list(itertools.permutations(SMALL_UNSEEN))
+    return sum(any(card in SMALL_WAITS for card in order[3:5]) for order in orders) / len(orders)
+
+
+def test_the_interval_covers_the_exact_win_probability() -> None:
+    position = position_of(small_position())
+    wins_on = {i: any(position.code(c) in SMALL_WAITS for c in sample_deal(position, deal_rng(3, i)).stock)
+               for i in range(1500)}
+    answer = search(position, [position.card("yH")], samples=1500, time_budget=60, seed=3)
+    row = answer.candidates[0]
+    assert exact_win_probability() == pytest.approx(11 / 21)
+    assert row.win_probability.low <= exact_win_probability() <= row.win_probability.high
+    assert row.win_probability.mean == sum(wins_on.values()) / 1500  # each playout won exactly when it could
+    assert row.pay_probability.mean == 0 and row.mean_winning_points >= 16  # 16 hu points + the lucky card
+
+
+def test_a_clear_leader_stops_the_search_early() -> None:
+    position = position_of(small_position())
+    keep, breaks = position.card("yH"), position.card("rH")  # waiting on rH/rP, or breaking the wait
+    result = search(position, [breaks, keep], samples=5000, time_budget=60, seed=1, min_samples=100)
+    assert result.stopped == "leader_clear"
+    assert 100 <= result.deals < 5000
+    assert result.candidates[0].card == keep
+    assert result.candidates[0].expected_settlement.low > result.candidates[1].expected_settlement.high
+
+
+def test_the_time_budget_is_honoured() -> None:
+    position = position_of(sample_position("bga-taiwan")[0])
+    result = search(position, None, samples=10**6, time_budget=0.5, seed=1)
+    assert result.stopped == "time_budget"
+    assert 1 <= result.deals < 10**6 and result.elapsed < 2.0
+
+
+def test_a_tiny_budget_still_plays_one_deal_per_candidate() -> None:
+    position = position_of(small_position())
+    ticks = iter(range(10**6))
+    result = search(position, None, samples=100, time_budget=1e-9, seed=1, clock=lambda: next(ticks) * 1.0)
+    assert result.stopped == "time_budget" and result.deals == 1
+    assert all(c.playouts == 1 for c in result.candidates)
+
+
+def test_progress_is_reported_every_50_deals() -> None:
+    position = position_of(small_position())
+    seen: list[tuple[int, int]] = []
+    search(position, None, samples=120, time_budget=60, seed=1, min_samples=10**6,
+           progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(50, 120), (100, 120), (120, 120)]
+
+
+@pytest.mark.parametrize(("candidates", "field"), [
+    (["rG"], "candidates.0"),  # a General is never discarded
+    (["yH", "wG"], "candidates.1"),
+    (["gA"], "candidates.0"),  # not in the hand
+    ([], "candidates"),
+])
+def test_candidates_must_be_legal_discards(candidates: list[str], field: str) -> None:
+    position = position_of(small_position())
+    with pytest.raises(DomainError) as caught:
+        search(position, [position.card(c) for c in candidates], samples=5, time_budget=5, seed=1)
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize(("limits", "field"), [
+    ({"samples": 0}, "samples"), ({"time_budget": 0}, "time_budget"), ({"confidence": 1.0}, "confidence"),
+    ({"min_samples": 0}, "min_samples"),
+])
+def test_search_limits_are_checked(limits: dict[str, Any], field: str) -> None:
+    position = position_of(small_position())
+    with pytest.raises(DomainError) as caught:
+        search(position, None, **{"samples": 5, "time_budget": 5.0, "seed": 1, **limits})
+    assert caught.value.field == field
