@@ -124,11 +124,11 @@ class Seat:
         self.exposed = list(exposed)
         self.history = history or History()
         self.dealt = tuple(self.counts) if dealt is None else dealt
-        self.changed()
+        self.changed(pair_up(self.counts).unpaired)
 
-    def changed(self) -> None:
-        """One card more wins only a hand with exactly one unpaired card, and only with a card of its value."""
-        loose = pair_up(self.counts).unpaired
+    def changed(self, loose: tuple[int, ...]) -> None:
+        """The hand changed; `loose` are its unpaired cards. One card more wins only a hand with exactly one
+        unpaired card, and only with a card of its value."""
         if len(loose) != 1:
             self.wins: tuple[int, ...] = ()
         elif loose[0] == CHI_CHI:
@@ -228,19 +228,17 @@ class Round(Turns):
             seat.counts[c] -= 1
         seat.exposed.append(answer.meld)
         seat.history = with_capture(seat.history, answer)
-        card = self.opponent_discard(seat)
-        seat.counts[card] -= 1
-        seat.history = replace(seat.history, discarded=seat.history.discarded | {card})
-        seat.changed()
-        self.record(s, "discard", card)
-        return card
-
-    def opponent_discard(self, seat: Seat) -> int:
-        """A random legal card in no pair, else one not in an identical pair, else any legal card."""
         legal = legal_discards(seat.counts, seat.history)
         loose = pair_up(seat.counts).unpaired
-        choices = [c for c in legal if c in loose] or [c for c in legal if seat.counts[c] == 1] or legal
-        return self.rng.choice(choices)
+        unpaired = [c for c in legal if c in loose]
+        # A random legal card in no pair, else one not in an identical pair, else any legal card.
+        card = self.rng.choice(unpaired or [c for c in legal if seat.counts[c] == 1] or legal)
+        seat.counts[card] -= 1
+        seat.history = replace(seat.history, discarded=seat.history.discarded | {card})
+        # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
+        seat.changed(tuple(c for c in loose if c != card) if unpaired else pair_up(seat.counts).unpaired)
+        self.record(s, "discard", card)
+        return card
 
     def passed(self, x: int, seats: list[int]) -> None:
         """Rule 3: seats that could capture `x` identically and let it go may not discard or Cạ that face."""

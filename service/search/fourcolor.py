@@ -82,6 +82,9 @@ class FourColorTable:
                       for k in range(N_KINDS)]
         self.grow = [[n_ < 4 and classify((k,) * (n_ + 1), rules) is not None for n_ in range(5)]
                      for k in range(N_KINDS)]
+        # Per discardable card: its identical-meld row, its command/field partners, the other colours' Soldiers.
+        self.profile = [(k, self.alone[k], TRIO[k], tuple(s for s in SOLDIERS if s != k) if k % 7 == SOLDIER else ())
+                        for k in DISCARDABLE]
         counts = [0] * (N_KINDS + 5)
         for card in position.hand:
             counts[card] += 1
@@ -167,16 +170,15 @@ class FourColorTable:
 
     # -- opponents ---------------------------------------------------------------------------------------------
     def loose(self, counts: list[int]) -> list[int]:
-        """The discardable cards of a hand that are in no meld of it."""
-        alone, out = self.alone, []
-        for k in DISCARDABLE:
+        """The discardable cards of a hand that are in no meld of it (the hot path of the opponents' play)."""
+        out = []
+        for k, alone, trio, others in self.profile:
             n = counts[k]
-            if not n or alone[k][n]:
+            if not n or alone[n]:
                 continue
-            trio = TRIO[k]
             if trio and counts[trio[0]] and counts[trio[1]]:
                 continue
-            if k % 7 == SOLDIER and sum(1 for s in SOLDIERS if s != k and counts[s]) >= 2:
+            if others and (counts[others[0]] > 0) + (counts[others[1]] > 0) + (counts[others[2]] > 0) >= 2:
                 continue
             out.append(k)
         return out
@@ -209,18 +211,19 @@ class FourColorTable:
 class Seat:
     """An opponent in a playout: his cards, his exposed melds, and the cards that may complete his hand."""
 
-    __slots__ = ("counts", "exposed", "wins", "tested")
+    __slots__ = ("counts", "exposed", "loose", "wins", "tested")
 
     def __init__(self, table: FourColorTable, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> None:
         self.counts = [0] * (N_KINDS + 5)
         for card in cards:
             self.counts[card] += 1
         self.exposed = list(exposed)
-        self.changed(table)
+        self.changed(table, table.loose(self.counts))
 
-    def changed(self, table: FourColorTable) -> None:
-        """Recompute the win filter after the hand changed."""
-        self.wins = table.wins_with(self.counts, table.loose(self.counts))
+    def changed(self, table: FourColorTable, loose: list[int]) -> None:
+        """The hand changed: its cards in no meld, and the win filter they give."""
+        self.loose = loose
+        self.wins = table.wins_with(self.counts, loose)
         self.tested: dict[int, int] = {}
 
 
@@ -307,22 +310,20 @@ class Round(Turns):
                 return self.settle(s, plan.counts, plan.exposed, None)
             return self.follow(s, plan)
         seat = self.others[s]
+        counts = seat.counts
         for c in answer.used:
-            seat.counts[c] -= 1
+            counts[c] -= 1
         seat.exposed.append(answer.meld)
-        card = self.opponent_discard(seat.counts)
-        if card is None:
+        loose = table.loose(counts)
+        choices = loose or [c for c in DISCARDABLE if counts[c]]
+        if not choices:
             # RULES.md 1: "A player who must discard but holds only Generals (or nothing) ends the round".
-            return self.settle(s, seat.counts, tuple(seat.exposed), None)
-        seat.counts[card] -= 1
-        seat.changed(table)
+            return self.settle(s, counts, tuple(seat.exposed), None)
+        card = self.rng.choice(choices)  # in no meld of his hand if he can: then no meld loses a card
+        counts[card] -= 1
+        seat.changed(table, [k for k in loose if counts[k]] if loose else table.loose(counts))
         self.record(s, "discard", card)
         return card
-
-    def opponent_discard(self, counts: list[int]) -> int | None:
-        """A random card in no meld of the hand, else a random legal card; None when none may be discarded."""
-        choices = self.table.loose(counts) or [c for c in DISCARDABLE if counts[c]]
-        return self.rng.choice(choices) if choices else None
 
     def hu(self, s: int, x: int) -> Outcome:
         """Seat `s` wins on public card `x`."""

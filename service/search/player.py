@@ -22,9 +22,11 @@ from ..rules.chan.captures import History
 from ..rules.chan.discards import complete_distance as chan_complete_distance
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor.cards import Tally
+from ..rules.fourcolor.discards import unseen_counts
 from ..rules.fourcolor.distance import complete_distance as fc_complete_distance
 from ..rules.fourcolor.hand import FourColorHand
 from .position import Position
+from .top import Top, TopRanker
 
 #: The ranking key of a hand that cannot be improved on, or must not be entered (no legal continuation).
 HOPELESS = (float("inf"),)
@@ -76,8 +78,12 @@ class Exact:
     def __init__(self, position: Position) -> None:
         self.ruleset, self.options, self.seats = position.ruleset, position.options, position.seats
         self.chan = position.family == "chan"
-        self.rules = None if self.chan else self.ruleset.meld_rules(self.options)
         self.seen = [position.code(c) for c in position.seen()]
+        if not self.chan:
+            self.rules = self.ruleset.meld_rules(self.options)
+            self.flowers = self.ruleset.id == "cardavia-flowers"
+            self.ranker = TopRanker(self.rules, self.options, self.seats, self.flowers)
+            self.seen_cards = position.seen()
 
     def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
         """The ranking of every legal discard of a hand that must discard."""
@@ -86,6 +92,11 @@ class Exact:
                                                  history or History(), self.seats)
         return self.ruleset.analyse_discards(FourColorHand(tally(counts), exposed, None), self.options, self.seen,
                                              self.seats)
+
+    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> Top:
+        """Four Color Cards: the first option of the ranking alone (`top.py`)."""
+        hand = FourColorHand(tally(counts), exposed, None)
+        return self.ranker.top(hand.concealed, exposed, unseen_counts(hand, self.seen_cards, self.flowers))
 
     def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
         """The distance the best discard of a hand that must discard can leave: one replacement fewer than the
@@ -106,6 +117,7 @@ class Planner:
     def __init__(self, position: Position) -> None:
         self.exact = Exact(position)
         self.plans: dict[tuple, Plan] = {}
+        self.tops: dict[tuple, Plan] = {}
         self.reaches: dict[tuple, int] = {}
         self.analyses = 0
 
@@ -115,6 +127,16 @@ class Planner:
         found = self.plans.get(key)
         if found is None:
             found = self.plans[key] = self._plan(counts, exposed, history)
+        return found
+
+    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> Plan:
+        """The plan of a hand met in play: its top discard and the hand it leaves (memoised). Four Color Cards
+        ranks only the discards tied at the least distance (`top.py`); Chắn runs the whole analysis."""
+        key = (counts, exposed, history)
+        found = self.plans.get(key) or self.tops.get(key)
+        if found is None:
+            found = self.tops[key] = self._plan(counts, exposed, history) if self.exact.chan else self._top(
+                counts, exposed)
         return found
 
     def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
@@ -139,13 +161,24 @@ class Planner:
         best: tuple[tuple[float, ...], Answer] | None = None
         for (answer, counts, exposed, history), r in zip(options, reach):
             if r == least:
-                plan = self.plan(counts, exposed, history)
+                plan = self.top(counts, exposed, history)
                 key = key_of(plan)
                 if best is None or key < best[0]:
                     best = (key, answer._replace(plan=plan))
         if best is None or not (forced or best[0][0] < distance):
             return None
         return best[1]
+
+    def _top(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> Plan:
+        """A Four Color plan with the top discard only."""
+        self.analyses += 1
+        top = self.exact.top(counts, exposed)
+        if top.card is None:
+            return Plan(counts, exposed, None, None, {}, HOPELESS)
+        rest = list(counts)
+        rest[top.card] -= 1
+        return Plan(counts, exposed, None, top.card,
+                    {top.card: Hold(tuple(rest), exposed, top.distance, top.waits, top.improving)}, top.key)
 
     def _plan(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> Plan:
         """Run the analysis once and turn each option into the resting hand it leaves."""

@@ -1,0 +1,84 @@
+"""The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
+
+`analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: the distance
+it leaves, then the one-card expected gain, the unseen improving cards, the unseen waiting copies, then card
+order. Playouts need only the top, on hands that are mostly met once, so this computes the distance of every
+legal discard (one `DiscardDistances`) and the rest of the key only for the discards tied at the least distance:
+their waits and gains (distance 0) or their improving cards (distance 1 or more). It is the first option of
+`analyse_discards`, and the tests hold the two together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from ..rules.fourcolor.cards import GENERAL, N_FLOWERS, N_KINDS, Tally
+from ..rules.fourcolor.discards import DiscardDistances
+from ..rules.fourcolor.hand import FourColorHand
+from ..rules.fourcolor.hu import evaluate_hu
+from ..rules.fourcolor.melds import Meld, MeldRules
+from ..rules.fourcolor.settle import settle_bga, settle_flowers
+
+
+class Top(NamedTuple):
+    """The top-ranked discard (None: no legal discard), the distance it leaves, its waits (card -> gain), its
+    improving cards and its ranking key."""
+
+    card: int | None
+    distance: int
+    waits: dict[int, int]
+    improving: frozenset[int]
+    key: tuple[float, ...]
+
+
+class TopRanker:
+    """Top options of hands under one rule profile and one view of the unseen cards."""
+
+    def __init__(self, rules: MeldRules, options: Mapping[str, Any], seats: int, flowers: bool) -> None:
+        self.rules, self.options, self.seats, self.flowers = rules, options, seats, flowers
+        self.concealed_win = options.get("winning_meld_concealed", True)
+        self.gains: dict[tuple[int, ...], int] = {}
+
+    def top(self, tally: Tally, exposed: tuple[Meld, ...], unseen: Sequence[int]) -> Top:
+        """The first option of the exact ranking of a hand that must discard."""
+        legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL]
+        if not legal:
+            return Top(None, 0, {}, frozenset(), (float("inf"),))
+        plan = DiscardDistances.of(tally, self.rules, exposed, legal)
+        least = min(plan.after.values())
+        tied = [x for x in legal if plan.after[x] == least]
+        total = sum(unseen)
+        if least == 0:
+            found = [self._waiting(plan, tally, exposed, x, unseen, total) for x in tied]
+        else:
+            plan.after = {x: least for x in tied}  # the improving cards of the tied discards alone
+            improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
+            found = [Top(x, least, {}, frozenset(improves[x]), (least, -0.0, -sum(unseen[y] for y in improves[x]), 0))
+                     for x in tied]
+        return min(found, key=lambda t: (t.key, t.card))
+
+    def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
+                 unseen: Sequence[int], total: int) -> Top:
+        """A discard that leaves the hand waiting: its waits with their gains and its key."""
+        rest = tally.copy()
+        rest.remove(x)
+        waits = {c: self.gain(FourColorHand(rest, exposed, c)) for c in plan.waits(x)}
+        expected = sum(unseen[c] * max(g, 0) for c, g in waits.items()) / total if total else 0.0
+        waiting = sum(unseen[c] for c in waits)
+        return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]), (0, -expected, -waiting, -waiting))
+
+    def gain(self, won: FourColorHand) -> int:
+        """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact
+        analysis counts it: RULES.md 1 "Settlement")."""
+        points = evaluate_hu(won, self.rules, self.concealed_win).points
+        found = self.gains.get((points,))
+        if found is None:
+            if not self.flowers:
+                found = settle_bga(won, self.rules, self.options, self.seats, 0, None).deltas[0]
+            elif self.options["payment"] == "none":
+                found = points
+            else:
+                found = settle_flowers(won, self.rules, self.options, self.seats, 0).deltas[0]
+            self.gains[(points,)] = found
+        return found

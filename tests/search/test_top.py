@@ -1,0 +1,69 @@
+"""The top of the exact ranking (`top.py`) is the first option of `analyse_discards`, on every kind of hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.rules.analysis import rank_key
+from service.rules.fourcolor import samples
+from service.rules.fourcolor.cards import Tally, code
+from service.rules.fourcolor.discards import unseen_counts
+from service.rules.fourcolor.hand import FourColorHand
+from service.rules.registry import get_ruleset
+from service.search.deal import deal_rng, sample_deal
+from service.search.player import Planner
+from service.search.position import deck
+from service.search.top import TopRanker
+
+from .tables import BGA, FLOWERS, position_of, sample_position
+from .test_playouts import play, table_of
+
+PROFILES = [(BGA, {}), (BGA, {"winning_meld_concealed": False, "win_payment": "flat"}), (FLOWERS, {}),
+            (FLOWERS, {"payment": "each_loser_pays", "mixed_group_points": "zero"})]
+
+
+@pytest.mark.parametrize(("ruleset_id", "given"), PROFILES, ids=[f"{r}-{sorted(g)}" for r, g in PROFILES])
+def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dict) -> None:
+    ruleset = get_ruleset(ruleset_id)
+    options = ruleset.resolve_options(given)
+    rules = ruleset.meld_rules(options)
+    ranker = TopRanker(rules, options, 4, rules.flowers)
+    rng = random.Random(f"{ruleset_id}{sorted(given)}")
+    for i in range(90):
+        cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
+        rest = deck(ruleset_id)
+        for c in cards:
+            rest.remove(c)
+        seen = rng.sample(rest, rng.randrange(30))
+        hand = FourColorHand(Tally.of(cards), (), None)
+        full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
+        top = ranker.top(hand.concealed, (), unseen_counts(hand, seen, rules.flowers))
+        if not full.options:
+            assert top.card is None
+            continue
+        first = full.options[0]
+        assert (top.card, top.distance, top.key) == (first.card, first.distance, rank_key(first))
+        assert top.waits == {w.card: w.gain for w in first.waits}
+        assert top.improving == frozenset(c for c, _ in first.improving)
+
+
+@pytest.mark.parametrize("ruleset_id", [BGA, FLOWERS])
+def test_the_top_of_hands_met_in_play_is_the_first_option(ruleset_id: str) -> None:
+    """Hands the player reaches in playouts, with the melds he exposed on the way."""
+    position = position_of(sample_position(ruleset_id)[0])
+    table = table_of(position)
+    for i in range(30):
+        deal = sample_deal(position, deal_rng(1, i))
+        for candidate in position.legal_discards()[:2]:
+            play(table, candidate, deal, i)
+    planner: Planner = table.planner
+    met = list(planner.tops.items())[:40]
+    assert any(exposed != position.exposed for (_, exposed, _), _ in met)
+    for (counts, exposed, history), plan in met:
+        full = planner._plan(counts, exposed, history)
+        assert (plan.discard, plan.key) == (full.discard, full.key)
+        if plan.discard is not None:
+            mine, theirs = plan.holds[plan.discard], full.holds[full.discard]
+            assert (mine.distance, mine.waits, mine.improving) == (theirs.distance, theirs.waits, theirs.improving)
