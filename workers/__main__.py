@@ -10,7 +10,7 @@ from rq import Worker
 
 from service.rules.warm import warm_tables
 
-from . import replays  # noqa: F401 - imported once here, not again in every forked work horse
+from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse
 from .queues import QUEUES, SERIALIZER, connect
 
 #: RQ's default is 10 minutes; a job whose worker died is found at the first clean-up after its started-registry

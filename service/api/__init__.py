@@ -41,6 +41,7 @@ def register_blueprints(app: Flask) -> Api:
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
     from .rulesets.routes import blp as rulesets
+    from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY})
@@ -48,7 +49,7 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
-    for blueprint in (health, rulesets, hands, settlements, audits, discards, jobs):
+    for blueprint in (health, rulesets, hands, settlements, audits, discards, jobs, searches):
         api.register_blueprint(blueprint)
     return api
 

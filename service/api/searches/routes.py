@@ -1,0 +1,50 @@
+"""POST /v1/searches: queue a deep suggested-discard search (Monte Carlo playouts) as a job."""
+
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+
+from workers.queues import enqueue
+from workers.searches import deep_search
+from workers.webhooks import notify_failure, notify_success
+
+from ...jobs import idempotency_key, owner, redis
+from ...rules.errors import DomainError
+from ...search.position import parse_position
+from ..blueprint import Blueprint
+from ..common import resolve
+from ..jobs.routes import accepted, check_callback, submit
+from ..jobs.schemas import JobSchema
+from .schemas import SearchRequestSchema
+
+blp = Blueprint("searches", __name__, url_prefix="/v1", description="Deep discard search (jobs)")
+
+
+@blp.route("/searches")
+class Searches(MethodView):
+    """Monte Carlo search of the best discard."""
+
+    @blp.arguments(SearchRequestSchema())
+    @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
+    @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
+    def post(self, payload: dict):
+        """Queue a search: per candidate discard, win probability, expected settlement and chance of paying,
+        each with a confidence interval, from playouts of the rest of the round over the unseen cards."""
+        ruleset, options = resolve(payload)
+        position = parse_position(ruleset, options, payload)  # every input error is a 422 now, not a failed job
+        legal = set(position.legal_discards())
+        if not legal:
+            raise DomainError("the hand has no legal discard", "hand", code="no_legal_discard")
+        for i, text in enumerate(payload["candidates"] or ()):
+            if position.card(text, f"candidates.{i}") not in legal:
+                raise DomainError(f"{text} is not a legal discard of this hand", f"candidates.{i}",
+                                  code="illegal_discard")
+        if payload["callback_url"]:
+            check_callback(payload["callback_url"])
+        meta = {"owner": owner(), "kind": "search", "callback_url": payload["callback_url"],
+                "progress": {"deals_done": 0, "deals_total": payload["samples"]}}
+        key = idempotency_key(request.headers.get("Idempotency-Key"), {"search": payload})
+        return accepted(submit(key, lambda pipe, job_id: enqueue(
+            deep_search, redis(), payload, job_id=job_id, meta=meta,
+            on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))

@@ -1,0 +1,34 @@
+"""The deep search job: Monte Carlo playouts of every candidate discard of one position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rq import get_current_job
+
+from service.rules.registry import ENGINE_VERSION, get_ruleset
+from service.search.montecarlo import search
+from service.search.position import parse_position
+
+from .queues import QUEUE_SEARCHES, job
+
+
+@job(QUEUE_SEARCHES, timeout=300)
+def deep_search(request: dict[str, Any]) -> dict[str, Any]:
+    """Search the request's position; progress (deals done / total) goes to job.meta as the search runs."""
+    current = get_current_job()
+    ruleset = get_ruleset(request["ruleset"])
+    options = dict(ruleset.resolve_options(request.get("options")))
+    position = parse_position(ruleset, options, request)
+    candidates = None
+    if request.get("candidates"):
+        candidates = [position.card(text, f"candidates.{i}") for i, text in enumerate(request["candidates"])]
+
+    def progress(done: int, total: int) -> None:
+        if current is not None:
+            current.meta["progress"] = {"deals_done": done, "deals_total": total}
+            current.save_meta()
+
+    result = search(position, candidates, samples=request["samples"], time_budget=request["time_budget"],
+                    seed=request["seed"], progress=progress)
+    return {"ruleset": ruleset.id, "options": options, "engine_version": ENGINE_VERSION, **result.to_json()}
