@@ -129,10 +129,10 @@ def _candidates(position: Position, given: Sequence[int] | None, ranking: Sequen
     """The given candidates (each a legal discard, once), or the top of the exact ranking."""
     legal = set(position.legal_discards())
     if not legal:
-        raise DomainError("the hand has no legal discard (only Generals and flowers; Chắn: rules 2, 3, 6)", "hand",
-                          code="no_legal_discard")
+        raise DomainError("the hand has no legal discard (only Generals and flowers; Chắn: rules 2, 3, 6, or a "
+                          "dead hand)", "hand", code="no_legal_discard")
     if given is None:
-        return [card for card, _ in ranking[:DEFAULT_CANDIDATES]]
+        return [card for card, _ in ranking[:DEFAULT_CANDIDATES] if card in legal]
     if not given:
         raise DomainError("give at least one candidate, or none for the exact ranking's best", "candidates",
                           code="invalid_field")

@@ -60,7 +60,9 @@ class Position:
     def legal_discards(self) -> list[int]:
         """The cards he may discard now (never a General or flower; Chắn capture rules 2, 3, 6)."""
         if self.family == "chan":
-            return legal_discards(chan_cards.tally(self.hand), self.history or History())
+            history = self.history or History()
+            # RULES.md 2: a dead hand "only draws and can neither capture nor win": it never discards.
+            return [] if history.dead_hand else legal_discards(chan_cards.tally(self.hand), history)
         return sorted({c for c in self.hand if not fc_cards.is_flower(c) and fc_cards.character_of(c) != 0})
 
     def seen(self) -> list[int]:

@@ -129,3 +129,16 @@ def test_search_limits_are_checked(limits: dict[str, Any], field: str) -> None:
     with pytest.raises(DomainError) as caught:
         search(position, None, **{"samples": 5, "time_budget": 5.0, "seed": 1, **limits})
     assert caught.value.field == field
+
+
+@pytest.mark.parametrize("payload", [
+    {"ruleset": "cardavia-flowers", "hand": [f"{c}G" for c in "rygw" for _ in range(4)] + ["F1", "F2", "F3", "F4",
+                                                                                         "F5"]},
+    {"ruleset": "cardavia-chan", "hand": "2m 2m 3s 3s 4c 4c 5m 5m 6s 6s 7c 8m 8s 9c 9c CC CC 2s 3m 4m".split(),
+     "history": {"dead_hand": True}},
+], ids=["only_generals_and_flowers", "chan_dead_hand"])
+def test_a_hand_without_a_legal_discard_is_refused(payload: dict[str, Any]) -> None:
+    position = position_of({"seats": 4, "seat": 0, **payload})
+    with pytest.raises(DomainError) as caught:
+        search(position, None, samples=5, time_budget=5, seed=1)
+    assert caught.value.field == "hand" and caught.value.code == "no_legal_discard"
