@@ -32,7 +32,7 @@ from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
 from ..rules.chan.scoring import settle
 from .deal import Deal, Outcome
-from .player import Answer, Hold, Planner, Turns
+from .player import Answer, Hold, Planner, Turns, with_meld
 from .position import Position
 
 STOCK, DISCARD = "stock", "discard"
@@ -94,7 +94,8 @@ class ChanTable:
             for c in used:
                 rest[c] -= 1
             answer = Answer(claim.priority, claim.kind, claim.pair, used)
-            options.append((answer, tuple(rest), hold.exposed + (claim.pair,), with_capture(hold.history, answer)))
+            exposed = with_meld(hold.exposed, claim.pair)
+            options.append((answer, tuple(rest), exposed, with_capture(hold.history, answer)))
         return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
 
     def passed(self, hold: Hold, x: int) -> Hold:

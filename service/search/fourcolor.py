@@ -34,7 +34,7 @@ from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from .deal import Deal, Outcome
-from .player import HOPELESS, Answer, Hold, Plan, Planner, Turns, tally
+from .player import HOPELESS, Answer, Hold, Plan, Planner, Turns, tally, with_meld
 from .position import Position
 
 DRAW, DISCARD = "draw", "discard"
@@ -158,7 +158,7 @@ class FourColorTable:
                     rest[c] -= 1
                 opened = Meld(meld.kind, meld.cards, concealed=False)
                 options.append((Answer(priority, meld.kind, opened, tuple(used)), tuple(rest),
-                                hold.exposed + (opened,), None))
+                                with_meld(hold.exposed, opened), None))
         return self.planner.choose(options, hold.distance, forced, self.plan_key)
 
     def plan_key(self, plan: Plan) -> tuple[float, ...]:

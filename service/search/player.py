@@ -106,6 +106,12 @@ class Exact:
         return max(0, fc_complete_distance(tally(counts), self.rules, exposed) - 1)
 
 
+def with_meld(exposed: tuple[Any, ...], meld: Any) -> tuple[Any, ...]:
+    """Exposed melds after one more, in a canonical order: the same melds taken in another order are the same
+    hand to analyse (one memo entry)."""
+    return tuple(sorted(exposed + (meld,), key=lambda m: (m.kind, m.cards)))
+
+
 def tally(counts: Any) -> Tally:
     """An engine tally of a Four Color 33-count vector (28 chess cards, then the 5 flowers)."""
     return Tally(list(counts[:28]), sum(1 << i for i, n in enumerate(counts[28:]) if n))
