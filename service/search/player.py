@@ -13,19 +13,22 @@ playout that reaches it reads the memo. That is what makes playouts fast: the pl
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..rules.analysis import DiscardAnalysis, rank_key
 from ..rules.chan.captures import History
+from ..rules.chan.cards import N_FACES
+from ..rules.chan.discards import analyse_discards as chan_analyse
 from ..rules.chan.discards import complete_distance as chan_complete_distance
 from ..rules.chan.hand import ChanHand
-from ..rules.fourcolor.cards import Tally
-from ..rules.fourcolor.discards import unseen_counts
+from ..rules.fourcolor.cards import N_FLOWERS, N_KINDS, Tally
+from ..rules.fourcolor.discards import analyse_discards as fc_analyse
 from ..rules.fourcolor.distance import complete_distance as fc_complete_distance
 from ..rules.fourcolor.hand import FourColorHand
-from .position import Position
+from .position import Position, deck
 from .top import Top, TopRanker
 
 #: The ranking key of a hand that cannot be improved on, or must not be entered (no legal continuation).
@@ -78,25 +81,36 @@ class Exact:
     def __init__(self, position: Position) -> None:
         self.ruleset, self.options, self.seats = position.ruleset, position.options, position.seats
         self.chan = position.family == "chan"
-        self.seen = [position.code(c) for c in position.seen()]
+        left = Counter(deck(self.ruleset.id))
+        left.subtract(position.seen())
+        self.outside = [left[c] for c in range(N_FACES if self.chan else N_KINDS + N_FLOWERS)]
         if not self.chan:
             self.rules = self.ruleset.meld_rules(self.options)
             self.flowers = self.ruleset.id == "cardavia-flowers"
             self.ranker = TopRanker(self.rules, self.options, self.seats, self.flowers)
-            self.seen_cards = position.seen()
+
+    def unseen(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> list[int]:
+        """Copies of each card the player has not seen, holding this hand: the deck minus what he saw minus it."""
+        out = list(self.outside)
+        for card, n in enumerate(counts):
+            out[card] -= n
+        for meld in exposed:
+            for card in meld.cards:
+                out[card] -= 1
+        return out
 
     def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
-        """The ranking of every legal discard of a hand that must discard."""
+        """The ranking of every legal discard of a hand that must discard (the engine functions behind the
+        rule-sets' `analyse_discards`, given the unseen copies instead of the visible codes to parse again)."""
+        unseen = self.unseen(counts, exposed)
         if self.chan:
-            return self.ruleset.analyse_discards(ChanHand(counts, exposed, None), self.options, self.seen,
-                                                 history or History(), self.seats)
-        return self.ruleset.analyse_discards(FourColorHand(tally(counts), exposed, None), self.options, self.seen,
-                                             self.seats)
+            return chan_analyse(ChanHand(counts, exposed, None), self.options, unseen, history or History())
+        return fc_analyse(FourColorHand(tally(counts), exposed, None), self.rules, self.options, unseen, self.seats,
+                          self.flowers)
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> Top:
         """Four Color Cards: the first option of the ranking alone (`top.py`)."""
-        hand = FourColorHand(tally(counts), exposed, None)
-        return self.ranker.top(hand.concealed, exposed, unseen_counts(hand, self.seen_cards, self.flowers))
+        return self.ranker.top(tally(counts), exposed, self.unseen(counts, exposed))
 
     def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
         """The distance the best discard of a hand that must discard can leave: one replacement fewer than the

@@ -1,4 +1,5 @@
-"""The top of the exact ranking (`top.py`) is the first option of `analyse_discards`, on every kind of hand."""
+"""The exact analysis as the search runs it: the top of the ranking (`top.py`) is the first option of
+`analyse_discards` on every kind of hand, and the adapter analyses hands as the rule-sets do."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from service.rules.fourcolor.discards import unseen_counts
 from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
 from service.search.deal import deal_rng, sample_deal
-from service.search.player import Planner
+from service.search.player import Exact, Planner
 from service.search.position import deck
 from service.search.top import TopRanker
 
-from .tables import BGA, FLOWERS, position_of, sample_position
+from .tables import BGA, FLOWERS, RULESETS, position_of, sample_position
 from .test_playouts import play, table_of
 
 PROFILES = [(BGA, {}), (BGA, {"winning_meld_concealed": False, "win_payment": "flat"}), (FLOWERS, {}),
@@ -67,3 +68,21 @@ def test_the_top_of_hands_met_in_play_is_the_first_option(ruleset_id: str) -> No
         if plan.discard is not None:
             mine, theirs = plan.holds[plan.discard], full.holds[full.discard]
             assert (mine.distance, mine.waits, mine.improving) == (theirs.distance, theirs.waits, theirs.improving)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None:
+    """The adapter passes unseen copies to the engine functions; the rule-set parses the visible codes."""
+    payload = sample_position(ruleset_id)[0]
+    position = position_of(payload)
+    ruleset, options = position.ruleset, position.options
+    seen = [position.code(c) for c in position.seen()]
+    hand = ruleset.parse(options, payload["hand"], payload["exposed"])
+    if position.family == "chan":
+        expected = ruleset.analyse_discards(hand, options, seen, position.history, position.seats)
+    else:
+        expected = ruleset.analyse_discards(hand, options, seen, position.seats)
+    counts = [0] * len(Exact(position).outside)
+    for card in position.hand:
+        counts[card] += 1
+    assert Exact(position).analyse(tuple(counts), position.exposed, position.history) == expected
