@@ -13,9 +13,8 @@ Opponent policy ("opponents-greedy-melds"): he wins whenever it is legal and pay
 least the threshold, the mirror of the player's rule; flowers without payments: every win); he claims a triple
 or quad when he holds the pair (a quad with three); a General (flower) he must take becomes a single `general`
 (`flower`) meld; he makes no other claim; he discards a random card that is in no meld of his hand, otherwise a
-random legal card (never a General or a flower). His win test is cheap: a card of his hand that is in no meld of
-it must meld with the public card, so only public cards that meld with every such card are tested (recomputed
-when his hand changes, once per card per hand).
+random legal card (never a General or a flower). His win test runs only on the public cards that may complete
+his hand (`shapes.py`), once per card and hand.
 
 The player's policy is `player.py`'s. Settlement is the engine's (`rules/fourcolor/settle.py`): bga-taiwan with
 the lucky card = the next stock card, flowers with its payment option.
@@ -26,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS, SOLDIER, code
+from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS, code
 from ..rules.fourcolor.claims import OPEN_IDENTICAL
 from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
@@ -36,15 +35,9 @@ from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from .deal import Deal, Outcome
 from .player import HOPELESS, Answer, Hold, Plan, Planner, Turns, tally, with_meld
 from .position import Position
+from .shapes import DISCARDABLE, Shapes
 
 DRAW, DISCARD = "draw", "discard"
-#: Chess cards that may be discarded: every character but the General (RULES.md 1: "Generals can never be
-#: discarded"; flowers never either).
-DISCARDABLE = tuple(c for c in range(N_KINDS) if c % 7)
-SOLDIERS = tuple(c * 7 + SOLDIER for c in range(4))
-#: The other two cards of a card's command (G A E) or field (C H P) of its colour.
-TRIO = tuple(tuple(c // 7 * 7 + k for k in group if k != c % 7) if c % 7 in group else ()
-             for c in range(N_KINDS) for group in [(0, 1, 2) if c % 7 < 3 else (3, 4, 5)])
 
 
 def role_of(seat: int, source: str, origin: int, seats: int) -> str:
@@ -78,13 +71,7 @@ class FourColorTable:
         self.hu_rank["discarder"] = 0
         self.identical = [[self._identical(x, held) for held in range(5)] for x in range(N_KINDS + 5)]
         self.forced = [self._forced(x) for x in range(N_KINDS + 5)]
-        self.alone = [[any(classify((k,) * m, rules) for m in range(2, n_ + 1)) for n_ in range(5)]
-                      for k in range(N_KINDS)]
-        self.grow = [[n_ < 4 and classify((k,) * (n_ + 1), rules) is not None for n_ in range(5)]
-                     for k in range(N_KINDS)]
-        # Per discardable card: its identical-meld row, its command/field partners, the other colours' Soldiers.
-        self.profile = [(k, self.alone[k], TRIO[k], tuple(s for s in SOLDIERS if s != k) if k % 7 == SOLDIER else ())
-                        for k in DISCARDABLE]
+        self.shapes = Shapes(rules)
         counts = [0] * (N_KINDS + 5)
         for card in position.hand:
             counts[card] += 1
@@ -169,38 +156,6 @@ class FourColorTable:
         return (-1.0,) if gain > 0 or not self.payments else HOPELESS
 
     # -- opponents ---------------------------------------------------------------------------------------------
-    def loose(self, counts: list[int]) -> list[int]:
-        """The discardable cards of a hand that are in no meld of it (the hot path of the opponents' play)."""
-        out = []
-        for k, alone, trio, others in self.profile:
-            n = counts[k]
-            if not n or alone[n]:
-                continue
-            if trio and counts[trio[0]] and counts[trio[1]]:
-                continue
-            if others and (counts[others[0]] > 0) + (counts[others[1]] > 0) + (counts[others[2]] > 0) >= 2:
-                continue
-            out.append(k)
-        return out
-
-    def wins_with(self, counts: list[int], loose: list[int]) -> frozenset[int] | None:
-        """The public cards that may complete this resting hand (None: any card may): each loose card must
-        meld with the public card, so the cards that meld with all of them."""
-        found: set[int] | None = None
-        for k in loose:
-            fits = {k} if self.grow[k][counts[k]] else set()
-            trio = TRIO[k]
-            if trio and bool(counts[trio[0]]) != bool(counts[trio[1]]):
-                fits.add(trio[1] if counts[trio[0]] else trio[0])
-            if k % 7 == SOLDIER:
-                held = [s for s in SOLDIERS if s != k and counts[s]]
-                if len(held) == 1:
-                    fits.update(s for s in SOLDIERS if s != k and s != held[0])
-            found = fits if found is None else found & fits
-            if not found:
-                return frozenset()
-        return None if found is None else frozenset(found)
-
     def hu_points(self, counts: list[int], exposed: list[Meld], x: int) -> int:
         """Hu points of hand + `x` (exposed melds at exposed value), or -1 when it does not split into melds."""
         hand = FourColorHand(tally(counts), tuple(exposed), x)
@@ -218,12 +173,12 @@ class Seat:
         for card in cards:
             self.counts[card] += 1
         self.exposed = list(exposed)
-        self.changed(table, table.loose(self.counts))
+        self.changed(table, table.shapes.loose(self.counts))
 
     def changed(self, table: FourColorTable, loose: list[int]) -> None:
         """The hand changed: its cards in no meld, and the win filter they give."""
         self.loose = loose
-        self.wins = table.wins_with(self.counts, loose)
+        self.wins = table.shapes.wins_with(self.counts, loose)
         self.tested: dict[int, int] = {}
 
 
@@ -314,14 +269,14 @@ class Round(Turns):
         for c in answer.used:
             counts[c] -= 1
         seat.exposed.append(answer.meld)
-        loose = table.loose(counts)
+        loose = table.shapes.loose(counts)
         choices = loose or [c for c in DISCARDABLE if counts[c]]
         if not choices:
             # RULES.md 1: "A player who must discard but holds only Generals (or nothing) ends the round".
             return self.settle(s, counts, tuple(seat.exposed), None)
         card = self.rng.choice(choices)  # in no meld of his hand if he can: then no meld loses a card
         counts[card] -= 1
-        seat.changed(table, [k for k in loose if counts[k]] if loose else table.loose(counts))
+        seat.changed(table, [k for k in loose if counts[k]] if loose else table.shapes.loose(counts))
         self.record(s, "discard", card)
         return card
 
