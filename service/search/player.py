@@ -33,6 +33,8 @@ from .top import Top, TopRanker
 
 #: The ranking key of a hand that cannot be improved on, or must not be entered (no legal continuation).
 HOPELESS = (float("inf"),)
+#: Hands met in play the memo keeps before it starts again (about 5 KB each).
+MEMO_LIMIT = 20_000
 
 
 @dataclass(eq=False)
@@ -146,7 +148,7 @@ class Planner:
         key = (counts, exposed, history)
         found = self.plans.get(key)
         if found is None:
-            found = self.plans[key] = self._plan(counts, exposed, history)
+            found = self.plans[key] = self._plan(counts, exposed, history, every=True)
         return found
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> Plan:
@@ -155,9 +157,16 @@ class Planner:
         key = (counts, exposed, history)
         found = self.plans.get(key) or self.tops.get(key)
         if found is None:
+            if len(self.tops) >= MEMO_LIMIT:
+                self.forget()
             found = self.tops[key] = self._plan(counts, exposed, history) if self.exact.chan else self._top(
                 counts, exposed)
         return found
+
+    def forget(self) -> None:
+        """Drop the hands met in play (a long search stays within memory; only speed depends on the memo)."""
+        self.tops.clear()
+        self.reaches.clear()
 
     def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
         """The distance the best discard of this hand can leave (memoised): a cheap bound before a plan."""
@@ -200,12 +209,13 @@ class Planner:
         return Plan(counts, exposed, None, top.card,
                     {top.card: Hold(tuple(rest), exposed, top.distance, top.waits, top.improving)}, top.key)
 
-    def _plan(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> Plan:
-        """Run the analysis once and turn each option into the resting hand it leaves."""
+    def _plan(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
+              every: bool = False) -> Plan:
+        """Run the analysis once and turn the top option (`every`: each option) into the resting hand it leaves."""
         self.analyses += 1
         analysis = self.exact.analyse(counts, exposed, history)
         holds = {}
-        for option in analysis.options:
+        for option in analysis.options if every else analysis.options[:1]:
             rest = list(counts)
             rest[option.card] -= 1
             after = history

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from service.rules.errors import DomainError
+from service.search import player
 from service.search.deal import deal_rng, sample_deal
 from service.search.montecarlo import search
 
@@ -142,3 +143,12 @@ def test_a_hand_without_a_legal_discard_is_refused(payload: dict[str, Any]) -> N
     with pytest.raises(DomainError) as caught:
         search(position, None, samples=5, time_budget=5, seed=1)
     assert caught.value.field == "hand" and caught.value.code == "no_legal_discard"
+
+
+def test_forgetting_the_memo_changes_nothing_but_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = position_of(sample_position("cardavia-chan")[0])
+    remembered = search(position, None, samples=30, time_budget=60, seed=2).to_json()
+    monkeypatch.setattr(player, "MEMO_LIMIT", 3)
+    forgetful = search(position, None, samples=30, time_budget=60, seed=2).to_json()
+    assert without_timing(forgetful) | {"analyses": 0} == without_timing(remembered) | {"analyses": 0}
+    assert forgetful["analyses"] > remembered["analyses"]
