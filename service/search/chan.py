@@ -14,7 +14,9 @@ Opponent policy ("opponents-greedy-chan"): he wins whenever it is legal; he clai
 allow it, never a Cạ; he discards a random legal card in no pair of his hand, else one not in an identical pair,
 else any legal card. His win test is cheap: with the forced pairing (RULES.md 2 "Pairs") one card more can only
 complete a hand with exactly one unpaired card, and only with a card of that card's value (recomputed when his
-hand changes). The position does not say what each other seat did before, so their histories start clean.
+hand changes). The position does not say what each other seat did before, so their histories start clean; nor
+where play resumes after the player's discard, so it goes to the next seat (after his out-of-turn Chíu it would go
+back to the interrupted gate).
 
 Settlement is the engine's (`rules/chan/scoring.py`): Ù chì on one's own gate, a Chíu-completed win (Chíu ù on
 a triple held at the start), and the bonuses of the initial deal (Thiên khai, Bòn) read from the cards each seat
