@@ -43,26 +43,23 @@ class DecisionReview:
         self.shown: list[int] = []
         self.decisions: list[dict[str, Any]] = []
         self.passes: list[dict[str, Any]] = []
-        self.current: Event | None = None
+        self.offered_by: int | None = None  # the event that put the public card on offer
         self.progress = progress
 
     # -- what each seat has seen ---------------------------------------------------------------------------
-    def step(self, event: Event) -> None:
-        self.current = event
-        super().step(event)  # type: ignore[misc]
-
-    def shown_now(self) -> None:
-        """The public card just offered is seen by everyone."""
+    def shown_now(self, event: Event) -> None:
+        """The public card just offered (by `event`) is seen by everyone."""
         if self.public is not None:  # type: ignore[attr-defined]
             self.shown.append(self.public.card)  # type: ignore[attr-defined]
+            self.offered_by = event.index
 
     def discard(self, event: Event) -> None:
         super().discard(event)  # type: ignore[misc]
-        self.shown_now()
+        self.shown_now(event)
 
     def draw(self, event: Event) -> None:
         super().draw(event)  # type: ignore[misc]
-        self.shown_now()
+        self.shown_now(event)
 
     def resolve(self, *args: Any) -> None:
         before = self.public  # type: ignore[attr-defined]
@@ -79,10 +76,10 @@ class DecisionReview:
         return cards
 
     def record_pass(self, seat: int, kinds: set[str]) -> None:
-        """A seat that made no claim though it had these legal claims."""
+        """A seat that made no claim on the card `offered_by` put on offer, though it had these legal claims."""
         if kinds and self.settings.mode != "none":
             won = "hu" in kinds or "win" in kinds
-            self.passes.append({"event": self.current.index if self.current else None, "seat": seat,
+            self.passes.append({"event": self.offered_by, "seat": seat,
                                 "passed": "win" if won else "claim", "claims": sorted(kinds)})
 
     # -- the discard ---------------------------------------------------------------------------------------
@@ -104,6 +101,8 @@ class DecisionReview:
             "options": len(analysis.options), "distance": actual.distance, "best_distance": best.distance,
             "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4),
             "reason": best.reason, "deep": None,
+            "ranking": [{"card": show(o.card), "rank": o.rank, "distance": o.distance,
+                         "expected_gain": round(o.expected_gain, 4)} for o in analysis.options],
         }
         if self.settings.mode == "deep":
             entry["deep"] = self.deep_rating(event.seat, card, analysis)
@@ -163,4 +162,5 @@ def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], 
                       for d in costliest if d["expected_loss"] > 0],
         "passed_wins": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "win"],
         "passed_claims": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "claim"],
+        "passes": [{k: p[k] for k in ("event", "passed", "claims")} for p in passes if p["seat"] == seat],
     }

@@ -21,15 +21,28 @@ BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "w
 EXACT = ReviewSettings("exact")
 
 
-def dealt_log(first_discard: str) -> dict:
-    """A 4-seat bga-taiwan round: the dealer (seat 0) holds BGA_HAND and opens with `first_discard`."""
+def dealt_log(first_discard: str, first_stock: str | None = None) -> dict:
+    """A 4-seat bga-taiwan round: the dealer (seat 0) holds BGA_HAND and opens with `first_discard`; with
+    `first_stock`, that card is the first one turned up."""
     deck = list(CHESS_CODES) * 4
-    for card in BGA_HAND:
+    for card in BGA_HAND + ([first_stock] if first_stock else []):
         deck.remove(card)
     random.Random(5).shuffle(deck)
     hands = [BGA_HAND] + [deck[i * 20:(i + 1) * 20] for i in range(3)]
-    return {"ruleset": BGA, "seats": 4, "dealer": 0, "hands": hands, "stock": deck[60:],
+    stock = ([first_stock] if first_stock else []) + deck[60:]
+    return {"ruleset": BGA, "seats": 4, "dealer": 0, "hands": hands, "stock": stock,
             "events": [{"seat": 0, "type": "discard", "card": first_discard}]}
+
+
+def test_a_hu_passed_up_is_listed_with_the_event_that_offered_it():
+    """The dealer discards yA (waiting on wC); seat 1 turns up wC and nobody claims: the dealer passed up a
+    hu on event 1 (RULES.md 1: any player but the discarder may claim hu on a public card)."""
+    log = dealt_log("yA", "wC")
+    log["events"] += [{"seat": 1, "type": "draw"}, {"seat": 2, "type": "draw"}]
+    found, seats = review(log, EXACT)
+    assert found.valid, found.violations
+    assert seats[0]["wins_passed_up"] == 1 and seats[0]["review"]["passed_wins"] == [1]
+    assert {"event": 1, "passed": "win", "claims": ["hu"]} in seats[0]["review"]["passes"]
 
 
 def test_opening_discard_that_breaks_a_meld_costs_the_best_wait():
@@ -90,3 +103,8 @@ def test_every_discard_of_a_legal_log_is_rated(log):
         assert len(summary["costliest"]) <= 5
         assert len(summary["passed_wins"]) == seat["wins_passed_up"]
         assert len(summary["passed_claims"]) == seat["claims_passed_up"]
+        assert [p["event"] for p in summary["passes"] if p["passed"] == "win"] == summary["passed_wins"]
+        for d in decisions:
+            ranks = {r["card"]: r["rank"] for r in d["ranking"]}
+            assert len(ranks) == d["options"] and ranks[d["card"]] == d["rank"]
+            assert sorted(c for c, r in ranks.items() if r == 1) == sorted(d["best"])
