@@ -108,3 +108,20 @@ def test_every_discard_of_a_legal_log_is_rated(log):
             ranks = {r["card"]: r["rank"] for r in d["ranking"]}
             assert len(ranks) == d["options"] and ranks[d["card"]] == d["rank"]
             assert sorted(c for c, r in ranks.items() if r == 1) == sorted(d["best"])
+
+
+@pytest.mark.parametrize("log", [simulate_chan("cardavia-chan", 2, 4, "greedy"),
+                                 simulated(FLOWERS, 4, "greedy", 1)[0]], ids=["cardavia-chan", "cardavia-flowers"])
+def test_deep_review_searches_the_position_each_player_saw(log):
+    """Deep mode: the first discards each get a search over the best exact candidates and the actual discard;
+    the expected loss is the best value minus the actual one's, never negative."""
+    log = {**log, "events": log["events"][:12], "result": None}
+    _, seats = review(log, ReviewSettings("deep", samples=20, time_budget=5.0, seed=2))
+    decisions = [d for s in seats for d in s["decisions"]]
+    assert decisions
+    for d in decisions:
+        deep = d["deep"]
+        assert d["card"] in deep["values"]
+        assert 2 <= len(deep["values"]) <= 4 or d["options"] == 1
+        assert d["expected_loss"] == deep["expected_loss"] >= 0
+        assert deep["expected_loss"] == round(max(0.0, deep["values"][deep["best"]] - deep["values"][d["card"]]), 4)
