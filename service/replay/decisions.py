@@ -105,8 +105,11 @@ class DecisionReview:
                          "expected_gain": round(o.expected_gain, 4)} for o in analysis.options],
         }
         if self.settings.mode == "deep":
-            entry["deep"] = self.deep_rating(event.seat, card, analysis)
-            entry["expected_loss"] = entry["deep"]["expected_loss"]
+            try:
+                entry["deep"] = self.deep_rating(event.seat, card, analysis)
+                entry["expected_loss"] = entry["deep"]["expected_loss"]
+            except DomainError:
+                pass  # a position an illegal log made impossible to deal: the exact rating stands
         self.decisions.append(entry)
         if self.progress is not None:
             self.progress()
