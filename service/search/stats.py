@@ -58,6 +58,7 @@ class CandidateStats:
     expected_settlement: Interval
     pay_probability: Interval
     mean_winning_points: float | None
+    eliminated_after: int | None = None  # the deals after which the search stopped playing it; None: in play
 
     def to_json(self, code: Any) -> dict[str, Any]:
         """JSON with the card as its code."""
@@ -66,16 +67,18 @@ class CandidateStats:
                 "win_probability": self.win_probability.to_json(),
                 "expected_settlement": self.expected_settlement.to_json(),
                 "pay_probability": self.pay_probability.to_json(),
-                "mean_winning_points": None if points is None else round(points, 6)}
+                "mean_winning_points": None if points is None else round(points, 6),
+                "eliminated_after": self.eliminated_after}
 
 
 class Accumulator:
     """Sums over the playouts of one candidate."""
 
-    __slots__ = ("card", "rank", "n", "wins", "total", "squares", "pays", "points")
+    __slots__ = ("card", "rank", "n", "wins", "total", "squares", "pays", "points", "eliminated_after")
 
     def __init__(self, card: int, rank: int | None) -> None:
         self.card, self.rank = card, rank
+        self.eliminated_after: int | None = None
         self.n = self.wins = self.total = self.squares = self.pays = self.points = 0
 
     def add(self, outcome: Outcome) -> None:
@@ -100,4 +103,4 @@ class Accumulator:
         """The candidate's figures with their intervals."""
         return CandidateStats(self.card, self.rank, self.n, wilson(self.wins, self.n, z),
                               mean_interval(self.total, self.squares, self.n, z), wilson(self.pays, self.n, z),
-                              self.points / self.wins if self.wins else None)
+                              self.points / self.wins if self.wins else None, self.eliminated_after)

@@ -1,8 +1,10 @@
-"""The Monte Carlo driver: reproducible, stops for the documented reasons, intervals that cover the truth."""
+"""The Monte Carlo driver: reproducible, stops for the documented reasons, intervals that cover the truth, and
+candidates clearly behind dropped at fixed deal counts."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from service.rules.errors import DomainError
 from service.search import player
 from service.search.deal import deal_rng, sample_deal
-from service.search.montecarlo import search
+from service.search.montecarlo import CHECK_EVERY, search
 
 from .tables import RULESETS, SMALL_UNSEEN, SMALL_WAITS, position_of, sample_position, small_position
 
@@ -43,7 +45,9 @@ def test_the_answer_is_json_with_card_codes_best_first() -> None:
     assert means == sorted(means, reverse=True)
     row = answer["candidates"][0]
     assert set(row) == {"card", "exact_rank", "playouts", "win_probability", "expected_settlement",
-                        "pay_probability", "mean_winning_points"}
+                        "pay_probability", "mean_winning_points", "eliminated_after"}
+    assert row["eliminated_after"] is None and row["playouts"] == answer["deals"] == 30
+    assert answer["confidence"] == 0.95 and answer["min_samples"] == 200 and answer["check_every"] == CHECK_EVERY
     assert row["win_probability"]["low"] <= row["win_probability"]["mean"] <= row["win_probability"]["high"]
     assert answer["policies"] == {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
     assert set(answer[TIMING]) == {"elapsed_seconds", "playouts_per_second"}
@@ -83,6 +87,45 @@ def test_a_clear_leader_stops_the_search_early() -> None:
     assert 100 <= result.deals < 5000
     assert result.candidates[0].card == keep
     assert result.candidates[0].expected_settlement.low > result.candidates[1].expected_settlement.high
+    assert result.candidates[1].eliminated_after == result.deals == result.candidates[1].playouts
+    assert (result.deals - 100) % CHECK_EVERY == 0  # checks fall on fixed deal counts
+
+
+def test_a_candidate_clearly_behind_stops_being_played_and_keeps_its_figures() -> None:
+    """Discarding rS never wins here (its settlement is zero on every deal); rH and rP keep a slim chance, close
+    to each other. rS is dropped at the first check; the other two play every deal."""
+    position = position_of(small_position())
+    cards = [position.card(c) for c in ("rH", "rP", "rS")]
+    seen: list[tuple[int, int]] = []
+    result = search(position, cards, samples=300, time_budget=60, seed=1, min_samples=100,
+                    progress=lambda done, total: seen.append((done, total)))
+    assert result.stopped == "samples" and result.deals == 300
+    by_card = {position.code(c.card): c for c in result.candidates}
+    dropped = by_card["rS"]
+    assert dropped.eliminated_after == dropped.playouts == 100 < result.deals
+    assert [position.code(c.card) for c in result.candidates][-1] == "rS"
+    assert {by_card[c].eliminated_after for c in ("rH", "rP")} == {None}
+    assert {by_card[c].playouts for c in ("rH", "rP")} == {300}
+    assert result.playouts == 300 + 300 + 100
+    assert seen == [(50, 300), (100, 300), (150, 300), (200, 300), (250, 300), (300, 300)]
+    # at the drop, the same 100 deals (deal i is always the same deal) put the leader's lower bound above rS's
+    # upper bound, and rS's figures are those of its 100 deals
+    then = search(position, cards, samples=100, time_budget=60, seed=1, min_samples=10**9)
+    assert then.candidates[0].expected_settlement.low > dropped.expected_settlement.high
+    assert [c for c in then.candidates if c.card == dropped.card] == [replace(dropped, eliminated_after=None)]
+
+
+def test_elimination_is_reproducible() -> None:
+    """A mid-round flowers position (ranked on the win probability): a candidate is dropped, at the same deal
+    count with the same figures on every run with the same seed and samples."""
+    position = position_of(sample_position("cardavia-flowers")[0])
+    first = search(position, None, samples=300, time_budget=120, seed=1, min_samples=100).to_json()
+    again = search(position, None, samples=300, time_budget=120, seed=1, min_samples=100).to_json()
+    assert without_timing(first) == without_timing(again)
+    dropped = [c for c in first["candidates"] if c["eliminated_after"] is not None]
+    assert dropped and all(c["playouts"] == c["eliminated_after"] < first["deals"] for c in dropped)
+    assert all((c["eliminated_after"] - 100) % CHECK_EVERY == 0 for c in dropped)
+    assert first["playouts"] == sum(c["playouts"] for c in first["candidates"])
 
 
 def test_the_time_budget_is_honoured() -> None:
