@@ -225,7 +225,7 @@ class Round(Turns):
         elif self.log is not None:
             self.record(s, "capture", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
         if s == self.table.seat:
-            return self.follow(s, answer.plan)
+            return self.follow(s, self.table.planner.resolve(answer.plan))
         seat = self.others[s]
         for c in answer.used:
             seat.counts[c] -= 1

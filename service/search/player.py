@@ -22,7 +22,7 @@ from ..rules.analysis import DiscardAnalysis, rank_key
 from ..rules.chan.captures import History
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.discards import analyse_discards as chan_analyse
-from ..rules.chan.discards import complete_distance as chan_complete_distance
+from ..rules.chan.discards import history_key, least_distance, top_discard
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor.cards import N_FLOWERS, N_KINDS, Tally
 from ..rules.fourcolor.discards import analyse_discards as fc_analyse
@@ -59,7 +59,15 @@ class Answer(NamedTuple):
     kind: str
     meld: Any = None
     used: tuple[int, ...] = ()
-    plan: Plan | None = None
+    plan: Plan | Later | None = None
+
+
+class Later(NamedTuple):
+    """The hand a claim leaves, planned only if the claim is taken (`Planner.resolve`)."""
+
+    counts: tuple[int, ...]
+    exposed: tuple[Any, ...]
+    history: History | None
 
 
 @dataclass(eq=False)
@@ -110,15 +118,23 @@ class Exact:
         return fc_analyse(FourColorHand(tally(counts), exposed, None), self.rules, self.options, unseen, self.seats,
                           self.flowers)
 
-    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> Top:
-        """Four Color Cards: the first option of the ranking alone (`top.py`)."""
-        return self.ranker.top(tally(counts), exposed, self.unseen(counts, exposed))
+    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> Top:
+        """The first option of the ranking alone (Four Color Cards: `top.py`; Chắn: `top_discard`)."""
+        unseen = self.unseen(counts, exposed)
+        if not self.chan:
+            return self.ranker.top(tally(counts), exposed, unseen)
+        first = top_discard(ChanHand(counts, exposed, None), self.options, unseen, history or History())
+        if first is None:
+            return Top(None, 0, {}, frozenset(), HOPELESS)
+        return Top(first.card, first.distance, {w.card: w.gain for w in first.waits},
+                   frozenset(c for c, _ in first.improving), rank_key(first))
 
-    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
-        """The distance the best discard of a hand that must discard can leave: one replacement fewer than the
-        hand's own distance to a complete win (the card that would be replaced goes), 0 for a complete hand."""
+    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> int:
+        """The distance the best discard of a hand that must discard leaves. Chắn: exactly (the least over its
+        legal discards); Four Color Cards: a bound, one replacement fewer than the hand's own distance to a
+        complete win (the card that would be replaced goes), 0 for a complete hand."""
         if self.chan:
-            return max(0, chan_complete_distance(counts, exposed) - 1)
+            return least_distance(counts, exposed, history or History())
         return max(0, fc_complete_distance(tally(counts), self.rules, exposed) - 1)
 
 
@@ -126,6 +142,14 @@ def with_meld(exposed: tuple[Any, ...], meld: Any) -> tuple[Any, ...]:
     """Exposed melds after one more, in a canonical order: the same melds taken in another order are the same
     hand to analyse (one memo entry)."""
     return tuple(sorted(exposed + (meld,), key=lambda m: (m.kind, m.cards)))
+
+
+def discarded(history: History | None, card: int) -> History | None:
+    """Chắn: his history once he discarded `card` (Four Color: none)."""
+    if history is None:
+        return None
+    return History(history.discarded | {card}, history.passed_identical, history.played_into_ca,
+                   history.captured_ca, history.dead_hand)
 
 
 def tally(counts: Any) -> Tally:
@@ -140,6 +164,7 @@ class Planner:
         self.exact = Exact(position)
         self.plans: dict[tuple, Plan] = {}
         self.tops: dict[tuple, Plan] = {}
+        self.firsts: dict[tuple, Top] = {}  # top options by the hand and what of the history they depend on
         self.reaches: dict[tuple, int] = {}
         self.analyses = 0
 
@@ -152,28 +177,32 @@ class Planner:
         return found
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> Plan:
-        """The plan of a hand met in play: its top discard and the hand it leaves (memoised). Four Color Cards
-        ranks only the discards tied at the least distance (`top.py`); Chắn runs the whole analysis."""
+        """The plan of a hand met in play: its top discard and the hand it leaves (memoised). Only the discards
+        tied at the least distance are ranked (`top.py`, Chắn `top_discard`)."""
         key = (counts, exposed, history)
         found = self.plans.get(key) or self.tops.get(key)
         if found is None:
             if len(self.tops) >= MEMO_LIMIT:
                 self.forget()
-            found = self.tops[key] = self._plan(counts, exposed, history) if self.exact.chan else self._top(
-                counts, exposed)
+            found = self.tops[key] = self._top(counts, exposed, history)
         return found
+
+    def resolve(self, plan: Plan | Later) -> Plan:
+        """The plan of a claim being taken."""
+        return self.top(*plan) if isinstance(plan, Later) else plan
 
     def forget(self) -> None:
         """Drop the hands met in play (a long search stays within memory; only speed depends on the memo)."""
         self.tops.clear()
+        self.firsts.clear()
         self.reaches.clear()
 
-    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> int:
-        """The distance the best discard of this hand can leave (memoised): a cheap bound before a plan."""
-        key = (counts, exposed)
+    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> int:
+        """The distance the best discard of this hand leaves (memoised): cheap next to a plan."""
+        key = (counts, exposed, history and history_key(history))
         found = self.reaches.get(key)
         if found is None:
-            found = self.reaches[key] = self.exact.reach(counts, exposed)
+            found = self.reaches[key] = self.exact.reach(counts, exposed, history)
         return found
 
     def choose(self, options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]], distance: int,
@@ -183,10 +212,14 @@ class Planner:
         (`reach`, cheap) are analysed, and the analysis has the last word."""
         if not options:
             return None
-        reach = [self.reach(counts, exposed) for _, counts, exposed, _ in options]
+        reach = [self.reach(counts, exposed, history) for _, counts, exposed, history in options]
         least = min(reach)
         if not forced and least >= distance:
             return None
+        if self.exact.chan and reach.count(least) == 1:
+            # Chắn distances are exact: the one claim at the least distance is taken; its plan waits for the take
+            answer, counts, exposed, history = options[reach.index(least)]
+            return answer._replace(plan=Later(counts, exposed, history))
         best: tuple[tuple[float, ...], Answer] | None = None
         for (answer, counts, exposed, history), r in zip(options, reach):
             if r == least:
@@ -198,16 +231,19 @@ class Planner:
             return None
         return best[1]
 
-    def _top(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> Plan:
-        """A Four Color plan with the top discard only."""
-        self.analyses += 1
-        top = self.exact.top(counts, exposed)
+    def _top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> Plan:
+        """A plan with the top discard only; the top option is shared by the histories it does not depend on."""
+        key = (counts, exposed, history and history_key(history))
+        top = self.firsts.get(key)
+        if top is None:
+            self.analyses += 1
+            top = self.firsts[key] = self.exact.top(counts, exposed, history)
         if top.card is None:
-            return Plan(counts, exposed, None, None, {}, HOPELESS)
+            return Plan(counts, exposed, history, None, {}, HOPELESS)
         rest = list(counts)
         rest[top.card] -= 1
-        return Plan(counts, exposed, None, top.card,
-                    {top.card: Hold(tuple(rest), exposed, top.distance, top.waits, top.improving)}, top.key)
+        hold = Hold(tuple(rest), exposed, top.distance, top.waits, top.improving, discarded(history, top.card))
+        return Plan(counts, exposed, history, top.card, {top.card: hold}, top.key)
 
     def _plan(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
               every: bool = False) -> Plan:
@@ -218,13 +254,9 @@ class Planner:
         for option in analysis.options if every else analysis.options[:1]:
             rest = list(counts)
             rest[option.card] -= 1
-            after = history
-            if history is not None:
-                after = History(history.discarded | {option.card}, history.passed_identical,
-                                history.played_into_ca, history.captured_ca, history.dead_hand)
             holds[option.card] = Hold(tuple(rest), exposed, option.distance,
                                       {w.card: w.gain for w in option.waits},
-                                      frozenset(c for c, _ in option.improving), after)
+                                      frozenset(c for c, _ in option.improving), discarded(history, option.card))
         if not analysis.options:
             return Plan(counts, exposed, history, None, holds, HOPELESS)
         top = analysis.options[0]
@@ -250,7 +282,8 @@ class Turns:
             self.log.append(event)
 
     def follow(self, seat: int, plan: Plan) -> int:
-        """After his claim the player discards the top of his plan; the hand it leaves is his new hand."""
+        """After his claim the player discards the top of his plan (`Planner.resolve`d); the hand it leaves is his
+        new hand."""
         self.hold = plan.holds[plan.discard]
         self.record(seat, "discard", plan.discard)
         return plan.discard

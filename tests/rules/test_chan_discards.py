@@ -19,7 +19,7 @@ from service.rules.analysis import rank_key
 from service.rules.chan import samples
 from service.rules.chan.captures import History, legal_discards, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
-from service.rules.chan.discards import analyse_discards
+from service.rules.chan.discards import analyse_discards, least_distance, top_discard
 from service.rules.chan.distance import UNREACHABLE, complete_distance, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.chan.pairs import Pair, pair_up
@@ -375,3 +375,26 @@ def test_improving_cards_as_defined():
                     expected.append((y, unseen[y]))
             assert list(o.improving) == expected
             assert o.improving_unseen == sum(n for _, n in expected)
+
+
+def test_the_top_discard_is_the_first_option():
+    """`top_discard` (distances of every discard, the rest of the key for those tied at the least) is the first
+    option of the full ranking, and `least_distance` its distance, on random hands, histories and exposed pairs."""
+    rng = random.Random(23)
+    for i in range(120):
+        if i % 4 == 0:
+            hand, exposed = small_hand(rng, (10, 12, 14)[i % 3])
+        else:
+            hand, exposed = twenty(rng, i % 4), ()
+        limits = limits_of(exposed)
+        unseen = [max(limits[f] - hand[f] - rng.randint(0, 1), 0) for f in range(N_FACES)]
+        history = random_history(rng) if i % 5 else replace(random_history(rng), dead_hand=True)
+        found = analyse_discards(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history)
+        top = top_discard(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history)
+        if not found.options:
+            assert top is None
+            assert least_distance(hand, exposed, history) == UNREACHABLE
+            continue
+        first = found.options[0]
+        assert replace(top, rank=first.rank, reason=first.reason) == first
+        assert least_distance(hand, exposed, history) == first.distance

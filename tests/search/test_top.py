@@ -50,9 +50,9 @@ def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dic
         assert top.improving == frozenset(c for c, _ in first.improving)
 
 
-@pytest.mark.parametrize("ruleset_id", [BGA, FLOWERS])
+@pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_the_top_of_hands_met_in_play_is_the_first_option(ruleset_id: str) -> None:
-    """Hands the player reaches in playouts, with the melds he exposed on the way."""
+    """Hands the player reaches in playouts, with the melds he exposed on the way (Chắn: and his history)."""
     position = position_of(sample_position(ruleset_id)[0])
     table = table_of(position)
     for i in range(30):
@@ -66,8 +66,11 @@ def test_the_top_of_hands_met_in_play_is_the_first_option(ruleset_id: str) -> No
         full = planner._plan(counts, exposed, history)
         assert (plan.discard, plan.key) == (full.discard, full.key)
         if plan.discard is not None:
+            if position.family == "chan":
+                assert planner.reach(counts, exposed, history) == full.key[0]  # Chắn distances are exact
             mine, theirs = plan.holds[plan.discard], full.holds[full.discard]
-            assert (mine.distance, mine.waits, mine.improving) == (theirs.distance, theirs.waits, theirs.improving)
+            assert (mine.distance, mine.waits, mine.improving, mine.history) == (
+                theirs.distance, theirs.waits, theirs.improving, theirs.history)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

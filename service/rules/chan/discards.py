@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
+from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
 from .captures import History, legal_discards
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
@@ -45,7 +45,8 @@ from .pairs import Pair, pair_up
 from .scoring import find_bonuses, score
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
-__all__ = ["UNREACHABLE", "analyse_discards", "complete_distance", "distance", "unseen_cards"]
+__all__ = ["UNREACHABLE", "analyse_discards", "complete_distance", "distance", "history_key", "least_distance",
+           "top_discard", "unseen_cards"]
 
 PAYERS = 3  # RULES.md 2 "Payment": each of the three losers pays the score
 
@@ -58,6 +59,13 @@ def _forbidden(history: History) -> frozenset[int]:
         for face in history.discarded - {CHI_CHI}:
             out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
     return frozenset(out)
+
+
+def history_key(history: History) -> tuple:
+    """What of his history the analysis of a hand depends on: the faces he may never discard (rules 3, 6), whether
+    he captured a Cạ (rule 6 then grows with each discard) and a dead hand. Histories with one key get one
+    analysis."""
+    return _forbidden(history), history.captured_ca, history.dead_hand
 
 
 def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
@@ -155,8 +163,17 @@ class _Shared(NamedTuple):
     needs: dict
 
 
-def _rest(rest: list[int], after: History, shared: _Shared, changed: int) -> tuple[int, int]:
-    """Distance and improving faces (mask) of the hand a discard of `changed` leaves, `after` his history."""
+class _Rest(NamedTuple):
+    """The hand a discard leaves: its distance, fewest dropped cards, pass, and whether the pass reused the base."""
+
+    d: int
+    u_min: int
+    found: _Pass
+    reused: bool
+
+
+def _rest_distance(rest: list[int], after: History, shared: _Shared, changed: int) -> _Rest:
+    """Distance of the hand a discard of `changed` leaves, `after` his history."""
     frame, base = shared.frame, shared.base
     legal = _legal_mask(rest, _forbidden(after))
     suited = sum(rest) - rest[CHI_CHI]
@@ -165,22 +182,27 @@ def _rest(rest: list[int], after: History, shared: _Shared, changed: int) -> tup
         found = _pass(rest, frame, legal, bound, base, changed)
         d, u_min = scan(found.pre[-1][0] | found.pre[-1][1], found.lay, found.chi_chi, 1, suited)
         if d <= bound or bound > frame.size:
-            break
+            return _Rest(d, u_min, found, base is not None)
         bound, base = max(2 * bound, d), None
+
+
+def _rest_faces(rest: list[int], after: History, shared: _Shared, changed: int, at: _Rest) -> int:
+    """Improving faces (mask) of the hand a discard of `changed` leaves at distance `at.d`."""
+    d, found = at.d, at.found
     if d == 0 or d == UNREACHABLE:
-        return d, 0
+        return 0
     *goal, chi_chi_missed = _goal(found.pre[-1], found.lay, found.chi_chi, d)
-    if base is None:
+    if not at.reused:
         needs = _needs(found.tables, found.lay, goal)
     else:
         key = (d, found.chi_chi)
         if key not in shared.needs:
-            shared.needs[key] = _needs(base.tables, found.lay, goal)
+            shared.needs[key] = _needs(shared.base.tables, found.lay, goal)
         needs = _needs(found.tables, found.lay, goal, shared.needs[key], changed // 3 if changed < CHI_CHI else 0)
     faces = _improving(found.pre, found.tables, needs)
-    if chi_chi_missed or u_min == d - 1 and _chi_chi_improves(rest, frame, after, d):
+    if chi_chi_missed or at.u_min == d - 1 and _chi_chi_improves(rest, shared.frame, after, d):
         faces |= 1 << CHI_CHI
-    return d, faces
+    return faces
 
 
 def _chi_chi_improves(rest: list[int], frame: Frame, after: History, d: int) -> bool:
@@ -248,6 +270,42 @@ def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     return unseen
 
 
+def _shared(counts: list[int], exposed: tuple[Pair, ...], history: History) -> tuple[_Shared | None, int]:
+    """The tables every discard of a 20-card hand reuses, at a bound one above the hand's complete distance, and
+    that distance."""
+    frame = frame_of(exposed)
+    check_size(counts, frame, 0)
+    bound, now, shared = 1, UNREACHABLE, None
+    while frame.cap >= 0:
+        base = _pass(counts, frame, _legal_mask(counts, _forbidden(history)), bound)
+        now, _ = scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
+        shared = _Shared(frame, base, {})
+        if now < bound or bound > frame.size:
+            break  # a discard leaves at most one replacement more: within the bound
+        bound = now + 1 if now < UNREACHABLE else 2 * bound + 1
+    return shared, now
+
+
+def _after(history: History, x: int) -> History:
+    """His history once he has discarded `x`."""
+    return History(history.discarded | {x}, history.passed_identical, history.played_into_ca, history.captured_ca,
+                   history.dead_hand)
+
+
+def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: _Shared | None, at: _Rest | None,
+            options: Mapping[str, Any], unseen: Sequence[int], total: int) -> DiscardOption:
+    """One discard's option: at distance 0 its waits, else its improving cards."""
+    d = at.d if at else UNREACHABLE
+    waits = _waits(rest, hand.exposed, shared.frame, options, unseen) if d == 0 else ()
+    if d == 0:
+        improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
+    else:
+        faces = _rest_faces(rest, after, shared, x, at) if at else 0
+        improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
+    expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected)
+
+
 def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
                      ) -> DiscardAnalysis:
     """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none: RULES.md 2, it can
@@ -260,32 +318,61 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
     leaves distance d - 1.
     """
     counts = list(hand.counts)
-    frame = frame_of(hand.exposed)
-    check_size(counts, frame, 0)
+    shared, now = _shared(counts, hand.exposed, history)
     total = sum(unseen)
-    bound, now, shared = 1, UNREACHABLE, None
-    while frame.cap >= 0:
-        base = _pass(counts, frame, _legal_mask(counts, _forbidden(history)), bound)
-        now, _ = scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
-        shared = _Shared(frame, base, {})
-        if now < bound or bound > frame.size:
-            break  # a discard leaves at most one replacement more: within the bound
-        bound = now + 1 if now < UNREACHABLE else 2 * bound + 1
     found = []
     for x in [] if history.dead_hand else legal_discards(counts, history):
         rest = list(counts)
         rest[x] -= 1
-        after = History(history.discarded | {x}, history.passed_identical, history.played_into_ca,
-                        history.captured_ca, history.dead_hand)
-        d, faces = _rest(rest, after, shared, x) if shared else (UNREACHABLE, 0)
-        waits = _waits(rest, hand.exposed, frame, options, unseen) if d == 0 else ()
-        if d == 0:
-            improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
-        else:
-            improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
-        expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-        found.append(DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected))
+        after = _after(history, x)
+        at = _rest_distance(rest, after, shared, x) if shared else None
+        found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
     return DiscardAnalysis(ranked(found, _describe), now, total)
+
+
+def top_discard(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
+                ) -> DiscardOption | None:
+    """The first option of `analyse_discards` (None: no legal discard), without ranking every option: the
+    distance of every legal discard, then waits or improving cards only for those tied at the least distance
+    (the rest of the ranking key). Its `rank` and `reason` are left empty."""
+    counts = list(hand.counts)
+    legal = [] if history.dead_hand else legal_discards(counts, history)
+    if not legal:
+        return None
+    shared, _ = _shared(counts, hand.exposed, history)
+    tied: list[tuple[int, list[int], History, _Rest | None]] = []
+    least = UNREACHABLE + 1
+    for x in legal:
+        rest = list(counts)
+        rest[x] -= 1
+        after = _after(history, x)
+        at = _rest_distance(rest, after, shared, x) if shared else None
+        d = at.d if at else UNREACHABLE
+        if d < least:
+            tied, least = [], d
+        if d == least:
+            tied.append((x, rest, after, at))
+    total = sum(unseen)
+    found = [_option(x, rest, after, hand, shared, at, options, unseen, total) for x, rest, after, at in tied]
+    return min(found, key=lambda o: (rank_key(o), o.card))
+
+
+def least_distance(counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> int:
+    """The least distance a legal discard of a 20-card hand leaves (UNREACHABLE also when it has none): the
+    first term of the top option's ranking key, without its waits or improving cards."""
+    counts = list(counts)
+    legal = [] if history.dead_hand else legal_discards(counts, history)
+    if not legal:
+        return UNREACHABLE
+    shared, _ = _shared(counts, exposed, history)
+    if shared is None:
+        return UNREACHABLE
+    least = UNREACHABLE
+    for x in legal:
+        rest = list(counts)
+        rest[x] -= 1
+        least = min(least, _rest_distance(rest, _after(history, x), shared, x).d)
+    return least
 
 
 def _describe(option: DiscardOption) -> str:
