@@ -15,10 +15,11 @@ from itertools import combinations_with_replacement
 import pytest
 
 from service.rules.errors import DomainError
+from service.rules.fourcolor import distance as distance_module
 from service.rules.fourcolor import reference
 from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, Tally, code
 from service.rules.fourcolor.discards import DiscardDistances
-from service.rules.fourcolor.distance import Groups, complete_distance, distance, limits_of
+from service.rules.fourcolor.distance import ALL_GENERALS, Groups, complete_distance, distance, limits_of
 from service.rules.fourcolor.melds import Meld, MeldRules, classify
 from service.rules.registry import get_ruleset
 
@@ -445,6 +446,7 @@ def test_fast_tables_agree_with_exact_ones(profile):
         every = [c for c in range(len(limits)) if tally.count(c) < limits[c]]
         fast, exact = (DiscardDistances(tally, rules, limits, legal, flag) for flag in (False, True))
         assert not fast.groups.unsafe(sum(tally.counts[c * 7] for c in range(4)), 21, max(fast.after.values()))
+        assert not DiscardDistances.of(tally, rules, exposed, legal).groups.exact
         assert (fast.now, fast.after) == (exact.now, exact.after)
         assert [fast.waits(x) for x in legal] == [exact.waits(x) for x in legal]
         assert fast.improving(every) == exact.improving(every)
@@ -457,3 +459,116 @@ def test_exact_tables_are_sets_of_target_sizes():
     key = groups.keys(Tally.of([CODE_INDEX["rA"]]))[0]
     kept, dropped = groups.table(0, key)
     assert kept & 0b1111 == 0b1110 and dropped & 0b1111 == 0b1111
+
+
+def every_general_beside(flowers: int) -> list[Meld]:
+    """cardavia-flowers: all 16 Generals exposed as single `general` melds, and `flowers` exposed flowers."""
+    return ([Meld("general", (c * 7,), concealed=False) for c in range(4) for _ in range(COPIES)]
+            + [Meld("flower", (FLOWER_BASE + i,), concealed=False) for i in range(flowers)])
+
+
+@pytest.mark.parametrize("flowers", [0, 1, 2])
+def test_flowers_all_generals_in_play_pad_with_a_flower(flowers):
+    """cardavia-flowers: Generals are single melds and never a quad, and a flower is a meld by itself, so a target
+    one card short is padded with a General or a flower; with all 16 Generals in play a flower is always left (16
+    Generals and 5 flowers are 21 cards, more than the 20 in play), so the fast tables stay exact without the
+    exact ones: checked against every complete hand."""
+    rng, rules, profile = random.Random(f"flowers generals {flowers}"), rules_of("flowers-default"), "flowers-default"
+    exposed = every_general_beside(flowers)
+    left = list(limits_of(exposed, True))
+    pool = [c for c, n in enumerate(left) for _ in range(n)]
+    for i in range(9):
+        size = 2 + i % (3 - flowers)  # 16 Generals + flowers + size + 1 <= 21 cards in play
+        cards = rng.sample(pool, size) if i % 2 else melded(rng, all_melds(profile), left, size)
+        held, groups = Tally.of(cards), Groups(rules, limits_of(exposed, True))
+        for slack, measure in ((1, distance), (0, complete_distance)):
+            found = groups.distance([groups.table(g, k) for g, k in enumerate(groups.keys(held))], slack)
+            assert not groups.unsafe(0, size + len(exposed) + slack, found + slack - 1)
+            assert found == measure(held, rules, exposed) == oracle_distance(profile, cards, exposed, slack), cards
+
+
+def flowers_general_heavy(rng: random.Random) -> list[int]:
+    """A 21-card cardavia-flowers hand holding 12 to 16 Generals, flowers and a few chess cards."""
+    generals = rng.sample([c * 7 for c in range(4) for _ in range(COPIES)], rng.randint(12, 16))
+    flowers = rng.sample(range(FLOWER_BASE, FLOWER_BASE + N_FLOWERS), rng.randint(0, 21 - len(generals) - 1))
+    others = [c for c in range(N_KINDS) if c % 7 for _ in range(COPIES)]
+    return generals + flowers + rng.sample(others, 21 - len(generals) - len(flowers))
+
+
+def test_exact_tables_only_where_needed():
+    """The exact fallback runs only where padding can fail: never in cardavia-flowers, even with every General in
+    hand (each is a single meld there, and a flower is left to pad), and in bga-taiwan only when all 16 Generals
+    may be in play; where it does not run, the fast tables give the exact tables' distances, waits and improving
+    cards, and the analysis agrees with the brute force."""
+    rng = random.Random("exact only where needed")
+    for profile, make in (("flowers-default", lambda: (flowers_general_heavy(rng), [])),
+                          ("bga-default", lambda: general_heavy_deal(rng))):
+        rules, chosen = rules_of(profile), []
+        for _ in range(6):
+            cards, exposed = make()
+            tally, limits = Tally.of(cards), limits_of(exposed, rules.flowers)
+            legal = sorted({c for c in cards if c < FLOWER_BASE and c % 7})
+            every = [c for c in range(len(limits)) if tally.count(c) < limits[c]]
+            plan = DiscardDistances.of(tally, rules, exposed, legal)
+            exact = DiscardDistances(tally, rules, limits, legal, True)
+            generals = sum(tally.counts[c * 7] for c in range(4)) + ALL_GENERALS - sum(limits[c * 7] for c in range(4))
+            assert plan.groups.exact == (not rules.flowers and generals + max(exact.after.values()) >= ALL_GENERALS)
+            assert (plan.now, plan.after) == (exact.now, exact.after)
+            assert [plan.waits(x) for x in legal] == [exact.waits(x) for x in legal]
+            assert plan.improving(every) == exact.improving(every)
+            chosen.append(plan.groups.exact)
+        if rules.flowers:
+            check_analysis(profile, cards, exposed)
+        assert any(chosen) == (not rules.flowers)
+
+
+@pytest.mark.parametrize("same", [(0, 3, 4), (0, 2, 3, 4), (0,)])
+def test_interchangeable_cards_share_tables(same):
+    """Permuting the Soldier colours (each held count with its limit), a colour's A and E, or its C, H and P leaves
+    a group's tables and its tables without one legal discard unchanged, fast and exact: the memo keeps one table
+    per canonical key."""
+    rng = random.Random(f"canonical {same}")
+    for exact in (False, True):
+        alg = distance_module.Exact if exact else distance_module.Fast
+        for _ in range(40):
+            for group in (0, distance_module.SOLDIER_GROUP):
+                size = 6 if group == 0 else 4
+                lim = [rng.choice((COPIES, COPIES, 3, 2, 1, 0)) for _ in range(size)]
+                held = [rng.randint(0, cap) for cap in lim]
+                order = list(range(size))
+                if group == 0:  # G stays first; A/E and C/H/P are shuffled among themselves
+                    order = [0, *rng.sample((1, 2), 2), *rng.sample((3, 4, 5), 3)]
+                else:
+                    rng.shuffle(order)
+                key = tuple(held + lim)
+                moved = tuple([held[i] for i in order] + [lim[i] for i in order])
+                canon = distance_module.canonical(group, key)
+                assert canon == distance_module.canonical(group, moved)
+                built = distance_module._build_table(alg, group, key, same)
+                assert built == distance_module._build_table(alg, group, moved, same)
+                assert built == distance_module._build_table(alg, group, canon, same)
+                fresh = distance_module.Memo(alg, same)
+                assert fresh.without_one(group, key) == distance_module.Memo(alg, same).without_one(group, moved)
+
+
+def flat(value: object) -> bool:
+    """A tuple of ints."""
+    return type(value) is tuple and all(type(x) is int for x in value)
+
+
+def test_memo_holds_tuples_of_ints_and_is_bounded(monkeypatch):
+    """The memoised keys and tables are tuples of ints (the two-state tables a pair of them), which the garbage
+    collector stops tracking, so full collections do not walk the memo; a full memo starts again and gives the
+    same answers."""
+    before = analyse(FLOWERS, ONE_WAIT)
+    for memo in distance_module._MEMOS.values():
+        assert memo.tables and all(flat(k) and flat(v) for k, v in memo.tables.items())
+        assert all(flat(k) and flat(v) for k, v in memo.reduced.items())
+        assert all(flat(k) and type(v) is tuple and all(map(flat, v)) for k, v in memo.fitted.items())
+    monkeypatch.setattr(distance_module, "MEMO_LIMIT", 8)
+    for memo in distance_module._MEMOS.values():
+        for found in (memo.tables, memo.reduced, memo.fitted):
+            found.clear()
+    assert analyse(FLOWERS, ONE_WAIT) == before
+    assert all(len(found) <= 8 for memo in distance_module._MEMOS.values()
+               for found in (memo.tables, memo.reduced, memo.fitted))

@@ -11,8 +11,9 @@ the limits. Melds never mix colours except Soldier groups, a command is G+A+E an
 (RULES.md 1 "Melds"), so a target is a union of independent groups: per colour its G/A/E and its C/H/P, the
 Soldiers of all colours, the flowers. For a group's held counts h and target counts t: kept = sum(min(h, t)),
 dropped U = |h| - kept, missing M = |t| - kept. A group's table gives, for each U, the M of its targets (every t
-within the limits that splits into the group's melds); tables are cached per (held, limits) and joined across
-groups by U. The distance is the least U whose joined M fits: M <= U + N - n.
+within the limits that splits into the group's melds); tables are memoised per group key (held + limits, with
+interchangeable cards in a canonical order: `canonical`) and joined across groups by U. The distance is the least
+U whose joined M fits: M <= U + N - n.
 
 Fast tables keep the least M for each U: the relaxation |T| <= N, a lower bound of the distance. It is exact
 when a relaxed target can be padded with P = N - |T| cards of complete melds. P >= 2: pairs, and a triple for odd
@@ -28,12 +29,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import product
+from typing import Any
 
 from .cards import COPIES, FLOWER_BASE, GENERAL, N_FLOWERS, N_KINDS, SOLDIER, Tally
 from .melds import Meld, MeldRules
 
 INF = 1 << 20
-Pair = tuple[list[int], list[int]]  # two-state tables: nothing removed / one legal card removed
+Pair = tuple[Sequence[int], Sequence[int]]  # two-state tables: nothing removed / one legal card removed
 MAX_CARDS = 21  # a player's cards with the public card (RULES.md 1 "Deal and turn")
 ALL_GENERALS = 4 * COPIES
 _BITS = (1 << (MAX_CARDS + 2)) - 1  # exact tables: missing counts 0..22 as bits
@@ -220,13 +222,20 @@ def _soldier_targets(lim: tuple[int, ...], same: tuple[int, ...]) -> tuple[tuple
                  if any(all(a - e in same for a, e in zip(t, export)) for export in _exports()))
 
 
+_CODE = 64  # (dropped, missing) of a group coded as dropped * 64 + missing: both are at most 16 (Soldiers)
+
+
 def _pairs(held: Sequence[int], targets: Sequence[Sequence[int]]) -> set[tuple[int, int]]:
-    """(dropped, missing) of every target."""
-    total, out = sum(held), set()
-    for t in targets:
-        kept = sum(map(min, held, t))
-        out.add((total - kept, sum(t) - kept))
-    return out
+    """(dropped, missing) of every target of three or four positions; each position's part looked up by its held
+    and target counts and the parts added as codes."""
+    parts = [[(h - min(h, t)) * _CODE + t - min(h, t) for t in range(COPIES + 1)] for h in held]
+    if len(parts) == 3:
+        a, b, c = parts
+        codes = {a[x] + b[y] + c[z] for x, y, z in targets}
+    else:
+        a, b, c, d = parts
+        codes = {a[w] + b[x] + c[y] + d[z] for w, x, y, z in targets}
+    return {divmod(code, _CODE) for code in codes}
 
 
 @lru_cache(maxsize=4096)
@@ -235,8 +244,21 @@ def _triad(alg: Algebra, held: tuple[int, ...], lim: tuple[int, ...], general: b
     return alg.table(_pairs(held, _triad_targets(lim, general)), sum(held))
 
 
-@lru_cache(maxsize=1 << 16)
-def _table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
+def canonical(group: int, key: tuple[int, ...]) -> tuple[int, ...]:
+    """The key with its interchangeable positions sorted (each held count with its limit): the four Soldier
+    colours, a colour's A and E, its C, H and P. Targets and legal discards treat them alike, so the tables are
+    equal."""
+    if group == SOLDIER_GROUP:
+        pairs = sorted(zip(key[:4], key[4:]))
+        return tuple(h for h, _ in pairs) + tuple(cap for _, cap in pairs)
+    if group == FLOWER_GROUP:
+        return key
+    (a, ac), (e, ec) = sorted(((key[1], key[7]), (key[2], key[8])))
+    (c, cc), (h, hc), (p, pc) = sorted(zip(key[3:6], key[9:]))
+    return key[0], a, e, c, h, p, key[6], ac, ec, cc, hc, pc
+
+
+def _build_table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
     """The table of a group (0-3 a colour's G..P, 4 the Soldiers, 5 the flowers) from its key (held + limits)."""
     if group < SOLDIER_GROUP:
         return tuple(alg.join(_triad(alg, key[:3], key[6:9], True), _triad(alg, key[3:6], key[9:], False), INF))
@@ -246,25 +268,76 @@ def _table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]
     return alg.table({(u, m) for u in range(held + 1) for m in range(free + 1)}, held)
 
 
-@lru_cache(maxsize=1 << 16)
-def _reduced(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
-    """Either table of the group with one legal discard (never a General or a flower, RULES.md 1) removed."""
-    if group == FLOWER_GROUP:
-        return ()
-    positions, held = (range(4), key[:4]) if group == SOLDIER_GROUP else (range(1, 6), key[:6])
-    out = [alg.empty] * sum(held)
-    for p in positions:
-        if key[p]:
-            out = alg.merge(out, _table(alg, group, shifted(key, p, -1), same))
-    return tuple(out)
+MEMO_LIMIT = 1 << 16  # entries of one memo; a full memo starts again
 
 
-@lru_cache(maxsize=1 << 16)
-def _fitted(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...], span: int) -> Pair:
-    """The two-state tables of a group (as is, one legal discard removed), cut or padded to `span` entries."""
-    table, reduced = _table(alg, group, key, same), _reduced(alg, group, key, same)
-    return (list(table[:span]) + [alg.empty] * (span - len(table)),
-            list(reduced[:span]) + [alg.empty] * (span - len(reduced)))
+class Memo:
+    """The group tables of one algebra and one Soldier profile, keyed by the group key alone: its length tells the
+    group (12 a colour, 8 the Soldiers, 2 the flowers) and the four colours share their tables. Keys and tables
+    are tuples of ints (a two-state table a pair of them), which the garbage collector stops tracking, so a large
+    memo adds next to nothing to its full collections."""
+
+    def __init__(self, alg: Algebra, same: tuple[int, ...]) -> None:
+        self.alg, self.same = alg, same
+        self.tables: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.fitted: dict[tuple[int, ...], Pair] = {}
+
+    @staticmethod
+    def store(memo: dict, key: tuple[int, ...], value: Any) -> Any:
+        """Remember `value` (emptying a full memo first) and return it."""
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = value
+        return value
+
+    def table(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
+        """The table of a group, built once per canonical key."""
+        found = self.tables.get(key)
+        if found is None:
+            canon = canonical(group, key)
+            found = self.tables.get(canon)
+            if found is None:
+                found = self.store(self.tables, canon, _build_table(self.alg, group, canon, self.same))
+            self.store(self.tables, key, found)
+        return found
+
+    def without_one(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
+        """Either table of the group with one legal discard (never a General or a flower, RULES.md 1) removed."""
+        found = self.reduced.get(key)
+        if found is None:
+            found = ()
+            if group != FLOWER_GROUP:
+                alg = self.alg
+                positions, held = (range(4), key[:4]) if group == SOLDIER_GROUP else (range(1, 6), key[:6])
+                out = [alg.empty] * sum(held)
+                for p in positions:
+                    if key[p]:
+                        out = alg.merge(out, self.table(group, shifted(key, p, -1)))
+                found = tuple(out)
+            self.store(self.reduced, key, found)
+        return found
+
+    def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
+        """The two-state tables of a group (as is, one legal discard removed), cut or padded to `span` entries."""
+        found = self.fitted.get(key + (span,))
+        if found is None:
+            empty = (self.alg.empty,)
+            table, reduced = self.table(group, key), self.without_one(group, key)
+            found = self.store(self.fitted, key + (span,), (table[:span] + empty * (span - len(table)),
+                                                             reduced[:span] + empty * (span - len(reduced))))
+        return found
+
+
+_MEMOS: dict[tuple[bool, tuple[int, ...]], Memo] = {}
+
+
+def memo_of(exact: bool, same: tuple[int, ...]) -> Memo:
+    """The shared memo of an algebra and a Soldier profile."""
+    found = _MEMOS.get((exact, same))
+    if found is None:
+        found = _MEMOS[exact, same] = Memo(Exact if exact else Fast, same)
+    return found
 
 
 def place(card: int) -> tuple[int, int]:
@@ -296,6 +369,7 @@ class Groups:
         self.alg: Algebra = Exact if exact else Fast
         self.rules, self.limits, self.exact = rules, tuple(limits), exact
         self.same = soldier_counts(rules)
+        self.memo = memo_of(exact, self.same)
         self.count = 6 if rules.flowers else 5
         self._colour = [tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
         self._soldier = tuple(limits[c * 7 + SOLDIER] for c in range(4))
@@ -313,16 +387,16 @@ class Groups:
 
     def table(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
         """The group's table."""
-        return _table(self.alg, group, key, self.same)
+        return self.memo.table(group, key)
 
     def reduced(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
         """The group's table with one legal discard removed (the best of each)."""
-        return _reduced(self.alg, group, key, self.same)
+        return self.memo.without_one(group, key)
 
     def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
-        """The group's two-state tables with at least `span` entries (shared: never modify them); one length for
-        the usual spans, so the cache holds one entry per key."""
-        return _fitted(self.alg, group, key, self.same, max(span, _SPAN))
+        """The group's two-state tables with at least `span` entries; one length for the usual spans, so the memo
+        holds one entry per key."""
+        return self.memo.pair(group, key, max(span, _SPAN))
 
     def complete(self, group: int, key: tuple[int, ...]) -> bool:
         """True when the group's cards already split into melds."""
