@@ -28,8 +28,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims, legal_discards
+from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims
 from ..rules.chan.cards import CHI_CHI, N_FACES, code
+from ..rules.chan.discards import history_key, legal_faces
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
 from ..rules.chan.scoring import settle
@@ -117,7 +118,7 @@ class ChanTable:
 class Seat:
     """An opponent in a playout: cards, exposed pairs, history, the deal facts, and his possible winning cards."""
 
-    __slots__ = ("counts", "exposed", "history", "dealt", "wins")
+    __slots__ = ("counts", "exposed", "history", "forbidden", "dealt", "wins")
 
     def __init__(self, cards: tuple[int, ...], exposed: tuple[Pair, ...], history: History | None,
                  dealt: tuple[int, ...] | None) -> None:
@@ -125,9 +126,24 @@ class Seat:
         for card in cards:
             self.counts[card] += 1
         self.exposed = list(exposed)
-        self.history = history or History()
+        self.remember(history or History())
         self.dealt = tuple(self.counts) if dealt is None else dealt
         self.changed(pair_up(self.counts).unpaired)
+
+    def remember(self, history: History) -> None:
+        """His history changed: the faces it forbids him to discard (rules 3, 6)."""
+        self.history, self.forbidden = history, history_key(history)[0]
+
+    def may_capture(self, x: int) -> bool:
+        """`capture_rule_broken(counts, x, x, history) is None`: he holds x, did not discard it or play it into a
+        Cạ (rule 4), and a legal discard follows (rule 7)."""
+        counts, history = self.counts, self.history
+        if not counts[x] or x in history.discarded or x in history.played_into_ca:
+            return False
+        counts[x] -= 1
+        legal = any(counts[f] & 1 and f not in self.forbidden for f in range(N_FACES))
+        counts[x] += 1
+        return legal
 
     def changed(self, loose: tuple[int, ...]) -> None:
         """The hand changed; `loose` are its unpaired cards. One card more wins only a hand with exactly one
@@ -210,11 +226,11 @@ class Round(Turns):
             return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
         if held == 3:
             seat.counts[x] -= 3
-            legal = legal_discards(seat.counts, seat.history)
+            legal = legal_faces(seat.counts, seat.forbidden)
             seat.counts[x] += 3
             if legal:
                 return Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3)
-        if held and role in ("drawer", "next") and capture_rule_broken(seat.counts, x, x, seat.history) is None:
+        if held and role in ("drawer", "next") and seat.may_capture(x):
             return Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,))
         return None
 
@@ -230,14 +246,14 @@ class Round(Turns):
         for c in answer.used:
             seat.counts[c] -= 1
         seat.exposed.append(answer.meld)
-        seat.history = with_capture(seat.history, answer)
-        legal = legal_discards(seat.counts, seat.history)
+        seat.remember(with_capture(seat.history, answer))
+        legal = legal_faces(seat.counts, seat.forbidden)
         loose = pair_up(seat.counts).unpaired
         unpaired = [c for c in legal if c in loose]
         # A random legal card in no pair, else one not in an identical pair, else any legal card.
         card = self.rng.choice(unpaired or [c for c in legal if seat.counts[c] == 1] or legal)
         seat.counts[card] -= 1
-        seat.history = replace(seat.history, discarded=seat.history.discarded | {card})
+        seat.remember(replace(seat.history, discarded=seat.history.discarded | {card}))
         # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
         seat.changed(tuple(c for c in loose if c != card) if unpaired else pair_up(seat.counts).unpaired)
         self.record(s, "discard", card)
@@ -251,8 +267,8 @@ class Round(Turns):
                 self.hold = self.table.passed(self.hold, x)
                 continue
             seat = self.others[s]
-            if seat.counts[x] and capture_rule_broken(seat.counts, x, x, seat.history) is None:
-                seat.history = replace(seat.history, passed_identical=seat.history.passed_identical | {x})
+            if seat.may_capture(x):
+                seat.remember(replace(seat.history, passed_identical=seat.history.passed_identical | {x}))
 
     def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
         """Seat `s` wins on card `x`: the engine's score with the context of the win."""

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 from ..rules.analysis import DiscardAnalysis, rank_key
 from ..rules.chan.captures import History
 from ..rules.chan.cards import N_FACES
+from ..rules.chan.discards import Distances, history_key
 from ..rules.chan.discards import analyse_discards as chan_analyse
-from ..rules.chan.discards import history_key, least_distance, top_discard
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor.cards import N_FLOWERS, N_KINDS, Tally
 from ..rules.fourcolor.discards import analyse_discards as fc_analyse
@@ -118,23 +118,27 @@ class Exact:
         return fc_analyse(FourColorHand(tally(counts), exposed, None), self.rules, self.options, unseen, self.seats,
                           self.flowers)
 
-    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> Top:
-        """The first option of the ranking alone (Four Color Cards: `top.py`; Chắn: `top_discard`)."""
+    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
+            distances: Distances | None = None) -> Top:
+        """The first option of the ranking alone (Four Color Cards: `top.py`; Chắn: `Distances.top`, given the
+        hand's `distances` if `reach` found them)."""
         unseen = self.unseen(counts, exposed)
         if not self.chan:
             return self.ranker.top(tally(counts), exposed, unseen)
-        first = top_discard(ChanHand(counts, exposed, None), self.options, unseen, history or History())
+        distances = distances or Distances(counts, exposed, history or History())
+        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen)
         if first is None:
             return Top(None, 0, {}, frozenset(), HOPELESS)
         return Top(first.card, first.distance, {w.card: w.gain for w in first.waits},
                    frozenset(c for c, _ in first.improving), rank_key(first))
 
-    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> int:
-        """The distance the best discard of a hand that must discard leaves. Chắn: exactly (the least over its
-        legal discards); Four Color Cards: a bound, one replacement fewer than the hand's own distance to a
+    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None
+              ) -> int | Distances:
+        """The distance the best discard of a hand that must discard leaves. Chắn: exactly, the `Distances` of its
+        legal discards; Four Color Cards: a bound, one replacement fewer than the hand's own distance to a
         complete win (the card that would be replaced goes), 0 for a complete hand."""
         if self.chan:
-            return least_distance(counts, exposed, history or History())
+            return Distances(counts, exposed, history or History())
         return max(0, fc_complete_distance(tally(counts), self.rules, exposed) - 1)
 
 
@@ -166,6 +170,7 @@ class Planner:
         self.tops: dict[tuple, Plan] = {}
         self.firsts: dict[tuple, Top] = {}  # top options by the hand and what of the history they depend on
         self.reaches: dict[tuple, int] = {}
+        self.distances: dict[tuple, Distances] = {}  # Chắn: of hands whose claim was decided but not yet planned
         self.analyses = 0
 
     def plan(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> Plan:
@@ -196,13 +201,17 @@ class Planner:
         self.tops.clear()
         self.firsts.clear()
         self.reaches.clear()
+        self.distances.clear()
 
     def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> int:
         """The distance the best discard of this hand leaves (memoised): cheap next to a plan."""
         key = (counts, exposed, history and history_key(history))
         found = self.reaches.get(key)
         if found is None:
-            found = self.reaches[key] = self.exact.reach(counts, exposed, history)
+            reach = self.exact.reach(counts, exposed, history)
+            if isinstance(reach, Distances):
+                self.distances[key], reach = reach, reach.least
+            found = self.reaches[key] = reach
         return found
 
     def choose(self, options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]], distance: int,
@@ -237,7 +246,7 @@ class Planner:
         top = self.firsts.get(key)
         if top is None:
             self.analyses += 1
-            top = self.firsts[key] = self.exact.top(counts, exposed, history)
+            top = self.firsts[key] = self.exact.top(counts, exposed, history, self.distances.pop(key, None))
         if top.card is None:
             return Plan(counts, exposed, history, None, {}, HOPELESS)
         rest = list(counts)

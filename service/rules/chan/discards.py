@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
-from .captures import History, legal_discards
+from .captures import History
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import (
     UNREACHABLE,
@@ -45,8 +45,8 @@ from .pairs import Pair, pair_up
 from .scoring import find_bonuses, score
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
-__all__ = ["UNREACHABLE", "analyse_discards", "complete_distance", "distance", "history_key", "least_distance",
-           "top_discard", "unseen_cards"]
+__all__ = ["UNREACHABLE", "Distances", "analyse_discards", "complete_distance", "distance", "history_key",
+           "least_distance", "legal_faces", "top_discard", "unseen_cards"]
 
 PAYERS = 3  # RULES.md 2 "Payment": each of the three losers pays the score
 
@@ -66,6 +66,11 @@ def history_key(history: History) -> tuple:
     he captured a Cạ (rule 6 then grows with each discard) and a dead hand. Histories with one key get one
     analysis."""
     return _forbidden(history), history.captured_ca, history.dead_hand
+
+
+def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
+    """`captures.legal_discards` given `_forbidden` of the history: an odd count (rule 2), not forbidden (3, 6)."""
+    return [f for f in range(N_FACES) if counts[f] & 1 and f not in forbidden]
 
 
 def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
@@ -212,7 +217,7 @@ def _chi_chi_improves(rest: list[int], frame: Frame, after: History, d: int) -> 
         return False
     grown = list(rest)
     grown[CHI_CHI] += 1
-    for z in legal_discards(grown, after):
+    for z in legal_faces(grown, _forbidden(after)):
         grown[z] -= 1
         lower = fewest_replacements(grown, frame, 1) == d - 1
         grown[z] += 1
@@ -321,7 +326,7 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
     shared, now = _shared(counts, hand.exposed, history)
     total = sum(unseen)
     found = []
-    for x in [] if history.dead_hand else legal_discards(counts, history):
+    for x in [] if history.dead_hand else legal_faces(counts, _forbidden(history)):
         rest = list(counts)
         rest[x] -= 1
         after = _after(history, x)
@@ -330,49 +335,51 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
     return DiscardAnalysis(ranked(found, _describe), now, total)
 
 
+class Distances:
+    """The distance of every legal discard of a 20-card hand, kept for those tied at the least: what deciding a
+    claim needs (`least`), and the start of its top option (`top`)."""
+
+    def __init__(self, counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> None:
+        counts = list(counts)
+        self.tied: list[tuple[int, list[int], History, _Rest | None]] = []
+        self.least = UNREACHABLE
+        legal = [] if history.dead_hand else legal_faces(counts, _forbidden(history))
+        self.shared = _shared(counts, exposed, history)[0] if legal else None
+        least = UNREACHABLE + 1
+        for x in legal:
+            rest = list(counts)
+            rest[x] -= 1
+            after = _after(history, x)
+            at = _rest_distance(rest, after, self.shared, x) if self.shared else None
+            d = at.d if at else UNREACHABLE
+            if d < least:
+                self.tied, least = [], d
+            if d == least:
+                self.tied.append((x, rest, after, at))
+        self.least = min(least, UNREACHABLE)
+
+    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int]) -> DiscardOption | None:
+        """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard."""
+        if not self.tied:
+            return None
+        total = sum(unseen)
+        found = [_option(x, rest, after, hand, self.shared, at, options, unseen, total)
+                 for x, rest, after, at in self.tied]
+        return min(found, key=lambda o: (rank_key(o), o.card))
+
+
 def top_discard(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
                 ) -> DiscardOption | None:
     """The first option of `analyse_discards` (None: no legal discard), without ranking every option: the
     distance of every legal discard, then waits or improving cards only for those tied at the least distance
     (the rest of the ranking key). Its `rank` and `reason` are left empty."""
-    counts = list(hand.counts)
-    legal = [] if history.dead_hand else legal_discards(counts, history)
-    if not legal:
-        return None
-    shared, _ = _shared(counts, hand.exposed, history)
-    tied: list[tuple[int, list[int], History, _Rest | None]] = []
-    least = UNREACHABLE + 1
-    for x in legal:
-        rest = list(counts)
-        rest[x] -= 1
-        after = _after(history, x)
-        at = _rest_distance(rest, after, shared, x) if shared else None
-        d = at.d if at else UNREACHABLE
-        if d < least:
-            tied, least = [], d
-        if d == least:
-            tied.append((x, rest, after, at))
-    total = sum(unseen)
-    found = [_option(x, rest, after, hand, shared, at, options, unseen, total) for x, rest, after, at in tied]
-    return min(found, key=lambda o: (rank_key(o), o.card))
+    return Distances(hand.counts, hand.exposed, history).top(hand, options, unseen)
 
 
 def least_distance(counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> int:
     """The least distance a legal discard of a 20-card hand leaves (UNREACHABLE also when it has none): the
     first term of the top option's ranking key, without its waits or improving cards."""
-    counts = list(counts)
-    legal = [] if history.dead_hand else legal_discards(counts, history)
-    if not legal:
-        return UNREACHABLE
-    shared, _ = _shared(counts, exposed, history)
-    if shared is None:
-        return UNREACHABLE
-    least = UNREACHABLE
-    for x in legal:
-        rest = list(counts)
-        rest[x] -= 1
-        least = min(least, _rest_distance(rest, _after(history, x), shared, x).d)
-    return least
+    return Distances(counts, exposed, history).least
 
 
 def _describe(option: DiscardOption) -> str:
