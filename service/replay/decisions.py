@@ -128,8 +128,8 @@ class DecisionReview:
                        seed=self.settings.seed).to_json()
         rows = found["candidates"]
         key = "win_probability" if found["objective"] == "win_probability" else "expected_settlement"
-        value = {row["card"]: row[key]["mean"] if isinstance(row[key], dict) else row[key] for row in rows}
-        top = max(value, key=value.get)
+        value = {row["card"]: row[key]["mean"] for row in rows}
+        top = found["best"]  # the search's leader (a candidate it dropped early may show a noisier mean)
         return {"objective": found["objective"], "best": top, "values": value,
                 "expected_loss": round(max(0.0, value[top] - value[show(card)]), 4),
                 "deals": found["deals"], "stopped": found["stopped"]}
