@@ -157,6 +157,7 @@ def bench_montecarlo(deals: int, seed: int, kinds: list[str]) -> dict[str, Any]:
 
 def print_montecarlo(report: dict[str, Any]) -> None:
     """Print the Monte Carlo figures."""
+    import search_playouts
     print(f"\nMonte Carlo search (targets >= {TARGET_PLAYOUTS} playouts/s on one core; +-{TARGET_HALF_WIDTH} on the "
           "leader's win probability within 5 s):")
     for name, row in report["montecarlo"].items():
@@ -164,6 +165,7 @@ def print_montecarlo(report: dict[str, Any]) -> None:
                    if row["deals_to_target"] else "+-2% not reached on the ladder")
         print(f"  {name:28s} {row['playouts_per_second']:6d} playouts/s ({row['playouts']} playouts in "
               f"{row['seconds']} s, {row['analyses']} hands analysed); {reached}")
+        print(f"  {'':28s} {search_playouts.describe_answer(row['answer'])}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ counted in (they are what the first deals pay for).
 
 1. Playouts per second over the first `--deals` deals (x 4 candidates), where most of the player's hands are new.
 2. Seconds to a +-2% interval: the leader's 95% Wilson interval half-width on its win probability after n deals,
-   for n on a ladder, from the search's own elapsed time; target <= 5 s.
+   for n on a ladder, from the search's own elapsed time (elimination off); target <= 5 s.
+3. The default search (elimination of clearly worse candidates on) with a 5 s budget: how it stopped, the deals
+   and playouts it got through, and the leader's half-width.
 
     .venv/bin/python bench/search_playouts.py [--deals N] [--seed S] [--rulesets ID ...] [--json]
 """
@@ -111,6 +113,11 @@ def bench(ruleset_id: str, kind: str, deals: int, seed: int) -> dict[str, Any]:
             row.update(seconds_to_target=round(step.elapsed, 2), deals_to_target=n,
                        playouts_per_second_to_target=round(step.playouts_per_second))
             break
+    answer = search(where, None, samples=100_000, time_budget=TARGET_SECONDS, seed=seed)
+    leader = answer.candidates[0].win_probability
+    row["answer"] = {"stopped": answer.stopped, "deals": answer.deals, "playouts": answer.playouts,
+                     "seconds": round(answer.elapsed, 2), "half_width": round((leader.high - leader.low) / 2, 4),
+                     "eliminated": sum(c.eliminated_after is not None for c in answer.candidates)}
     return row
 
 
@@ -141,6 +148,14 @@ def main() -> None:
                    if row["deals_to_target"] else f"+-2% not reached within {LADDER[-1]} deals")
         print(f"  {name:24s} {row['playouts_per_second']:6d} playouts/s ({row['playouts']} playouts in "
               f"{row['seconds']} s, {row['analyses']} hands analysed); {reached}")
+        print(f"  {'':24s} {describe_answer(row['answer'])}")
+
+
+def describe_answer(answer: dict[str, Any]) -> str:
+    """The default search (elimination on) within the time target: how it stopped and how narrow it got."""
+    return (f"default search in {TARGET_SECONDS:g} s: stopped by {answer['stopped']} after {answer['deals']} deals "
+            f"({answer['playouts']} playouts, {answer['eliminated']} candidates dropped) in {answer['seconds']} s, "
+            f"leader +-{answer['half_width']:.3f}")
 
 
 if __name__ == "__main__":
