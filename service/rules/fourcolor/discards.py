@@ -16,7 +16,7 @@ from typing import Any
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
 from .cards import COPIES, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
-from .distance import Groups, Pair, limits_of, members, place, shifted
+from .distance import INF, Fast, Groups, Pair, limits_of, members, place, shifted
 from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
@@ -59,13 +59,29 @@ class DiscardDistances:
         return plan
 
     def _after(self, x: int) -> int:
-        """Distance of the hand without x (at most the hand's complete distance)."""
-        groups, (a, p) = self.groups, place(x)
+        """Distance of the hand without x: the hand's complete distance d, or d - 1 (one card fewer to keep moves
+        it by at most one), so entry d - 1 of one join decides."""
+        if not self.now:
+            return 0
+        groups, (a, p), t = self.groups, place(x), self.now - 1
         rest = self._rest1.get(a)
         if rest is None:
-            rest = self._rest1[a] = groups.joined([t for g, t in enumerate(self.tables) if g != a], self.now + 1)
+            if not self._rest1:
+                self._rests_without_one()
+            rest = self._rest1[a]
         own = groups.table(a, shifted(self.keys[a], p, -1))
-        return groups.first_fit(groups.alg.join(rest, own, self.now + 1), 1)
+        return t if groups.alg.fits(groups.alg.entry(rest, own, t), t, 1) else self.now
+
+    def _rests_without_one(self) -> None:
+        """The join of the groups without each one (entries 0..d - 1), from prefix and suffix joins."""
+        alg, tables, cap = self.groups.alg, self.tables, self.now
+        prefix, suffix = [[alg.unit]], [[alg.unit]]
+        for table in tables[:-1]:
+            prefix.append(alg.join(prefix[-1], table, cap))
+        for table in reversed(tables[1:]):
+            suffix.append(alg.join(suffix[-1], table, cap))
+        for g in range(len(tables)):
+            self._rest1[g] = alg.join(prefix[g], suffix[len(tables) - 1 - g], cap)
 
     def waits(self, x: int) -> list[int]:
         """Cards that complete the hand without x (each within the copies left beside exposed melds)."""
@@ -89,6 +105,8 @@ class DiscardDistances:
         if not far:
             return {}
         groups, span = self.groups, max(self.after[x] for x in far)
+        if span == 1 and groups.alg is Fast:
+            return self._improving_next(far, cards)
         alg, keys = groups.alg, self.keys
         rests = _Rests(groups, [groups.pair(g, k, span) for g, k in enumerate(keys)], span)
         taken = {}
@@ -111,6 +129,39 @@ class DiscardDistances:
                     if rest is None:
                         rest = beside[b] = alg.join2(rests.without((min(a, b), max(a, b))), own, span)
                 if alg.pair_fits(rest, after_y, t, 1):
+                    out.append(y)
+        return found
+
+    def _improving_next(self, far: Sequence[int], cards: Sequence[int]) -> dict[int, list[int]]:
+        """`improving` when every discard leaves distance 1 (fast tables): only entry 0 of the joins counts, the
+        sum over the groups of their entry 0 plus the least change one removal makes in one group."""
+        groups, keys = self.groups, self.keys
+        pairs = [groups.pair(g, k, 1) for g, k in enumerate(keys)]
+        kept = [p[0][0] for p in pairs]
+        step = [p[1][0] - p[0][0] for p in pairs]
+        total = sum(kept)
+        count = len(keys)
+        taken = []
+        for y in cards:
+            b, q = place(y)
+            (y0, y1) = groups.pair(b, shifted(keys[b], q, 1), 1)
+            taken.append((y, b, q, kept[b] - y0[0], y1[0] - y0[0]))
+        found = {}
+        for x in far:
+            a, p = place(x)
+            key_a = shifted(keys[a], p, -1)
+            (o0, o1) = groups.pair(a, key_a, 1)
+            base = total - kept[a] + o0[0]
+            lone = min([step[g] for g in range(count) if g != a], default=INF)
+            steps = [min([step[g] for g in range(count) if g != a and g != b] + [o1[0] - o0[0]]) for b in range(count)]
+            out = found[x] = []
+            for y, b, q, drop, more in taken:
+                if b == a:
+                    (y0, y1) = groups.pair(a, shifted(key_a, q, 1), 1)
+                    value = total - kept[a] + y0[0] + min(lone, y1[0] - y0[0])
+                else:
+                    value = base - drop + min(steps[b], more)
+                if value <= 1:
                     out.append(y)
         return found
 

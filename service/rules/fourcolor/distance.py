@@ -84,6 +84,11 @@ class Fast:
         return [min(x, y) for x, y in zip(a, b)]
 
     @staticmethod
+    def entry(a: Sequence[int], b: Sequence[int], t: int) -> int:
+        """Entry t of the join of two tables."""
+        return min([a[i] + b[t - i] for i in range(max(0, t - len(b) + 1), min(t + 1, len(a)))], default=INF)
+
+    @staticmethod
     def fits(value: int, u: int, slack: int) -> bool:
         """A relaxed target dropping u cards fits the target size (padding does the rest)."""
         return value <= u + slack
@@ -153,6 +158,14 @@ class Exact:
     def merge(a: Sequence[int], b: Sequence[int]) -> list[int]:
         """Either table (same length)."""
         return [x | y for x, y in zip(a, b)]
+
+    @classmethod
+    def entry(cls, a: Sequence[int], b: Sequence[int], t: int) -> int:
+        """Entry t of the join of two tables."""
+        out = 0
+        for i in range(max(0, t - len(b) + 1), min(t + 1, len(a))):
+            out |= cls.sums(a[i], b[t - i])
+        return out
 
     @staticmethod
     def fits(value: int, u: int, slack: int) -> bool:
