@@ -136,33 +136,49 @@ class DiscardDistances:
         """`improving` when every discard leaves distance 1 (fast tables): only entry 0 of the joins counts, the
         sum over the groups of their entry 0 plus the least change one removal makes in one group."""
         groups, keys = self.groups, self.keys
-        pairs = [groups.pair(g, k, 1) for g, k in enumerate(keys)]
-        kept = [p[0][0] for p in pairs]
-        step = [p[1][0] - p[0][0] for p in pairs]
+        kept, step = [], []
+        for g, k in enumerate(keys):
+            (t0, t1) = groups.pair(g, k, 1)
+            kept.append(t0[0])
+            step.append(t1[0] - t0[0])
         total = sum(kept)
-        count = len(keys)
-        taken = []
+        order = sorted(range(len(keys)), key=step.__getitem__)
+        by_group: dict[int, list[tuple[int, int, int, int]]] = {}
         for y in cards:
             b, q = place(y)
             (y0, y1) = groups.pair(b, shifted(keys[b], q, 1), 1)
-            taken.append((y, b, q, kept[b] - y0[0], y1[0] - y0[0]))
+            by_group.setdefault(b, []).append((y, q, kept[b] - y0[0], y1[0] - y0[0]))
         found = {}
         for x in far:
             a, p = place(x)
             key_a = shifted(keys[a], p, -1)
             (o0, o1) = groups.pair(a, key_a, 1)
+            own = o1[0] - o0[0]
+            # the two least steps of the other groups: a group b != a leaves the first unless it is b
+            first = second = INF
+            first_group = -1
+            for g in order:
+                if g != a:
+                    if first_group < 0:
+                        first, first_group = step[g], g
+                    else:
+                        second = step[g]
+                        break
             base = total - kept[a] + o0[0]
-            lone = min([step[g] for g in range(count) if g != a], default=INF)
-            steps = [min([step[g] for g in range(count) if g != a and g != b] + [o1[0] - o0[0]]) for b in range(count)]
-            out = found[x] = []
-            for y, b, q, drop, more in taken:
+            hits = set()
+            for b, taken in by_group.items():
                 if b == a:
-                    (y0, y1) = groups.pair(a, shifted(key_a, q, 1), 1)
-                    value = total - kept[a] + y0[0] + min(lone, y1[0] - y0[0])
-                else:
-                    value = base - drop + min(steps[b], more)
-                if value <= 1:
-                    out.append(y)
+                    rest = total - kept[a]
+                    for y, q, _, _ in taken:
+                        (y0, y1) = groups.pair(a, shifted(key_a, q, 1), 1)
+                        if rest + y0[0] + min(first, y1[0] - y0[0]) <= 1:
+                            hits.add(y)
+                    continue
+                least = min(second if b == first_group else first, own)
+                for y, _, drop, more in taken:
+                    if base - drop + min(least, more) <= 1:
+                        hits.add(y)
+            found[x] = [y for y in cards if y in hits]
         return found
 
 

@@ -332,13 +332,15 @@ class Memo:
         return found
 
     def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
-        """The two-state tables of a group (as is, one legal discard removed), cut or padded to `span` entries."""
-        found = self.fitted.get(key + (span,))
+        """The two-state tables of a group (as is, one legal discard removed), cut or padded to `span` entries
+        (at least `_SPAN`: the usual spans share one entry per key, keyed by the key alone)."""
+        memo_key = key if span <= _SPAN else key + (span,)
+        found = self.fitted.get(memo_key)
         if found is None:
-            empty = (self.alg.empty,)
+            span, empty = max(span, _SPAN), (self.alg.empty,)
             table, reduced = self.table(group, key), self.without_one(group, key)
-            found = self.store(self.fitted, key + (span,), (table[:span] + empty * (span - len(table)),
-                                                             reduced[:span] + empty * (span - len(reduced))))
+            found = self.store(self.fitted, memo_key, (table[:span] + empty * (span - len(table)),
+                                                       reduced[:span] + empty * (span - len(reduced))))
         return found
 
 
@@ -409,7 +411,7 @@ class Groups:
     def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
         """The group's two-state tables with at least `span` entries; one length for the usual spans, so the memo
         holds one entry per key."""
-        return self.memo.pair(group, key, max(span, _SPAN))
+        return self.memo.pair(group, key, span)
 
     def complete(self, group: int, key: tuple[int, ...]) -> bool:
         """True when the group's cards already split into melds."""
