@@ -134,52 +134,58 @@ class DiscardDistances:
 
     def _improving_next(self, far: Sequence[int], cards: Sequence[int]) -> dict[int, list[int]]:
         """`improving` when every discard leaves distance 1 (fast tables): only entry 0 of the joins counts, the
-        sum over the groups of their entry 0 plus the least change one removal makes in one group."""
+        sum over the groups of their entry 0 plus the least change one removal makes in one group. Cards of
+        another group than the discard's with equal figures (entry 0, change) are decided together."""
         groups, keys = self.groups, self.keys
-        kept, step = [], []
-        for g, k in enumerate(keys):
-            (t0, t1) = groups.pair(g, k, 1)
-            kept.append(t0[0])
-            step.append(t1[0] - t0[0])
+        heads = [groups.head(g, k) for g, k in enumerate(keys)]
+        kept, step = [h[0] for h in heads], [h[1] for h in heads]
         total = sum(kept)
         order = sorted(range(len(keys)), key=step.__getitem__)
-        by_group: dict[int, list[tuple[int, int, int, int]]] = {}
+        places: dict[int, list[tuple[int, int]]] = {}
+        figures: dict[int, dict[tuple[int, int], list[int]]] = {}
         for y in cards:
             b, q = place(y)
-            (y0, y1) = groups.pair(b, shifted(keys[b], q, 1), 1)
-            by_group.setdefault(b, []).append((y, q, kept[b] - y0[0], y1[0] - y0[0]))
+            y0, more = groups.head(b, shifted(keys[b], q, 1))
+            places.setdefault(b, []).append((y, q))
+            figures.setdefault(b, {}).setdefault((kept[b] - y0, more), []).append(y)
+        position = {y: i for i, y in enumerate(cards)}
         found = {}
         for x in far:
             a, p = place(x)
             key_a = shifted(keys[a], p, -1)
-            (o0, o1) = groups.pair(a, key_a, 1)
-            own = o1[0] - o0[0]
-            # the two least steps of the other groups: a group b != a leaves the first unless it is b
-            first = second = INF
-            first_group = -1
-            for g in order:
-                if g != a:
-                    if first_group < 0:
-                        first, first_group = step[g], g
-                    else:
-                        second = step[g]
-                        break
-            base = total - kept[a] + o0[0]
-            hits = set()
-            for b, taken in by_group.items():
-                if b == a:
-                    rest = total - kept[a]
-                    for y, q, _, _ in taken:
-                        (y0, y1) = groups.pair(a, shifted(key_a, q, 1), 1)
-                        if rest + y0[0] + min(first, y1[0] - y0[0]) <= 1:
-                            hits.add(y)
-                    continue
-                least = min(second if b == first_group else first, own)
-                for y, _, drop, more in taken:
-                    if base - drop + min(least, more) <= 1:
-                        hits.add(y)
-            found[x] = [y for y in cards if y in hits]
+            o0, own = groups.head(a, key_a)
+            first, first_group, second = self._two_least(order, step, a)
+            hits = []
+            rest = total - kept[a]
+            for y, q in places.get(a, ()):
+                y0, more = groups.head(a, shifted(key_a, q, 1))
+                if rest + y0 + min(first, more) <= 1:
+                    hits.append(y)
+            base = rest + o0
+            for b, by_figure in figures.items():
+                if b != a:
+                    least = min(second if b == first_group else first, own)
+                    for (drop, more), ys in by_figure.items():
+                        if base - drop + min(least, more) <= 1:
+                            hits.extend(ys)
+            hits.sort(key=position.__getitem__)
+            found[x] = hits
         return found
+
+    @staticmethod
+    def _two_least(order: Sequence[int], step: Sequence[int], a: int) -> tuple[int, int, int]:
+        """The least step of the groups other than `a` (`order`: the groups by step), its group, and the next
+        step: a group b other than `a` leaves the first unless it is b."""
+        first = second = INF
+        first_group = -1
+        for g in order:
+            if g != a:
+                if first_group < 0:
+                    first, first_group = step[g], g
+                else:
+                    second = step[g]
+                    break
+        return first, first_group, second
 
 
 class _Rests:

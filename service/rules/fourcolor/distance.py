@@ -156,6 +156,7 @@ class Memo:
         self.tables: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.fitted: dict[tuple[int, ...], Pair] = {}
+        self.heads: dict[tuple[int, ...], tuple[int, int]] = {}
 
     @staticmethod
     def store(memo: dict, key: tuple[int, ...], value: Any) -> Any:
@@ -190,6 +191,14 @@ class Memo:
                         out = alg.merge(out, self.table(group, shifted(key, p, -1)))
                 found = tuple(out)
             self.store(self.reduced, key, found)
+        return found
+
+    def head(self, group: int, key: tuple[int, ...]) -> tuple[int, int]:
+        """Entry 0 of the group's two-state tables: the table's, and the change one legal removal makes to it."""
+        found = self.heads.get(key)
+        if found is None:
+            table, reduced = self.pair(group, key, _SPAN)
+            found = self.store(self.heads, key, (table[0], reduced[0] - table[0]))
         return found
 
     def pair(self, group: int, key: tuple[int, ...], span: int) -> Pair:
@@ -273,6 +282,10 @@ class Groups:
         """The group's two-state tables with at least `span` entries; one length for the usual spans, so the memo
         holds one entry per key."""
         return self.memo.pair(group, key, span)
+
+    def head(self, group: int, key: tuple[int, ...]) -> tuple[int, int]:
+        """Entry 0 of the group's two-state tables as (entry, change one legal removal makes)."""
+        return self.memo.head(group, key)
 
     def complete(self, group: int, key: tuple[int, ...]) -> bool:
         """True when the group's cards already split into melds."""
