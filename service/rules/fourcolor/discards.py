@@ -43,7 +43,7 @@ class DiscardDistances:
         self.tally, self.limits = tally, limits
         self.keys = groups.keys(tally)
         self.tables = [groups.table(g, k) for g, k in enumerate(self.keys)]
-        self.now = groups.distance(self.tables, 0)
+        self.now = groups.distance_of(self.keys, 0)
         self._rest1: dict[int, list[int]] = {}
         self.after = {x: self._after(x) for x in discards}
 

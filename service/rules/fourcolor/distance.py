@@ -143,6 +143,7 @@ def _build_table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int
 
 
 MEMO_LIMIT = 1 << 16  # entries of one memo; a full memo starts again
+DISTANCE_LIMIT = 1 << 14  # hands' distances (a few group keys each) kept before that memo starts again
 
 
 class Memo:
@@ -157,6 +158,7 @@ class Memo:
         self.reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.fitted: dict[tuple[int, ...], Pair] = {}
         self.heads: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.distances: dict[tuple, int | None] = {}  # (group keys..., slack) -> distance
 
     @staticmethod
     def store(memo: dict, key: tuple[int, ...], value: Any) -> Any:
@@ -310,6 +312,17 @@ class Groups:
                 return found
         return None
 
+    def distance_of(self, keys: Sequence[tuple[int, ...]], slack: int) -> int | None:
+        """`distance` of the hand with these group keys, memoised: a claim's hand is measured (`complete_distance`)
+        and then planned (`DiscardDistances`) on the same keys."""
+        memo, key = self.memo.distances, (*keys, slack)
+        found = memo.get(key, -1)
+        if found == -1:
+            if len(memo) >= DISTANCE_LIMIT:
+                memo.clear()
+            found = memo[key] = self.distance([self.table(g, k) for g, k in enumerate(keys)], slack)
+        return found
+
     def unsafe(self, generals: int, cards: int, missing: int) -> bool:
         """True when a fast result might not pad (see the module docstring): all Generals could be in play, or
         more than 21 cards."""
@@ -325,7 +338,7 @@ def _distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], slack: in
     generals = sum(tally.counts[c * 7 + GENERAL] for c in range(4))
     for exact in (False, True):
         groups = Groups(rules, limits, exact)
-        found = groups.distance([groups.table(g, k) for g, k in enumerate(groups.keys(tally))], slack)
+        found = groups.distance_of(groups.keys(tally), slack)
         if found is None:
             raise ValueError("the hand exceeds the copy limits of the deck")
         if exact or not groups.unsafe(generals, cards, found + slack - 1):
