@@ -61,7 +61,10 @@ class FourColorTable:
         self.seat = position.seat
         self.payments = not self.flowers or options["payment"] != "none"
         self.orders = [tuple((s + k) % n for k in range(n)) for s in range(n)]
-        self.roles = {src: [tuple(role_of(s, src, o, n) for s in range(n)) for o in range(n)]
+        # Per source and origin: the seats that answer a public card, in claim order, with their roles (the
+        # discarder never claims his own discard).
+        self.turns = {src: [tuple((s, role_of(s, src, o, n)) for s in self.orders[o if src == DRAW else (o + 1) % n]
+                                  if role_of(s, src, o, n) != "discarder") for o in range(n)]
                       for src in (DRAW, DISCARD)}
         roles = ("drawer", "next", "other")
         self.rank = {(kind, role): (rs.claim_class(kind, role) or (None, 0))[1]
@@ -195,47 +198,53 @@ class Round(Turns):
 
     def play(self, candidate: int) -> Outcome:
         """Discard `candidate`, then offer public cards until a hu or the end of the stock."""
-        table, me = self.table, self.table.seat
+        table, me, stock, offer = self.table, self.table.seat, self.stock, self.offer
         self.hold = table.start.holds[candidate]
         self.record(me, "discard", candidate)
-        public = (candidate, DISCARD, me)
+        x, source, origin = candidate, DISCARD, me
         while True:
-            claim = self.offer(*public)
+            claim = offer(x, source, origin)
             if claim is None:
-                if self.drawn >= len(self.stock):
+                if self.drawn >= len(stock):
                     return Outcome(False, 0)  # RULES.md 1: "Stock exhausted with no hu: the round is a draw"
-                card, drawer = self.stock[self.drawn], (public[2] + 1) % table.seats
+                x, source, origin = stock[self.drawn], DRAW, (origin + 1) % table.seats
                 self.drawn += 1
-                self.record(drawer, "draw", card)
-                public = (card, DRAW, drawer)
+                if self.log is not None:
+                    self.record(origin, "draw", x)
                 continue
             seat, answer = claim
             if answer.kind == "hu":
                 self.record(seat, "hu")
-                return self.hu(seat, public[0])
-            taken = self.take(seat, answer, public[0])
+                return self.hu(seat, x)
+            taken = self.take(seat, answer, x)
             if isinstance(taken, Outcome):
                 return taken
-            public = (taken, DISCARD, seat)
+            x, source, origin = taken, DISCARD, seat
 
     def offer(self, x: int, source: str, origin: int) -> tuple[int, Answer] | None:
         """Every seat answers the public card; the best claim, ties to the first in seat order."""
-        table, me = self.table, self.table.seat
-        roles = table.roles[source][origin]
+        table, me, others = self.table, self.table.seat, self.others
+        forced = table.forced[x]
         best: tuple[int, Answer] | None = None
         top = 0
-        for s in table.orders[origin if source == DRAW else (origin + 1) % table.seats]:
-            role = roles[s]
+        for s, role in table.turns[source][origin]:
             if s == me:
-                answer = table.answer(self.hold, x, role)
-            elif role == "discarder":
-                continue
+                answers = self.hold.answers
+                key = (x, role)
+                answer = answers[key] if key in answers else table.answer(self.hold, x, role)
             else:
-                seat = self.others[s]
+                seat = others[s]
                 wins = seat.wins
-                if (wins is not None and x not in wins) and seat.counts[x] < 2 and table.forced[x] is None:
-                    continue
-                answer = self.opponent_answer(seat, x, role)
+                if wins is not None and x not in wins:
+                    # no win can use `x`: only a triple/quad on his pair or a forced take
+                    held = seat.counts[x]
+                    if held < 2 and forced is None:
+                        continue
+                    answer = table.identical[x][held]
+                    if answer is None and role == "drawer":
+                        answer = forced
+                else:
+                    answer = self.opponent_answer(seat, x, role)
             if answer is not None and answer.priority > top:
                 best, top = (s, answer), answer.priority
         return best
@@ -277,7 +286,8 @@ class Round(Turns):
         card = self.rng.choice(choices)  # in no meld of his hand if he can: then no meld loses a card
         counts[card] -= 1
         seat.changed(table, [k for k in loose if counts[k]] if loose else table.shapes.loose(counts))
-        self.record(s, "discard", card)
+        if self.log is not None:
+            self.record(s, "discard", card)
         return card
 
     def hu(self, s: int, x: int) -> Outcome:

@@ -25,25 +25,32 @@ class Shapes:
 
     def __init__(self, rules: MeldRules) -> None:
         # alone[k][n]: n copies of k hold an identical meld; grow[k][n]: one more copy makes one.
-        alone = [[any(classify((k,) * m, rules) for m in range(2, n + 1)) for n in range(5)] for k in range(N_KINDS)]
+        self.alone = [[any(classify((k,) * m, rules) for m in range(2, n + 1)) for n in range(5)]
+                      for k in range(N_KINDS)]
         self.grow = [[n < 4 and classify((k,) * (n + 1), rules) is not None for n in range(5)]
                      for k in range(N_KINDS)]
-        # Per discardable card: its identical-meld row, its command/field partners, the other colours' Soldiers.
-        self.profile = [(k, alone[k], TRIO[k], tuple(s for s in SOLDIERS if s != k) if k % 7 == SOLDIER else ())
-                        for k in DISCARDABLE]
 
     def loose(self, counts: list[int]) -> list[int]:
-        """The discardable cards of a hand that are in no meld of it (the hot path of the opponents' play)."""
+        """The discardable cards of a hand that are in no meld of it, in card order (the hot path of the opponents'
+        play): per colour, Advisor and Elephant meld with the other two of G A E, Chariot, Horse and Cannon with
+        the other two of C H P, a Soldier with two Soldiers of other colours."""
         out = []
-        for k, alone, trio, others in self.profile:
-            n = counts[k]
-            if not n or alone[n]:
-                continue
-            if trio and counts[trio[0]] and counts[trio[1]]:
-                continue
-            if others and (counts[others[0]] > 0) + (counts[others[1]] > 0) + (counts[others[2]] > 0) >= 2:
-                continue
-            out.append(k)
+        alone = self.alone
+        soldiers = (counts[6] > 0) + (counts[13] > 0) + (counts[20] > 0) + (counts[27] > 0)
+        for b in (0, 7, 14, 21):
+            g, a, e, c, h, p, s = counts[b:b + 7]
+            if a and not (g and e) and not alone[b + 1][a]:
+                out.append(b + 1)
+            if e and not (g and a) and not alone[b + 2][e]:
+                out.append(b + 2)
+            if c and not (h and p) and not alone[b + 3][c]:
+                out.append(b + 3)
+            if h and not (c and p) and not alone[b + 4][h]:
+                out.append(b + 4)
+            if p and not (c and h) and not alone[b + 5][p]:
+                out.append(b + 5)
+            if s and soldiers < 3 and not alone[b + 6][s]:
+                out.append(b + 6)
         return out
 
     def wins_with(self, counts: list[int], loose: list[int]) -> frozenset[int] | None:
