@@ -33,7 +33,7 @@ from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from .deal import Deal, Outcome
-from .player import HOPELESS, Answer, Hold, Plan, Planner, Turns, tally, with_meld
+from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, Turns, tally, with_meld
 from .position import Position
 from .shapes import DISCARDABLE, Shapes
 
@@ -75,6 +75,7 @@ class FourColorTable:
         self.identical = [[self._identical(x, held) for held in range(5)] for x in range(N_KINDS + 5)]
         self.forced = [self._forced(x) for x in range(N_KINDS + 5)]
         self.shapes = Shapes(rules)
+        self.melds: dict[tuple, list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]] = {}
         counts = [0] * (N_KINDS + 5)
         for card in position.hand:
             counts[card] += 1
@@ -135,21 +136,34 @@ class FourColorTable:
         forced = role == "drawer" and self.forced[x] is not None
         if not forced and x not in hold.improving:
             return None
-        hand = tally(hold.counts)
-        hand.add(x)
         options = []
-        for meld in melds_with(hand, x, self.rules):
-            priority = self.rank.get((meld.kind, role), 0)
+        for opened, used, rest in self.melds_on(hold.counts, x):
+            priority = self.rank.get((opened.kind, role), 0)
             if priority:
-                used = list(meld.cards)
-                used.remove(x)
-                rest = list(hold.counts)
-                for c in used:
-                    rest[c] -= 1
-                opened = Meld(meld.kind, meld.cards, concealed=False)
-                options.append((Answer(priority, meld.kind, opened, tuple(used)), tuple(rest),
+                options.append((Answer(priority, opened.kind, opened, used), rest,
                                 with_meld(hold.exposed, opened), None))
         return self.planner.choose(options, hold.distance, forced, self.plan_key)
+
+    def melds_on(self, counts: tuple[int, ...], x: int) -> list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]:
+        """The melds the player may expose with public card `x`: the exposed meld, the hand cards it uses and the
+        hand it leaves (memoised by hand and card: his hands in play repeat, with other melds and in other roles)."""
+        key = (counts, x)
+        found = self.melds.get(key)
+        if found is None:
+            if len(self.melds) >= MEMO_LIMIT:
+                self.melds.clear()  # only speed depends on the memo
+            hand = tally(counts)
+            hand.add(x)
+            found = []
+            for meld in melds_with(hand, x, self.rules):
+                used = list(meld.cards)
+                used.remove(x)
+                rest = list(counts)
+                for c in used:
+                    rest[c] -= 1
+                found.append((Meld(meld.kind, meld.cards, concealed=False), tuple(used), tuple(rest)))
+            self.melds[key] = found
+        return found
 
     def plan_key(self, plan: Plan) -> tuple[float, ...]:
         """A plan's ranking key; a hand left with no legal discard ends the round as its hu: best if it pays."""
