@@ -32,7 +32,7 @@ from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_
 from ..rules.chan.cards import CHI_CHI, N_FACES, code
 from ..rules.chan.discards import history_key, legal_faces
 from ..rules.chan.hand import ChanHand, evaluate_win
-from ..rules.chan.pairs import Pair, pair_up
+from ..rules.chan.pairs import Pair, unpaired
 from ..rules.chan.scoring import settle
 from .deal import Deal, Outcome
 from .player import Answer, Hold, Planner, Turns, with_meld
@@ -128,7 +128,7 @@ class Seat:
         self.exposed = list(exposed)
         self.remember(history or History())
         self.dealt = tuple(self.counts) if dealt is None else dealt
-        self.changed(pair_up(self.counts).unpaired)
+        self.changed(unpaired(self.counts))
 
     def remember(self, history: History) -> None:
         """His history changed: the faces it forbids him to discard (rules 3, 6)."""
@@ -141,9 +141,13 @@ class Seat:
         if not counts[x] or x in history.discarded or x in history.played_into_ca:
             return False
         counts[x] -= 1
-        legal = any(counts[f] & 1 and f not in self.forbidden for f in range(N_FACES))
+        forbidden = self.forbidden
+        for f, n in enumerate(counts):
+            if n & 1 and f not in forbidden:
+                counts[x] += 1
+                return True
         counts[x] += 1
-        return legal
+        return False
 
     def changed(self, loose: tuple[int, ...]) -> None:
         """The hand changed; `loose` are its unpaired cards. One card more wins only a hand with exactly one
@@ -248,14 +252,15 @@ class Round(Turns):
         seat.exposed.append(answer.meld)
         seat.remember(with_capture(seat.history, answer))
         legal = legal_faces(seat.counts, seat.forbidden)
-        loose = pair_up(seat.counts).unpaired
-        unpaired = [c for c in legal if c in loose]
+        loose = unpaired(seat.counts)
+        single = [c for c in legal if c in loose]
         # A random legal card in no pair, else one not in an identical pair, else any legal card.
-        card = self.rng.choice(unpaired or [c for c in legal if seat.counts[c] == 1] or legal)
+        card = self.rng.choice(single or [c for c in legal if seat.counts[c] == 1] or legal)
         seat.counts[card] -= 1
-        seat.remember(replace(seat.history, discarded=seat.history.discarded | {card}))
+        h = seat.history
+        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand))
         # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
-        seat.changed(tuple(c for c in loose if c != card) if unpaired else pair_up(seat.counts).unpaired)
+        seat.changed(tuple(c for c in loose if c != card) if single else unpaired(seat.counts))
         self.record(s, "discard", card)
         return card
 
@@ -268,7 +273,9 @@ class Round(Turns):
                 continue
             seat = self.others[s]
             if seat.may_capture(x):
-                seat.remember(replace(seat.history, passed_identical=seat.history.passed_identical | {x}))
+                h = seat.history
+                seat.remember(History(h.discarded, h.passed_identical | {x}, h.played_into_ca, h.captured_ca,
+                                      h.dead_hand))
 
     def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
         """Seat `s` wins on card `x`: the engine's score with the context of the win."""

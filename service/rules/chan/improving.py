@@ -43,10 +43,11 @@ from .pairs import Pair
 def forbidden_faces(history: History) -> frozenset[int]:
     """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
     captured a Cạ, the other suits of a discarded face)."""
+    if not history.captured_ca:
+        return frozenset(history.passed_identical)
     out = set(history.passed_identical)
-    if history.captured_ca:
-        for face in history.discarded - {CHI_CHI}:
-            out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
+    for face in history.discarded - {CHI_CHI}:
+        out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
     return frozenset(out)
 
 
@@ -57,7 +58,11 @@ def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
 
 def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
     """Faces a discard may take (rule 2: an odd count; rules 3, 6: not forbidden) as a bit mask."""
-    return sum(1 << f for f, n in enumerate(counts) if n & 1 and f not in forbidden)
+    mask = 0
+    for f, n in enumerate(counts):
+        if n & 1 and f not in forbidden:
+            mask |= 1 << f
+    return mask
 
 
 class _Pass(NamedTuple):

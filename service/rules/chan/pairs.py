@@ -102,6 +102,21 @@ def pair_up(counts: Sequence[int]) -> Pairing:
     return Pairing(tuple(same) + cc_same + tuple(ca), tuple(unpaired), chan, n_ca)
 
 
+_LOOSE_BY_VALUE = tuple(tuple(entry[2] for entry in table) for table in _BY_VALUE)
+_LOOSE_CHI_CHI = tuple(entry[2] for entry in _BY_CHI_CHI)
+
+
+def unpaired(counts: Sequence[int]) -> tuple[int, ...]:
+    """`pair_up(counts).unpaired`, without building the pairs."""
+    loose = _LOOSE_CHI_CHI[counts[CHI_CHI]]
+    suits = iter(counts)
+    for table, m, s, c in zip(_LOOSE_BY_VALUE, suits, suits, suits):
+        v_loose = table[m * 25 + s * 5 + c]
+        if v_loose:
+            loose += v_loose
+    return loose
+
+
 def parse_exposed(items: Sequence[Mapping[str, object]]) -> tuple[Pair, ...]:
     """Exposed pairs of a request: each must form exactly its `kind`."""
     out = []
