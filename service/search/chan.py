@@ -208,16 +208,15 @@ class Round(Turns):
         best: tuple[int, Answer] | None = None
         top = 0
         for s in table.orders[gate]:
-            role = role_of(s, source, gate, to_act)
             if s == me:
-                answer = table.answer(self.hold, x, source, role)
-            elif role == "discarder" and source == DISCARD:
-                continue
+                answer = table.answer(self.hold, x, source, role_of(s, source, gate, to_act))
+            elif s == gate and source == DISCARD:
+                continue  # the discarder
             else:
                 seat = self.others[s]
                 if not seat.counts[x] and x not in seat.wins:
                     continue
-                answer = self.opponent_answer(seat, x, source, role)
+                answer = self.opponent_answer(seat, x, source, role_of(s, source, gate, to_act))
             if answer is not None and answer.priority > top:
                 best, top = (s, answer), answer.priority
         return best

@@ -19,6 +19,7 @@ it (backward).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from .captures import History
@@ -40,9 +41,10 @@ from .distance import (
 from .pairs import Pair
 
 
+@lru_cache(maxsize=1 << 12)
 def forbidden_faces(history: History) -> frozenset[int]:
     """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
-    captured a Cạ, the other suits of a discarded face)."""
+    captured a Cạ, the other suits of a discarded face). Memoised: play meets the same histories again."""
     if not history.captured_ca:
         return frozenset(history.passed_identical)
     out = set(history.passed_identical)
