@@ -77,7 +77,7 @@ class DecisionReview:
 
     def record_pass(self, seat: int, kinds: set[str]) -> None:
         """A seat that made no claim on the card `offered_by` put on offer, though it had these legal claims."""
-        if kinds and self.settings.mode != "none":
+        if kinds:
             won = "hu" in kinds or "win" in kinds
             self.passes.append({"event": self.offered_by, "seat": seat,
                                 "passed": "win" if won else "claim", "claims": sorted(kinds)})

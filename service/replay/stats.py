@@ -23,29 +23,13 @@ from .fourcolor import FourColorReplay
 from .log import GameLog, parse_log
 
 
-class _Passes:
-    """Counters a reviewer keeps per seat."""
-
-    def init_passes(self, seats: int) -> None:
-        self.passed_wins = [0] * seats
-        self.passed_claims = [0] * seats
-
-    def count_pass(self, seat: int, kinds: set[str]) -> None:
-        if "hu" in kinds or "win" in kinds:
-            self.passed_wins[seat] += 1
-        elif kinds:
-            self.passed_claims[seat] += 1
-        self.record_pass(seat, kinds)  # type: ignore[attr-defined]
-
-
-class FourColorReviewer(DecisionReview, _Passes, FourColorReplay):
+class FourColorReviewer(DecisionReview, FourColorReplay):
     """Four Color Cards replay that also counts hu and claims passed up and rates every discard."""
 
     show = staticmethod(fc_cards.code)
 
     def __init__(self, log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> None:
         super().__init__(log)
-        self.init_passes(self.seats)
         self.init_decisions(settings, progress)
 
     def offered(self, public: Any, claims: list) -> None:
@@ -55,7 +39,7 @@ class FourColorReviewer(DecisionReview, _Passes, FourColorReplay):
                 continue
             legal, _ = self.ruleset.legal_claims(self.hand_of(seat, public.card), self.role(seat, public),
                                                  self.options)
-            self.count_pass(seat, {c.kind for c in legal})
+            self.record_pass(seat, {c.kind for c in legal})
 
     def concealed_cards(self, seat: int) -> list[int]:
         return self.hands[seat].cards()
@@ -65,14 +49,13 @@ class FourColorReviewer(DecisionReview, _Passes, FourColorReplay):
         return self.ruleset.analyse_discards(self.hand_of(seat, None), self.options, visible, self.seats)
 
 
-class ChanReviewer(DecisionReview, _Passes, ChanReplay):
+class ChanReviewer(DecisionReview, ChanReplay):
     """Chắn replay that also counts wins and captures passed up and rates every discard."""
 
     show = staticmethod(chan_cards.code)
 
     def __init__(self, log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> None:
         super().__init__(log)
-        self.init_passes(self.seats)
         self.init_decisions(settings, progress)
         self.ruleset = log.ruleset
 
@@ -84,7 +67,7 @@ class ChanReviewer(DecisionReview, _Passes, ChanReplay):
             legal = self.ruleset.legal_claims(self.chan_hand(seat, public.card), self.role(seat, public),
                                               self.options, "stock" if public.source == "stock" else "discard",
                                               self.history[seat])
-            self.count_pass(seat, {c.kind for c in legal})
+            self.record_pass(seat, {c.kind for c in legal})
 
     def chan_hand(self, seat: int, card: int | None) -> ChanHand:
         return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
@@ -124,9 +107,10 @@ def review(raw: dict[str, Any], settings: ReviewSettings | None = None, progress
     deltas = found.outcome.get("deltas") or [0] * log.seats
     winner = found.outcome.get("winner")
     reviewed = replay.settings.mode != "none"
+    passed = Counter((p["seat"], p["passed"]) for p in replay.passes)
     return found, [
         {"seat": seat, "claims": dict(claims[seat]), "claims_made": sum(claims[seat].values()),
-         "wins_passed_up": replay.passed_wins[seat], "claims_passed_up": replay.passed_claims[seat],
+         "wins_passed_up": passed[seat, "win"], "claims_passed_up": passed[seat, "claim"],
          "violations": illegal[seat], "delta": deltas[seat], "won": winner == seat,
          "review": seat_summary(replay.decisions, replay.passes, seat) if reviewed else None,
          "decisions": [d for d in replay.decisions if d["seat"] == seat] if reviewed else None}
