@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.analysis import DiscardAnalysis
+from ..rules.chan.captures import history_json
+from ..rules.chan.cards import code as chan_code
 from ..rules.errors import DomainError
+from ..rules.fourcolor.cards import code as fc_code
 from .log import Event
 
 MODES = ("none", "exact", "deep")
@@ -123,7 +126,10 @@ class DecisionReview:
         candidates = [o.card for o in analysis.options[:DEEP_CANDIDATES]]
         if card not in candidates:
             candidates.append(card)
-        position = parse_position(self.ruleset, dict(self.options), self.position_payload(seat))  # type: ignore
+        stock = self.log.stock  # type: ignore[attr-defined]
+        left = None if stock is None else len(stock) - self.drawn  # type: ignore[attr-defined]
+        request = position_request(self, seat, self.shown, left)
+        position = parse_position(self.ruleset, dict(self.options), request)  # type: ignore[attr-defined]
         found = search(position, candidates, samples=self.settings.samples, time_budget=self.settings.time_budget,
                        seed=self.settings.seed).to_json()
         rows = found["candidates"]
@@ -134,23 +140,23 @@ class DecisionReview:
                 "expected_loss": round(max(0.0, value[top] - value[show(card)]), 4),
                 "deals": found["deals"], "stopped": found["stopped"]}
 
-    def position_payload(self, seat: int) -> dict[str, Any]:
-        """The seat's position as a search request (codes), from the replay's state."""
-        show = self.show  # type: ignore[attr-defined]
-        stock = self.log.stock  # type: ignore[attr-defined]
-        return {
-            "hand": [show(c) for c in self.concealed_cards(seat)],  # type: ignore[attr-defined]
-            "exposed": [{"kind": m.kind, "cards": m.codes()} for m in self.exposed[seat]],  # type: ignore
-            "visible": [show(c) for c in self.shown], "seats": self.seats, "seat": seat,  # type: ignore
-            "opponents": [{"seat": s, "exposed": [{"kind": m.kind, "cards": m.codes()} for m in melds]}
-                          for s, melds in enumerate(self.exposed) if s != seat],  # type: ignore[attr-defined]
-            "stock_remaining": None if stock is None else len(stock) - self.drawn,  # type: ignore[attr-defined]
-            "history": self.history_payload(seat),
-        }
 
-    def history_payload(self, seat: int) -> dict[str, Any] | None:
-        """Chắn reviewers give the seat's history; Four Color has none."""
-        return None
+def position_request(replay: Any, seat: int, visible: list[int], stock_remaining: int | None) -> dict[str, Any]:
+    """A seat's position in a replay (either family's turn machine) as a search request, in codes: his cards,
+    his melds, the other seats' melds, `visible` cards, and for Chắn his history."""
+    chan = replay.log.ruleset.family == "chan"
+    show = chan_code if chan else fc_code
+    hand = [f for f, n in enumerate(replay.counts[seat]) for _ in range(n)] if chan else replay.hands[seat].cards()
+
+    def melds(of: int) -> list[dict[str, Any]]:
+        return [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[of]]
+
+    return {
+        "hand": [show(c) for c in hand], "exposed": melds(seat), "visible": [show(c) for c in visible],
+        "seats": replay.seats, "seat": seat, "stock_remaining": stock_remaining,
+        "opponents": [{"seat": s, "exposed": melds(s)} for s in range(replay.seats) if s != seat],
+        "history": history_json(replay.history[seat]) if chan else None,
+    }
 
 
 def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], seat: int) -> dict[str, Any]:

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..rules.analysis import DiscardAnalysis
 from ..rules.chan import cards as chan_cards
-from ..rules.chan.captures import History
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor import cards as fc_cards
 from .audit import Audit, audit_replay
@@ -40,9 +39,6 @@ class FourColorReviewer(DecisionReview, FourColorReplay):
             legal, _ = self.ruleset.legal_claims(self.hand_of(seat, public.card), self.role(seat, public),
                                                  self.options)
             self.record_pass(seat, {c.kind for c in legal})
-
-    def concealed_cards(self, seat: int) -> list[int]:
-        return self.hands[seat].cards()
 
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [fc_cards.code(c) for c in self.visible_to(seat)]
@@ -72,20 +68,10 @@ class ChanReviewer(DecisionReview, ChanReplay):
     def chan_hand(self, seat: int, card: int | None) -> ChanHand:
         return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
 
-    def concealed_cards(self, seat: int) -> list[int]:
-        return [face for face, n in enumerate(self.counts[seat]) for _ in range(n)]
-
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [chan_cards.code(c) for c in self.visible_to(seat)]
         return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.history[seat],
                                              self.seats)
-
-    def history_payload(self, seat: int) -> dict[str, Any]:
-        h: History = self.history[seat]
-        return {"discarded": [chan_cards.code(c) for c in sorted(h.discarded)],
-                "passed_identical": [chan_cards.code(c) for c in sorted(h.passed_identical)],
-                "played_into_ca": [chan_cards.code(c) for c in sorted(h.played_into_ca)],
-                "captured_ca": h.captured_ca, "dead_hand": h.dead_hand}
 
 
 def reviewer_for(log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> Any:

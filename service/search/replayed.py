@@ -13,9 +13,8 @@ from collections import Counter
 from typing import Any
 
 from ..replay.audit import replay_for
+from ..replay.decisions import position_request
 from ..replay.log import parse_log
-from ..rules.chan import cards as chan_cards
-from ..rules.fourcolor import cards as fc_cards
 from .deal import Deal
 from .position import deck
 
@@ -33,7 +32,6 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     replay = replay_for(parsed)
     replay.run()
     chan = parsed.ruleset.family == "chan"
-    show = chan_cards.code if chan else fc_cards.code
     seat = log["events"][k]["seat"]
     if chan:
         hands = [[f for f, n in enumerate(c) for _ in range(n)] for c in replay.counts]
@@ -42,19 +40,7 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     left = Counter(deck(log["ruleset"]))
     for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
         left.subtract(cards)
-    payload: dict[str, Any] = {
-        "ruleset": log["ruleset"], "hand": [show(c) for c in hands[seat]],
-        "exposed": [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[seat]],
-        "visible": [show(c) for c in sorted(left.elements())], "seats": parsed.seats, "seat": seat,
-        "opponents": [{"seat": s, "exposed": [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[s]]}
-                      for s in range(parsed.seats) if s != seat],
-        "stock_remaining": None,
-    }
-    if chan:
-        history = replay.history[seat]
-        payload["history"] = {name: [show(c) for c in sorted(getattr(history, name))]
-                              for name in ("discarded", "passed_identical", "played_into_ca")}
-        payload["history"]["captured_ca"] = history.captured_ca
+    payload = {"ruleset": log["ruleset"], **position_request(replay, seat, sorted(left.elements()), None)}
     deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(parsed.stock[replay.drawn:]),
                 tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
     return payload, deal

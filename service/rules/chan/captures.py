@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import DomainError, InvalidSeat
-from .cards import CHI_CHI, parse_card, value_of
+from .cards import CHI_CHI, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
 from .pairs import Pair, holds_ca_at, pair_up
 
@@ -44,6 +44,14 @@ def parse_history(raw: Mapping[str, object] | None) -> History:
 
     return History(faces("discarded"), faces("passed_identical"), faces("played_into_ca"),
                    bool(raw.get("captured_ca", False)), bool(raw.get("dead_hand", False)))
+
+
+def history_json(history: History) -> dict[str, object]:
+    """A history as a request carries it (the inverse of `parse_history`), faces as codes in card order."""
+    return {"discarded": [code(c) for c in sorted(history.discarded)],
+            "passed_identical": [code(c) for c in sorted(history.passed_identical)],
+            "played_into_ca": [code(c) for c in sorted(history.played_into_ca)],
+            "captured_ca": history.captured_ca, "dead_hand": history.dead_hand}
 
 
 @dataclass(frozen=True)
