@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ...replay.decisions import MODES, ReviewSettings
 from ..audits.schemas import GameLogSchema
 
 MAX_BATCH = 200
@@ -14,12 +15,12 @@ class ReviewSchema(ma.Schema):
     """How every discard is reviewed: `exact` (the exact ranking, fast), `deep` (a Monte Carlo search of each
     decision, slow, progress per decision) or `none`."""
 
-    mode = fields.String(load_default="exact", validate=validate.OneOf(["none", "exact", "deep"]))
-    samples = fields.Integer(load_default=300, validate=validate.Range(min=1, max=20_000), metadata={
+    mode = fields.String(load_default=ReviewSettings.mode, validate=validate.OneOf(MODES))
+    samples = fields.Integer(load_default=ReviewSettings.samples, validate=validate.Range(min=1, max=20_000), metadata={
         "description": "deep: deals played out per decision"})
-    time_budget = fields.Float(load_default=2.0, validate=validate.Range(min=0.05, max=30.0), metadata={
-        "description": "deep: seconds of search per decision at most"})
-    seed = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1))
+    time_budget = fields.Float(load_default=ReviewSettings.time_budget, validate=validate.Range(min=0.05, max=30.0),
+                               metadata={"description": "deep: seconds of search per decision at most"})
+    seed = fields.Integer(load_default=ReviewSettings.seed, validate=validate.Range(min=0, max=2**63 - 1))
 
 
 class ReplayRequestSchema(ma.Schema):
