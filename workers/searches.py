@@ -7,7 +7,7 @@ from typing import Any
 from rq import get_current_job
 
 from service.rules.registry import ENGINE_VERSION, get_ruleset
-from service.search.montecarlo import search
+from service.search.montecarlo import parse_candidates, search
 from service.search.position import parse_position
 
 from .queues import QUEUE_SEARCHES, job
@@ -20,9 +20,7 @@ def deep_search(request: dict[str, Any]) -> dict[str, Any]:
     ruleset = get_ruleset(request["ruleset"])
     options = dict(ruleset.resolve_options(request.get("options")))
     position = parse_position(ruleset, options, request)
-    candidates = None
-    if request.get("candidates"):
-        candidates = [position.card(text, f"candidates.{i}") for i, text in enumerate(request["candidates"])]
+    candidates = parse_candidates(position, request.get("candidates"))
 
     def progress(done: int, total: int) -> None:
         if current is not None:

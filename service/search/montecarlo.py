@@ -144,6 +144,14 @@ def _check_limits(samples: int, time_budget: float, confidence: float, min_sampl
         raise DomainError("min_samples must be at least 1", "min_samples", code="invalid_field")
 
 
+def parse_candidates(position: Position, texts: Sequence[object] | None) -> list[int] | None:
+    """A request's candidate codes as legal discards, each once (errors name `candidates.N`); None stays None
+    (the exact ranking's best). Raises `no_legal_discard` for a hand with none either way."""
+    cards = None if texts is None else [position.card(text, f"candidates.{i}") for i, text in enumerate(texts)]
+    chosen = _candidates(position, cards, ())
+    return None if cards is None else chosen
+
+
 def _candidates(position: Position, given: Sequence[int] | None, ranking: Sequence[tuple[int, int]]) -> list[int]:
     """The given candidates (each a legal discard, once), or the top of the exact ranking."""
     legal = set(position.legal_discards())

@@ -10,7 +10,7 @@ from workers.searches import deep_search
 from workers.webhooks import notify_failure, notify_success
 
 from ...jobs import idempotency_key, owner, redis
-from ...rules.errors import DomainError
+from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
@@ -32,14 +32,8 @@ class Searches(MethodView):
         """Queue a search: per candidate discard, win probability, expected settlement and chance of paying,
         each with a confidence interval, from playouts of the rest of the round over the unseen cards."""
         ruleset, options = resolve(payload)
-        position = parse_position(ruleset, options, payload)  # every input error is a 422 now, not a failed job
-        legal = set(position.legal_discards())
-        if not legal:
-            raise DomainError("the hand has no legal discard", "hand", code="no_legal_discard")
-        for i, text in enumerate(payload["candidates"] or ()):
-            if position.card(text, f"candidates.{i}") not in legal:
-                raise DomainError(f"{text} is not a legal discard of this hand", f"candidates.{i}",
-                                  code="illegal_discard")
+        # every input error is a 422 now, not a failed job
+        parse_candidates(parse_position(ruleset, options, payload), payload["candidates"])
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
         meta = {"owner": owner(), "kind": "search", "callback_url": payload["callback_url"],
