@@ -51,6 +51,14 @@ def flushed_redis(url: str) -> Iterator[Redis]:
 
 
 @pytest.fixture
+def redis_db(redis_url: str) -> Iterator[Redis]:
+    """A client on the package's test database (each package's `redis_url` fixture names it), flushed before and
+    after the test; fails (never skips) without Redis."""
+    with flushed_redis(redis_url) as connection:
+        yield connection
+
+
+@pytest.fixture
 def app():
     """A test app with default configuration."""
     return create_app({"TESTING": True})

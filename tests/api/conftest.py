@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 
 import pytest
-from redis import Redis
 
-from tests.conftest import flushed_redis, test_redis_url
+from tests.conftest import test_redis_url
 
 TEST_DB = 13
 
@@ -17,13 +15,6 @@ TEST_DB = 13
 def redis_url() -> str:
     """REDIS_URL's server (default the local one), database 13."""
     return test_redis_url(TEST_DB)
-
-
-@pytest.fixture
-def redis_db(redis_url: str) -> Iterator[Redis]:
-    """A client on the test database, flushed before and after the test; fails (never skips) without Redis."""
-    with flushed_redis(redis_url) as connection:
-        yield connection
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ No Redis, no job tests: the fixture fails loudly instead of skipping, so a CI wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -16,7 +15,7 @@ from rq import SimpleWorker
 from service.app import create_app
 from service.replay.simulate_chan import simulate as simulate_chan
 from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from tests.conftest import flushed_redis, test_redis_url
+from tests.conftest import test_redis_url
 from workers.queues import QUEUES, SERIALIZER, queue
 
 TEST_DB = 12
@@ -43,13 +42,6 @@ def batch(size: int, unique: int = 36) -> list[dict]:
 def redis_url() -> str:
     """REDIS_URL's server (default the local one), database 12."""
     return test_redis_url(TEST_DB)
-
-
-@pytest.fixture
-def redis_db(redis_url: str) -> Iterator[Redis]:
-    """A client on the test database, flushed before and after the test; fails (never skips) without Redis."""
-    with flushed_redis(redis_url) as connection:
-        yield connection
 
 
 @pytest.fixture
