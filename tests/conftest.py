@@ -1,18 +1,49 @@
-"""Fixtures shared by every test package: the flaskr trio (app, client, runner)."""
+"""Fixtures shared by every test package: the flaskr trio (app, client, runner), and the test session's Redis.
+
+With `REDIS_URL` unset the session starts a private redis-server (tests/redis_server.py) and points `REDIS_URL`
+at it before any test module is imported, so the suite never touches a Redis it did not start; with `REDIS_URL`
+set, the tests use only the databases 12-14 of that server.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from redis import Redis
 from redis.exceptions import RedisError
 
 from service.app import create_app
+from tests.redis_server import RedisServer
 from workers.queues import DEFAULT_REDIS_URL, connect
+
+_private_redis: RedisServer | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the session's private Redis when REDIS_URL is not set (before test modules read it)."""
+    global _private_redis
+    if os.environ.get("REDIS_URL"):
+        return
+    _private_redis = RedisServer(Path(tempfile.mkdtemp(prefix="longcards-test-redis-")))
+    _private_redis.start()
+    os.environ["REDIS_URL"] = _private_redis.url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the private Redis and remove its directory."""
+    global _private_redis
+    if _private_redis is not None:
+        _private_redis.stop()
+        shutil.rmtree(_private_redis.data_dir, ignore_errors=True)
+        os.environ.pop("REDIS_URL", None)
+        _private_redis = None
 
 
 def with_db(url: str, db: int) -> str:
@@ -20,7 +51,7 @@ def with_db(url: str, db: int) -> str:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme == "unix":
         query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
-        return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+        return f"unix://{parts.path}?{urllib.parse.urlencode(query)}"
     return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
 
 

