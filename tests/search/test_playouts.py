@@ -104,3 +104,21 @@ def test_chan_wins_pay_three_times_the_score() -> None:
                 for i in range(40) for c in position.legal_discards()[:2]]
     assert all(o.delta == 3 * o.points for o in outcomes if o.won)
     assert all(o.delta <= 0 for o in outcomes if not o.won)
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != CHAN])
+def test_no_seat_discards_a_general_or_a_flower_in_playouts(ruleset_id: str) -> None:
+    """RULES.md 1: Generals (flowers: and flowers) are never discarded, so a wait on one comes only from the stock;
+    the playouts' opponents, who hold such cards in most deals, never offer one as a discard."""
+    position = position_of(sample_position(ruleset_id)[0])
+    table = table_of(position)
+    discarded, held = [], 0
+    for i in range(40):
+        deal = sample_deal(position, deal_rng(7, i))
+        held += sum(c % 7 == 0 or c >= 28 for hand in deal.hands for c in hand)
+        for candidate in position.legal_discards()[:2]:
+            events: list[dict] = []
+            play(table, candidate, deal, i, events)
+            discarded += [e["card"] for e in events if e["type"] == "discard"]
+    assert held and len(discarded) > 100
+    assert not [c for c in discarded if c[1] == "G" or c[0] == "F"]
