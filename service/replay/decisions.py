@@ -5,9 +5,10 @@ A reviewer keeps what each seat has seen: every public card that was not claimed
 meld) and the other seats' exposed melds. At a discard the seat's cards are as the log has them, so the
 analysis sees exactly the position the player saw.
 
-Expected loss, exact mode: the one-card expected gain of the best-ranked discard minus that of the actual one
-(never negative): what the choice cost on the next public card. Deep mode: the search's objective (expected
-settlement in points; win probability where nobody pays) of its best candidate minus the actual discard's.
+Expected loss, exact mode: the expected gain of the best-ranked discard minus that of the actual one (never
+negative): what the choice cost on the next card turned up from the stock. Deep mode: the search's objective
+(expected settlement in points; win probability where nobody pays) of its best candidate minus the actual
+discard's.
 """
 
 from __future__ import annotations

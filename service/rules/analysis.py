@@ -8,6 +8,10 @@ Terms:
 - *unseen*: copies of a card the player has not seen (deck minus his own cards minus every visible card).
 - *gain*: what the player's settlement would be on a win (his delta; where a rule-set has no payments, the
   points of the win), the value the ranking and the expected loss are counted in.
+- *expected gain*: the expected gain on the next card turned up from the stock. To the player the stock is a random
+  order of the unseen cards, so that card is each unseen card with probability unseen copies / all unseen cards,
+  whatever route a wait has: exact for a wait that only the stock can bring (a General, a flower: never
+  discarded). Another player's discard is his choice, not a draw, so the discard route is not counted.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ class DiscardOption:
     waits: tuple[Wait, ...]
     improving: tuple[tuple[int, int], ...]  # (card, unseen copies) of cards that lower the distance by one
     improving_unseen: int  # sum of unseen copies of the improving cards
-    expected_gain: float  # sum over waits of unseen * max(gain, 0) / every unseen card: one-card expectation
+    expected_gain: float  # sum over waits of unseen * max(gain, 0) / every unseen card: the next stock card
     rank: int = 0  # 1 = best; equal keys share a rank
     reason: str = ""
 

@@ -1,4 +1,5 @@
-"""Rule options: every [D] decision of RULES.md is a named, documented, validated option."""
+"""Rule options: every [D] decision of RULES.md is a named, documented, validated option, or, where the rules
+give no alternative, a named and documented fixed decision."""
 
 from __future__ import annotations
 
@@ -65,6 +66,21 @@ class Option:
         if self.maximum is not None:
             out["maximum"] = self.maximum
         return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A RULES.md decision [D] that is not itself an option: fixed where the rules give no alternative reading,
+    or refined by the option named in `option`."""
+
+    name: str
+    doc: str
+    rule: str
+    option: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """JSON description for /v1/rulesets."""
+        return {"name": self.name, "doc": self.doc, "rule": self.rule, "option": self.option}
 
 
 def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any] | None) -> Mapping[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 # Six Chắn (2m 3s 4c 5m 6s 7c) + Cạ 2s-2c, 8m-8s, 9m-9c + 3m waiting for 3c (Cạ): 19 cards.
 WAITING = ["2m", "2m", "3s", "3s", "4c", "4c", "5m", "5m", "6s", "6s", "7c", "7c",
            "8m", "8s", "9m", "9c", "2s", "2c", "3m"]
@@ -38,6 +40,29 @@ def test_claims_carry_discards_and_priorities(client):
     assert [(c["kind"], c["priority"]) for c in body["claims"]] == [("chiu", 2), ("chan", 1)]
     assert all(c["discards"] == ["3s", "4c"] for c in body["claims"])
     assert body["card_source"] == "discard"
+
+
+# Triple 6m + Chắn 2m 4s 5c 7s + Cạ 2s-2c 4m-4c 5m-5s 9s-9c (19 cards): the fourth 6m makes a Chíu (two Chắn),
+# 6 Chắn + 4 Cạ = 10 pairs, a win. Seed 002 / RULES.md 2 "Resolution order": a win on a turned-up stock card
+# first (3), then Chíu (2), then captures (1); on a discard only a Chíu may complete a win, so that win ranks 2.
+CHIU_WAITING = ["6m", "6m", "6m", "2m", "2m", "4s", "4s", "5c", "5c", "7s", "7s", "2s", "2c", "4m", "4c", "5m",
+                "5s", "9s", "9c"]
+WIN_PRIORITIES = [
+    pytest.param("discard", "next", [("win", "chiu", 2, True), ("chiu", "chiu", 2, None),
+                                     ("chan", "capture", 1, None)], id="chiu_win_on_a_discard_ranks_2"),
+    pytest.param("discard", "other", [("win", "chiu", 2, True), ("chiu", "chiu", 2, None)],
+                 id="chiu_win_on_a_discard_ranks_2_for_any_seat"),
+    pytest.param("stock", "drawer", [("win", "win", 3, False), ("chiu", "chiu", 2, None),
+                                     ("chan", "capture", 1, None)], id="win_on_a_stock_card_ranks_3"),
+]
+
+
+@pytest.mark.parametrize(("source", "role", "expected"), WIN_PRIORITIES)
+def test_win_priority_depends_on_where_the_card_came_from(client, source, role, expected):
+    """Priorities: a win on a turned-up stock card 3, Chíu 2, capture 1; a Chíu-completed win on a discard 2."""
+    body = client.post("/v1/melds", json={"ruleset": "cardavia-chan", "hand": CHIU_WAITING, "public_card": "6m",
+                                          "seat_role": role, "card_source": source}).get_json()
+    assert [(c["kind"], c["priority_class"], c["priority"], c["by_chiu"]) for c in body["claims"]] == expected
 
 
 def test_win_only_on_a_stock_card(client):

@@ -56,6 +56,35 @@ def test_bga_wait_under_the_threshold_has_a_negative_gain(client):
     assert by_card(body)["yA"]["expected_gain"] == 0
 
 
+# Fields rCHP yCHP gCHP wCHP (1 each) and Advisor pairs (0): discarding rE waits on any General (h = 4 + 1 = 5)
+# and on a third Advisor (concealed triple 3: h = 7).
+FIELDS_AND_PAIRS = ["rC", "rH", "rP", "yC", "yH", "yP", "gC", "gH", "gP", "wC", "wH", "wP", "rA", "rA", "yA", "yA",
+                    "gA", "gA", "wA", "wA", "rE"]
+STOCK_ONLY = [
+    # seat 2 of 4, default threshold: h = 5 and 7 are under 10, the caller pays each opponent 10 + 1: gain -33
+    pytest.param("bga-taiwan", {}, "rG", {"card": "rG", "unseen": 4, "claims": ["stock"], "from_seats": [],
+                                          "points": 5, "gain": -33}, id="bga_general_wait_is_stock_only"),
+    pytest.param("bga-taiwan", {}, "rA", {"card": "rA", "unseen": 2, "claims": ["discard", "stock"],
+                                          "from_seats": [0, 1, 3], "points": 7, "gain": -33},
+                 id="bga_advisor_wait_comes_from_any_discard_or_the_stock"),
+    # flowers, no payments (gain = points): a flower scores 3, h = 4 + 3 = 7
+    pytest.param("cardavia-flowers", {}, "F3", {"card": "F3", "unseen": 1, "claims": ["stock"], "from_seats": [],
+                                                "points": 7, "gain": 7}, id="flowers_flower_wait_is_stock_only"),
+    pytest.param("cardavia-flowers", {}, "wG", {"card": "wG", "unseen": 4, "claims": ["stock"], "from_seats": [],
+                                                "points": 5, "gain": 5}, id="flowers_general_wait_is_stock_only"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "card", "expected"), STOCK_ONLY)
+def test_waits_on_cards_never_discarded_list_no_discarding_seats(client, ruleset, options, card, expected):
+    """Generals (seed 000 "non possono essere mai scartati") and flowers (seed 003) are never discarded: a wait on
+    one is won on a turned-up stock card only, from nobody's discard."""
+    body = discards(client, ruleset=ruleset, options=options, seats=4, seat=2, hand=FIELDS_AND_PAIRS)
+    assert body.status_code == 200, body.get_json()
+    waits = {w["card"]: w for w in by_card(body.get_json())["rE"]["waits"]}
+    assert waits[card] == expected
+
+
 def test_chan_bach_dinh_wait_outranks_more_unseen_waits(client):
     """Discarding 5s waits on 9m/9s/9c (11 unseen), scoring Tôm 4 (3m 3c 7c, RULES.md 2 default); discarding 9m
     waits on 5m/5s/5c (9 unseen) with no red card left: Bạch định 7 + Tôm dịch 1 = 8, so 9m ranks first;

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 BGA_DEFAULTS = {"threshold": 10, "stake": 1, "win_payment": "excess", "winning_meld_concealed": True,
-                "same_colour_soldier_sets": True, "general_triple": False}
+                "same_colour_soldier_sets": True, "lucky_match": "identical", "general_triple": False}
 
 
 def test_healthz(client):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 # Four concealed Advisor quads: 4 x 8 = 32 points (RULES.md 1: quad concealed 8).
 QUADS = ["rA"] * 4 + ["yA"] * 4 + ["gA"] * 4 + ["wA"] * 4
 
@@ -31,6 +33,42 @@ def test_lucky_card_bonus_and_three_seats(client):
     }).get_json()
     assert body["points"] == 35 and body["lucky_bonus"] == 1
     assert body["deltas"] == [52, -26, -26]
+
+
+# Same hand (h = 34 before the lucky card), lucky card rC, 4 seats. RULES.md 1 "Lucky card" [D]: identical cards by
+# default (no rC held: +0, each pays (34 - 10) + 1 = 25); option lucky_match "character": every Chariot counts,
+# the hand's wC: +1, h = 35, each pays 26.
+LUCKY_MATCH = [
+    pytest.param({}, 34, 0, [75, -25, -25, -25], id="identical_by_default"),
+    pytest.param({"lucky_match": "identical"}, 34, 0, [75, -25, -25, -25], id="identical"),
+    pytest.param({"lucky_match": "character"}, 35, 1, [78, -26, -26, -26], id="character_any_colour"),
+]
+
+
+@pytest.mark.parametrize(("options", "points", "bonus", "deltas"), LUCKY_MATCH)
+def test_lucky_match_option_in_the_settlement(client, options, points, bonus, deltas):
+    """The settlement counts the lucky card as the option `lucky_match` says and echoes the option."""
+    body = client.post("/v1/settlements", json={
+        "ruleset": "bga-taiwan", "seats": 4, "winner": 0, "options": options,
+        "hand": QUADS + ["rG", "wC", "wH"], "public_card": "wP", "lucky_card": "rC",
+    }).get_json()
+    assert (body["points"], body["lucky_bonus"], body["deltas"]) == (points, bonus, deltas)
+    assert body["options"]["lucky_match"] == options.get("lucky_match", "identical")
+
+
+@pytest.mark.parametrize(("ruleset", "value", "code"), [
+    pytest.param("bga-taiwan", "colour", "invalid_option", id="value_outside_choices"),
+    pytest.param("bga-taiwan", True, "invalid_option", id="value_of_wrong_type"),
+    pytest.param("cardavia-flowers", "character", "unknown_option", id="flowers_has_no_lucky_card"),
+])
+def test_lucky_match_bad_value_is_refused_naming_the_field(client, ruleset, value, code):
+    """Unknown values (and the option outside bga-taiwan, which alone has a lucky card) are refused."""
+    response = client.post("/v1/settlements", json={
+        "ruleset": ruleset, "seats": 4, "winner": 0, "hand": ["rC", "rC"], "public_card": "rC",
+        "options": {"lucky_match": value}})
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == code
+    assert "options.lucky_match" in body["errors"]
 
 
 def test_flowers_settlement_pays_nothing_by_default(client):

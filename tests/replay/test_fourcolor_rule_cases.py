@@ -124,6 +124,10 @@ CLAIMED_HU = {
     "lucky_card_counts_the_winning_card": ("rC", {}, 19, [-10, 10]),  # 2 in hand + the winning rC
     "winning_meld_at_exposed_value": ("wA", {"winning_meld_concealed": False}, 14, [-5, 5]),  # triple 1, not 3
     "below_threshold_caller_pays": ("wA", {"threshold": 20}, 16, [21, -21]),  # pays 20 + 1 to each opponent
+    # option lucky_match "character" (RULES.md 1 "Lucky card" [D]): every colour of the lucky card's character
+    "lucky_character_advisors": ("wA", {"lucky_match": "character"}, 19, [-10, 10]),  # rA yA gA: +3
+    "lucky_character_horses": ("yH", {"lucky_match": "character"}, 19, [-10, 10]),  # yH yH gH: +3
+    "lucky_character_chariots": ("rC", {"lucky_match": "character"}, 20, [-11, 11]),  # rC rC gC + winning rC: +4
 }
 
 

@@ -95,10 +95,51 @@ def test_waits_points_and_gain(ruleset_id, hand, options, seats, discard, expect
     chosen = option(analysis, discard)
     assert chosen.distance == 0
     assert waits(chosen) == expected
-    assert all(w.claims == ("discard", "stock") for w in chosen.waits)
+    # RULES.md 1 "Generals can never be discarded": the gG wait comes from the stock alone, the others either way
+    assert all(w.claims == (("stock",) if code(w.card)[1] == "G" else ("discard", "stock")) for w in chosen.waits)
     assert chosen.improving == tuple((CODE_INDEX[c], n) for c, n, _, _ in expected)
     total = sum(n * max(g, 0) for _, n, _, g in expected)
     assert chosen.expected_gain == pytest.approx(total / analysis.unseen_total)
+
+
+# Fields rCHP yCHP gCHP wCHP (concealed 1 each = 4) and Advisor pairs rA yA gA wA (0): discarding rE leaves 20
+# cards that any General (a general meld, 1: h = 5) or a third Advisor (a concealed triple, 3: h = 7) completes;
+# in cardavia-flowers a flower too (3: 7 points), and an Advisor triple scores 1 there (5).
+FIELDS_AND_PAIRS = "rC rH rP yC yH yP gC gH gP wC wH wP rA rA yA yA gA gA wA wA rE"
+ANY = ("discard", "stock")
+STOCK = ("stock",)
+STOCK_ONLY_WAITS = [
+    # threshold 0, stake 1, 4 seats: a General h = 5 pays (5 - 0) + 1 = 6 from each of 3 opponents = 18; an
+    # Advisor h = 7 pays 8 each = 24. Unseen: 112 - 21 = 91; 4 copies of each General, 2 of each Advisor. The next
+    # stock card is each unseen card with chance 1/91, so expected gain = (4 x 4 x 18 + 4 x 2 x 24) / 91 = 480/91.
+    pytest.param(BGA, {"threshold": 0}, [("rG", 4, 5, 18, STOCK), ("rA", 2, 7, 24, ANY), ("yG", 4, 5, 18, STOCK),
+                                         ("yA", 2, 7, 24, ANY), ("gG", 4, 5, 18, STOCK), ("gA", 2, 7, 24, ANY),
+                                         ("wG", 4, 5, 18, STOCK), ("wA", 2, 7, 24, ANY)], 480 / 91,
+                 id="general_wait_comes_only_from_the_stock_bga"),
+    # default threshold 10: h = 5 or 7 < 10, the caller pays each opponent 10 + 1: -33 per wait; no wait is worth
+    # calling, so the expected gain is 0 whichever route a card comes by.
+    pytest.param(BGA, {}, [("rG", 4, 5, -33, STOCK), ("rA", 2, 7, -33, ANY), ("yG", 4, 5, -33, STOCK),
+                           ("yA", 2, 7, -33, ANY), ("gG", 4, 5, -33, STOCK), ("gA", 2, 7, -33, ANY),
+                           ("wG", 4, 5, -33, STOCK), ("wA", 2, 7, -33, ANY)], 0.0,
+                 id="general_wait_under_the_threshold_is_stock_only_and_worth_nothing"),
+    # flowers (seed 003 "Generais e flores não podem ser descartados"), no payments: gain = points. Unseen: 117 - 21
+    # = 96; expected gain = (4 Generals x 4 x 5 + 4 Advisors x 2 x 5 + 5 flowers x 1 x 7) / 96 = 155/96.
+    pytest.param(FLOWERS, {}, [("rG", 4, 5, 5, STOCK), ("rA", 2, 5, 5, ANY), ("yG", 4, 5, 5, STOCK),
+                               ("yA", 2, 5, 5, ANY), ("gG", 4, 5, 5, STOCK), ("gA", 2, 5, 5, ANY),
+                               ("wG", 4, 5, 5, STOCK), ("wA", 2, 5, 5, ANY), ("F1", 1, 7, 7, STOCK),
+                               ("F2", 1, 7, 7, STOCK), ("F3", 1, 7, 7, STOCK), ("F4", 1, 7, 7, STOCK),
+                               ("F5", 1, 7, 7, STOCK)], 155 / 96,
+                 id="general_and_flower_waits_come_only_from_the_stock_flowers"),
+]
+
+
+@pytest.mark.parametrize(("ruleset_id", "options", "expected", "expected_gain"), STOCK_ONLY_WAITS)
+def test_waits_on_cards_never_discarded_are_stock_only(ruleset_id, options, expected, expected_gain):
+    """RULES.md 1: Generals (flowers: and flowers) are never discarded, so such a wait is won on a stock card only;
+    the expected gain is that of the next stock card, where every unseen card is equally likely."""
+    chosen = option(analyse(ruleset_id, FIELDS_AND_PAIRS, options=options), "rE")
+    assert [(code(w.card), w.unseen, w.points, w.gain, w.claims) for w in chosen.waits] == expected
+    assert chosen.expected_gain == pytest.approx(expected_gain)
 
 
 def test_unseen_total_is_the_deck_minus_the_hand_and_visible_cards():

@@ -110,6 +110,45 @@ BGA_CASES = [
 ]
 
 
+# Option lucky_match (RULES.md 1 "Lucky card" [D]): "identical" (default) counts cards of the lucky card's colour and
+# character; "character" every card of its character in any colour, at most 4 x 4 - 1 = 15.
+# rS triple 3 + quads yS gS wS (the winning wS completes one, concealed) 8 + 8 + 8 = 27.
+ALL_SOLDIERS = ["rS"] * 3 + ["yS"] * 4 + ["gS"] * 4 + ["wS"] * 3
+CHARACTER = {"lucky_match": "character"}
+# (hand, exposed, winning card, lucky card, options, h, lucky bonus, deltas)
+LUCKY_MATCH = [
+    # meld points 9 (LUCKY_HAND); lucky yH identical: none held, +0, h = 9 < 10: the caller pays each 11
+    pytest.param(LUCKY_HAND, LUCKY_EXPOSED, "rC", "yH", None, 9, 0, (-33, 11, 11, 11),
+                 id="identical_by_default_other_colour_does_not_count"),
+    pytest.param(LUCKY_HAND, LUCKY_EXPOSED, "rC", "yH", {"lucky_match": "identical"}, 9, 0, (-33, 11, 11, 11),
+                 id="identical_named_explicitly"),
+    # character: Horses rH rH in hand + rH exposed + 0 winning = +3; h = 12: each pays (12 - 10) + 1 = 3
+    pytest.param(LUCKY_HAND, LUCKY_EXPOSED, "rC", "yH", CHARACTER, 12, 3, (9, -3, -3, -3),
+                 id="character_counts_every_colour_in_hand_and_exposed"),
+    # character: Elephants wE x 4 in the exposed quad = +4; h = 13: each pays 4
+    pytest.param(LUCKY_HAND, LUCKY_EXPOSED, "rC", "gE", CHARACTER, 13, 4, (12, -4, -4, -4),
+                 id="character_counts_a_whole_exposed_quad"),
+    # character: Chariots rC 1 in hand + rC 1 exposed + the winning rC = +3, as identical would: h = 12
+    pytest.param(LUCKY_HAND, LUCKY_EXPOSED, "rC", "rC", CHARACTER, 12, 3, (9, -3, -3, -3),
+                 id="character_counts_the_winning_card"),
+    # identical rS: 3 held, +3, h = 30: each pays (30 - 10) + 1 = 21
+    pytest.param(ALL_SOLDIERS, [], "wS", "rS", None, 30, 3, (63, -21, -21, -21),
+                 id="identical_at_most_three"),
+    # character: all 15 other Soldiers (rS x 3, yS gS wS x 4, winning wS included) = +15; h = 42: each pays 33
+    pytest.param(ALL_SOLDIERS, [], "wS", "rS", CHARACTER, 42, 15, (99, -33, -33, -33),
+                 id="character_at_most_fifteen"),
+]
+
+
+@pytest.mark.parametrize(("hand", "exposed", "public", "lucky", "options", "h", "bonus", "deltas"), LUCKY_MATCH)
+def test_lucky_match_option(hand, exposed, public, lucky, options, h, bonus, deltas):
+    """RULES.md 1 "Lucky card" [D]: the identical card by default; option lucky_match "character"."""
+    result = settle(BGA, hand, exposed, public, lucky, options)
+    assert (result.points, result.lucky_bonus, result.deltas) == (h, bonus, deltas)
+    line = next(line for line in result.breakdown if line.step == "lucky_card")
+    assert line.points == bonus and ("of its character" if options == CHARACTER else "identical") in line.text
+
+
 @pytest.mark.parametrize(
     ("hand", "exposed", "public", "lucky", "options", "seats", "winner", "h", "bonus", "deltas"), BGA_CASES
 )

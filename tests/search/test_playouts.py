@@ -19,7 +19,7 @@ from service.search.deal import Deal, Outcome, deal_rng, sample_deal
 from service.search.player import Planner
 from service.search.position import Position
 
-from .tables import CHAN, RULESETS, discards, position_before, position_of, sample_position, simulated
+from .tables import BGA, CHAN, RULESETS, discards, position_before, position_of, sample_position, simulated
 
 SEEDS = range(12)
 
@@ -104,3 +104,40 @@ def test_chan_wins_pay_three_times_the_score() -> None:
                 for i in range(40) for c in position.legal_discards()[:2]]
     assert all(o.delta == 3 * o.points for o in outcomes if o.won)
     assert all(o.delta <= 0 for o in outcomes if not o.won)
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != CHAN])
+def test_no_seat_discards_a_general_or_a_flower_in_playouts(ruleset_id: str) -> None:
+    """RULES.md 1: Generals (flowers: and flowers) are never discarded, so a wait on one comes only from the stock;
+    the playouts' opponents, who hold such cards in most deals, never offer one as a discard."""
+    position = position_of(sample_position(ruleset_id)[0])
+    table = table_of(position)
+    discarded, held = [], 0
+    for i in range(40):
+        deal = sample_deal(position, deal_rng(7, i))
+        held += sum(c % 7 == 0 or c >= 28 for hand in deal.hands for c in hand)
+        for candidate in position.legal_discards()[:2]:
+            events: list[dict] = []
+            play(table, candidate, deal, i, events)
+            discarded += [e["card"] for e in events if e["type"] == "discard"]
+    assert held and len(discarded) > 100
+    assert not [c for c in discarded if c[1] == "G" or c[0] == "F"]
+
+
+def test_playouts_settle_the_lucky_card_as_the_option_says() -> None:
+    """Option lucky_match "character" (RULES.md 1 "Lucky card" [D]): a playout's settlement is the audit's."""
+    character = {"lucky_match": "character"}
+    wins = 0
+    for seed in SEEDS:
+        log = {**simulated(BGA, seed), "options": character}
+        for k in discards(log)[1::7][:2]:
+            payload, deal = position_before(log, k)
+            position = position_of({**payload, "options": character})
+            table = table_of(position)
+            events: list[dict] = []
+            outcome = play(table, position.legal_discards()[0], deal, seed, events)
+            found = audit({**log, "events": log["events"][:k] + events, "result": None})
+            assert found.valid, (seed, k, found.violations[:3])
+            assert outcome.delta == (found.outcome.get("deltas") or [0] * position.seats)[position.seat]
+            wins += found.outcome["type"] == "hu"
+    assert wins

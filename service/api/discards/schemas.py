@@ -36,9 +36,10 @@ class WaitSchema(ma.Schema):
     unseen = fields.Integer(required=True, metadata={"description": "copies the player has not seen"})
     claims = fields.List(fields.String(metadata={"enum": ["discard", "stock", "chiu"]}), required=True, metadata={
         "description": "how the card can be won: another player's `discard`, a turned-up `stock` card, a `chiu` "
-                       "(Chắn: holding three, even on a discard)"})
+                       "(Chắn: holding three, even on a discard). Generals and flowers are never discarded, so "
+                       "a wait on one is `stock` only"})
     from_seats = fields.List(fields.Integer(), required=True, metadata={
-        "description": "seats whose discard of this card the player can win on"})
+        "description": "seats whose discard of this card the player can win on (empty for a stock-only wait)"})
     points = fields.Integer(required=True, metadata={
         "description": "points of the win (Four Color Cards: exposed + concealed melds, no lucky card; Chắn: the "
                        "score on another player's stock card; Ù chì on one's own gate adds to it)"})
@@ -68,7 +69,9 @@ class DiscardOptionSchema(ma.Schema):
     improving_unseen = fields.Integer(required=True)
     expected_gain = fields.Float(required=True, metadata={
         "description": "sum over waits of unseen copies x gain (when positive) / all unseen cards: the expected "
-                       "gain of the next public card"})
+                       "gain on the next card turned up from the stock, where every unseen card is equally likely "
+                       "(exact for every wait, stock-only ones included; discards are the other players' choice "
+                       "and are not counted)"})
 
 
 class DiscardsResponseSchema(EchoSchema):

@@ -34,6 +34,16 @@ class OptionSchema(ma.Schema):
     maximum = fields.Integer()
 
 
+class DecisionSchema(ma.Schema):
+    """A decision of the rules that is no option of its own: fixed, or refined by the option it names."""
+
+    name = fields.String(required=True)
+    doc = fields.String(required=True)
+    rule = fields.String(required=True)
+    option = fields.String(required=True, allow_none=True, metadata={
+        "description": "the option that refines this decision; null: fixed, the rules give no alternative"})
+
+
 class BonusSchema(ma.Schema):
     """A Chắn bonus: main value, dịch value and condition."""
 
@@ -67,6 +77,9 @@ class RulesetSchema(ma.Schema):
     claim_priorities = fields.List(fields.Nested(PrioritySchema), required=True)
     seat_roles = fields.List(fields.String(), required=True)
     options = fields.List(fields.Nested(OptionSchema), required=True)
+    decisions = fields.List(fields.Nested(DecisionSchema), metadata={
+        "description": "Four Color Cards: decisions of the rules that are no option of their own (bga-taiwan: "
+                       "payment per opponent, the all-Generals end)"})
 
 
 class RulesetListSchema(ma.Schema):

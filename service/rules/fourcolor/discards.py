@@ -5,7 +5,9 @@ bring it closer, and the ranking of `analysis.ranked`.
 A discard decision is made with 21 cards in hand and exposed melds; Generals, and in cardavia-flowers flowers,
 are never discarded (RULES.md 1 "Generals can never be discarded"; flowers variant "Generals and flowers can
 never be discarded"). A hu may be claimed on any other player's discard and on any card turned up from the stock
-(RULES.md 1 "hu"; flowers: "the drawer's win, then other players' wins"), so every wait is won either way.
+(RULES.md 1 "hu"; flowers: "the drawer's win, then other players' wins"), so a wait on any other card is won
+either way, and a wait on a General or a flower only on a stock card. The settlement does not depend on where the
+winning card came from (RULES.md 1 "Settlement": h counts the melds and the lucky card), so a wait has one gain.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
-from .cards import COPIES, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
+from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
 from .distance import INF, Fast, Groups, Pair, limits_of, members, place, shifted
 from .evaluate import evaluator_for
 from .hand import FourColorHand
@@ -23,7 +25,8 @@ from .hu import evaluate_hu
 from .melds import Meld, MeldRules
 from .settle import settle_bga, settle_flowers
 
-CLAIMS = ("discard", "stock")
+ANY_ROUTE = ("discard", "stock")
+STOCK_ONLY = ("stock",)
 _GAINS: dict[tuple, dict[int, int]] = {}  # (options, seats, flowers) -> {hu points: the winner's delta}
 
 
@@ -239,7 +242,7 @@ class _Gains:
             if len(self._gains) > 1000:
                 self._gains.clear()
             self._gains[points] = gain = self._gain(won, points)
-        return Wait(card, unseen, CLAIMS, points, gain)
+        return Wait(card, unseen, routes(card), points, gain)
 
     def _gain(self, won: FourColorHand, points: int) -> int:
         """The winner's delta (seat 0) of the settlement of `won`; the points where nobody pays."""
@@ -248,6 +251,12 @@ class _Gains:
         if self.options["payment"] == "none":
             return points  # RULES.md 1 flowers Settlement: no payments, so the ranking counts the points
         return settle_flowers(won, self.rules, self.options, self.seats, 0).deltas[0]
+
+
+def routes(card: int) -> tuple[str, ...]:
+    """How a wait on `card` can be won: a General or a flower is never discarded (RULES.md 1), so only a stock
+    card can be it; any other card comes as another player's discard or a stock card."""
+    return STOCK_ONLY if card >= FLOWER_BASE or card % 7 == GENERAL else ANY_ROUTE
 
 
 def unseen_counts(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> list[int]:

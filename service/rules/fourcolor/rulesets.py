@@ -12,7 +12,7 @@ from typing import Any
 
 from ..analysis import DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
-from ..options import Option, resolve_options
+from ..options import Decision, Option, resolve_options
 from ..registry import register
 from .cards import ALL_CODES, CHESS_CODES, parse_card
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
@@ -36,9 +36,26 @@ BGA_OPTIONS = (
            "value; false: at its exposed value.", "RULES.md 1 Settlement: concealed values [D]"),
     Option("same_colour_soldier_sets", True, "Three or four Soldiers of one colour form a triple or quad.",
            "RULES.md 1 Melds: same-colour Soldier triples and quads are allowed in bga-taiwan [D]"),
+    Option("lucky_match", "identical", "Which cards the lucky card turned up after a hu rewards, +1 each over hand, "
+           "exposed melds and winning card: 'identical' (same colour and character, at most 3); 'character' (every "
+           "card of its character in any colour, at most 15).",
+           "RULES.md 1 Settlement: Lucky card [D], identical card by default; option lucky_match character",
+           choices=("identical", "character")),
     Option("general_triple", False, "Three identical Generals form a triple (scored as a triple); by default "
            "they are three general melds, never a triple.",
            "RULES.md 1 Melds: three identical Generals are three general melds [D]"),
+)
+
+BGA_DECISIONS = (
+    Decision("payment_per_opponent", "Each opponent pays the winner (h - threshold) + stake, and a caller under the "
+             "threshold pays each opponent threshold + stake. Seed 000 reads literally as one total (the excess plus "
+             "1 per opponent), which does not split into whole points among the losers; seed 001 has the stake paid "
+             "by each opponent, so the excess is read the same way. Option win_payment chooses what each opponent "
+             "pays when h >= threshold.", "RULES.md 1 Settlement: Per opponent [D]", option="win_payment"),
+    Decision("all_generals_end", "A player who must discard but holds only Generals (or nothing) ends the round, "
+             "settled as his hu: a hand of Generals alone is all melds. The seeds say only that the round ends and "
+             "the points are counted; the rules give no other reading, so this is fixed, not an option.",
+             "RULES.md 1 Deal and turn: only Generals ends the round as his hu [D]"),
 )
 
 FLOWERS_OPTIONS = (
@@ -87,6 +104,7 @@ class FourColorRuleSet:
     max_seats: int
     priorities: Mapping[str, int]
     melds_of: Callable[[Mapping[str, Any]], MeldRules]
+    decisions: tuple[Decision, ...] = ()
     family: str = "fourcolor"
     game: str = "Four Color Cards"
 
@@ -178,6 +196,7 @@ class FourColorRuleSet:
             "claim_priorities": [{"class": k, "rank": v} for k, v in self.priorities.items()],
             "seat_roles": list(ROLES),
             "options": [o.describe() for o in self.options],
+            "decisions": [d.describe() for d in self.decisions],
         }
 
 
@@ -185,7 +204,7 @@ BGA_TAIWAN = register(FourColorRuleSet(
     id="bga-taiwan", title="Four Color Cards, Taiwanese rules as on Board Game Arena",
     source="RULES.md section 1; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
     priorities={"hu": 3, "quad_triple": 2, "chi": 1},
-    melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]),
+    melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]), decisions=BGA_DECISIONS,
 ))
 
 CARDAVIA_FLOWERS = register(FourColorRuleSet(

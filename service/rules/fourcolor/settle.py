@@ -8,7 +8,7 @@ from typing import Any
 
 from ..breakdown import Line
 from ..errors import ImpossibleCount, NotAWin
-from .cards import COPIES, code
+from .cards import COPIES, FLOWER_BASE, character_of, code
 from .hand import FourColorHand
 from .hu import HuResult, evaluate_hu
 from .melds import Meld, MeldRules
@@ -43,20 +43,29 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
     return result
 
 
-def lucky_bonus(hand: FourColorHand, lucky: int | None) -> tuple[int, str]:
-    """+1 per card identical to the lucky card over hand, exposed melds and winning card (RULES.md 1)."""
+def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical") -> tuple[int, str]:
+    """+1 per card matching the lucky card over hand, exposed melds and winning card (RULES.md 1 "Lucky card"):
+    the identical card (`match` "identical", at most 3), or any card of its character ("character", at most 15)."""
     if lucky is None:
         return 0, "no lucky card (no stock left): no bonus"
-    in_hand = hand.concealed.count(lucky)
-    exposed = sum(m.cards.count(lucky) for m in hand.exposed)
-    winning = int(hand.public_card == lucky)
-    total = in_hand + exposed + winning
-    if total >= COPIES:
-        # RULES.md 1 "Lucky card": the turned-up card is one of the 4 copies, so the winner holds "at most 3".
+    concealed = hand.concealed.cards()
+    exposed = [c for m in hand.exposed for c in m.cards]
+    winning = [] if hand.public_card is None else [hand.public_card]
+    if (concealed + exposed + winning).count(lucky) >= COPIES:
+        # The turned-up card is one of the 4 copies, so the winner holds "at most 3" identical ones.
         raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
                               f"{COPIES} copies", "lucky_card")
-    return total, (f"lucky card {code(lucky)}: {in_hand} in hand + {exposed} exposed + {winning} winning card "
-                   f"= {total} identical: +{total}")
+    if match == "character":
+        # Option lucky_match "character": every colour of the lucky card's character counts (4 x 4 - 1 = 15).
+        kind = "of its character"
+        counts = [sum(c < FLOWER_BASE and character_of(c) == character_of(lucky) for c in part)
+                  for part in (concealed, exposed, winning)]
+    else:
+        kind = "identical"
+        counts = [part.count(lucky) for part in (concealed, exposed, winning)]
+    total = sum(counts)
+    return total, (f"lucky card {code(lucky)}: {counts[0]} in hand + {counts[1]} exposed + {counts[2]} winning card "
+                   f"= {total} {kind}: +{total}")
 
 
 def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int, winner: int,
@@ -64,7 +73,7 @@ def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any]
     """bga-taiwan: h = exposed + concealed + lucky; opponents pay (h - T) + stake, or the caller pays T + stake."""
     result = _won(hand, rules, options["winning_meld_concealed"])
     lines = _meld_lines(result, rules)
-    bonus, text = lucky_bonus(hand, lucky)
+    bonus, text = lucky_bonus(hand, lucky, options.get("lucky_match", "identical"))
     lines.append(Line("lucky_card", text, bonus))
     h = (result.points or 0) + bonus
     lines.append(Line("total", f"hu points h = {result.exposed_points} exposed + {result.concealed_points} "
@@ -81,6 +90,7 @@ def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any]
         pay = -(threshold + stake)
         rule = f"h = {h} < {threshold}: the caller pays each opponent {threshold} + {stake} = {-pay}"
     lines.append(Line("payment_rule", rule, pay))
+    # RULES.md 1 Settlement: Per opponent [D]: the excess and the stake are paid by each opponent.
     deltas, payments = _pay_each(seats, winner, pay)
     return Settlement(h, result.melds or (), tuple(lines + payments), deltas, bonus)
 
