@@ -1,4 +1,4 @@
-"""Rule options: every [D] decision of RULES.md is a named, documented, validated option."""
+"""Rule options: every optional decision of docs/rules.md#decisions is a named, documented, validated option."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .errors import InvalidOption
 
 @dataclass(frozen=True)
 class Option:
-    """One named rule option with its default and the RULES.md decision it implements."""
+    """One named rule option with its default and the decision it implements (a docs/rules.md anchor)."""
 
     name: str
     default: Any

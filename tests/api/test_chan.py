@@ -41,7 +41,7 @@ def test_claims_carry_discards_and_priorities(client):
 
 
 def test_win_only_on_a_stock_card(client):
-    """RULES.md 2: an ordinary discard cannot win; the same card turned up from the stock can."""
+    """docs/rules.md#chan-win-stock: an ordinary discard cannot win; the same card turned up from the stock can."""
     request = {"ruleset": "cardavia-chan", "hand": WAITING, "public_card": "3c", "seat_role": "other"}
     on_discard = client.post("/v1/melds", json={**request, "card_source": "discard"}).get_json()
     on_stock = client.post("/v1/melds", json={**request, "card_source": "stock"}).get_json()

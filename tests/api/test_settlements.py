@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# Four concealed Advisor quads: 4 x 8 = 32 points (RULES.md 1: quad concealed 8).
+# Four concealed Advisor quads: 4 x 8 = 32 points (docs/rules.md#fc-melds: quad concealed 8).
 QUADS = ["rA"] * 4 + ["yA"] * 4 + ["gA"] * 4 + ["wA"] * 4
 
 
@@ -34,7 +34,7 @@ def test_lucky_card_bonus_and_three_seats(client):
 
 
 def test_flowers_settlement_pays_nothing_by_default(client):
-    """cardavia-flowers: flower 3 + general 1 = 4, no payments [D]; option each_loser_pays: 3 x 4."""
+    """cardavia-flowers: flower 3 + general 1 = 4, no payments, a decision; option each_loser_pays: 3 x 4."""
     request = {"ruleset": "cardavia-flowers", "seats": 4, "winner": 2, "hand": ["F1"], "public_card": "rG"}
     body = client.post("/v1/settlements", json=request).get_json()
     assert body["points"] == 4 and body["deltas"] == [0, 0, 0, 0]
@@ -50,7 +50,7 @@ def test_lucky_card_only_in_bga(client):
 
 
 def test_match_running_totals_from_20(client):
-    """RULES.md 1: every player starts with 20 points; totals after each round; highest total leads."""
+    """docs/rules.md#fc-match: every player starts with 20 points; totals after each round; highest total leads."""
     body = client.post("/v1/matches", json={"ruleset": "bga-taiwan", "seats": 3,
                                             "rounds": [[6, -3, -3], [-22, 11, 11]]}).get_json()
     assert body["totals"] == [[26, 17, 17], [4, 28, 28]]

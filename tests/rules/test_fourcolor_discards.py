@@ -1,4 +1,5 @@
-"""Exact discard analysis of Four Color Cards (RULES.md 1): distance, waits, gains, improving cards, ranking.
+"""Exact discard analysis of Four Color Cards (docs/rules.md#fourcolor): distance, waits, gains, improving cards,
+ranking.
 
 Rule cases show their arithmetic; the property tests check the engine against brute force: the waits against
 `reference.search` on every card of the deck, the distance against every complete hand of the target size (all
@@ -90,7 +91,7 @@ BY_HAND = "rG rA rE yC yH yP gA gA gA gS yS wS wA wA rC rH gC gP yE wH wE"
                  id="flowers_each_loser_pays_the_total"),
 ])
 def test_waits_points_and_gain(ruleset_id, hand, options, seats, discard, expected):
-    """RULES.md 1 "Settlement": the gain is the winner's delta with no lucky card."""
+    """docs/rules.md#fc-settlement: the gain is the winner's delta with no lucky card."""
     analysis = analyse(ruleset_id, hand, seats=seats, options=options)
     chosen = option(analysis, discard)
     assert chosen.distance == 0
@@ -120,7 +121,7 @@ def test_winning_meld_at_exposed_value():
 
 
 def test_generals_are_never_offered():
-    """RULES.md 1: Generals can never be discarded."""
+    """docs/rules.md#fc-generals-discard: Generals can never be discarded."""
     analysis = analyse(BGA, ONE_WAIT)
     offered = {code(o.card) for o in analysis.options}
     assert offered == set(ONE_WAIT.split()) - {"rG", "yG"}

@@ -1,4 +1,4 @@
-"""Round settlement and match totals (RULES.md 1, "Settlement (bga-taiwan)", flowers "Settlement", "A match").
+"""Round settlement and match totals (docs/rules.md#fc-settlement, docs/rules.md#fl-settlement, docs/rules.md#fc-match).
 
 bga-taiwan: h = exposed melds (exposed values) + best split of hand + winning card (concealed values) + lucky
 bonus; h >= 10: each opponent pays (h - 10) + 1; h < 10: the caller pays each opponent 10 + 1 = 11.

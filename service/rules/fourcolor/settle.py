@@ -1,4 +1,4 @@
-"""Round settlement for Four Color Cards (RULES.md 1, "Settlement (bga-taiwan)" and flowers "Settlement")."""
+"""Round settlement for Four Color Cards (docs/rules.md#fc-settlement and docs/rules.md#fl-settlement)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
 
 
 def lucky_bonus(hand: FourColorHand, lucky: int | None) -> tuple[int, str]:
-    """+1 per card identical to the lucky card over hand, exposed melds and winning card (RULES.md 1)."""
+    """+1 per card identical to the lucky card over hand, exposed melds and winning card (docs/rules.md#fc-lucky)."""
     if lucky is None:
         return 0, "no lucky card (no stock left): no bonus"
     in_hand = hand.concealed.count(lucky)
@@ -52,7 +52,7 @@ def lucky_bonus(hand: FourColorHand, lucky: int | None) -> tuple[int, str]:
     winning = int(hand.public_card == lucky)
     total = in_hand + exposed + winning
     if total >= COPIES:
-        # RULES.md 1 "Lucky card": the turned-up card is one of the 4 copies, so the winner holds "at most 3".
+        # docs/rules.md#fc-lucky: the turned-up card is one of the 4 copies, so the winner holds "at most 3".
         raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
                               f"{COPIES} copies", "lucky_card")
     return total, (f"lucky card {code(lucky)}: {in_hand} in hand + {exposed} exposed + {winning} winning card "
@@ -115,7 +115,7 @@ def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[
 
 
 def match_totals(rounds: list[list[int]], seats: int, start: int = 20) -> list[list[int]]:
-    """Running totals of a match: every player starts with `start` points (RULES.md 1, "A match")."""
+    """Running totals of a match: every player starts with `start` points (docs/rules.md#fc-match)."""
     totals, current = [], [start] * seats
     for deltas in rounds:
         current = [a + b for a, b in zip(current, deltas)]
