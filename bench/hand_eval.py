@@ -131,7 +131,8 @@ def bench_ruleset(ruleset_id: str, n: int, seed: int, ref_n: int) -> dict[str, A
 
 
 def bench_chan(n: int, seed: int) -> dict[str, Any]:
-    """Parse N winning and N near-miss Chắn hands once, then time `evaluate_win` on each (RULES.md 2 win test)."""
+    """Parse N winning and N near-miss Chắn hands once, then time `evaluate_win` on each (the win test,
+    docs/rules.md#chan-win)."""
     ruleset = get_ruleset(CHAN)
     options = ruleset.resolve_options(None)
     rng = random.Random(seed)

@@ -55,15 +55,18 @@ def audit_files(paths: list[str]) -> int:
 
 
 def hash_key(name: str) -> int:
-    """Read a key on stdin (without echo on a terminal); print its API_KEYS entry. Exit 2 on a bad name or key."""
+    """Read a key on stdin (no echo on a terminal); print its API_KEYS entry. Exit 2 on a bad name or key."""
     from getpass import getpass
 
     from .auth import entry
 
-    key = getpass("API key: ") if sys.stdin.isatty() else sys.stdin.readline()
+    key = (getpass("API key: ") if sys.stdin.isatty() else sys.stdin.readline()).strip()
     try:
-        print(entry(name, key.strip()))
+        if not key:
+            raise ValueError("no key on stdin; nothing printed")
+        print(entry(name, key))
     except ValueError as error:
+        # Loud on stderr and non-zero, and nothing on stdout: `$(... hash-key NAME)` must not yield an empty entry.
         print(f"hash-key: {error}", file=sys.stderr)
         return 2
     return 0

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from flask import Flask, Response, current_app, g, request
 
+from .config import ConfigError
 from .errors import problem
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -20,6 +21,10 @@ DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
 OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
+NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key: refusing to start without "
+                    "authentication (python -m service hash-key NAME prints an entry)")
+NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "
+                   "set LONGCARDS_API_KEYS (and LONGCARDS_REQUIRE_AUTH=true to refuse to start without it)")
 
 
 def digest(key: str) -> str:
@@ -38,18 +43,23 @@ def entry(name: str, key: str) -> str:
 
 
 def parse_keys(raw: str | Iterable[str] | None) -> tuple[tuple[str, str], ...]:
-    """(name, hash) pairs from `name:sha256hex` entries; several hashes may share a name (key rotation)."""
-    entries = raw.split(",") if isinstance(raw, str) else list(raw or ())
+    """(name, hash) pairs from `name:sha256hex` entries; several hashes may share a name (key rotation).
+
+    A blank value means no keys; otherwise every entry must be well formed, an empty one (`a:..,`, `,`) included,
+    so a mistyped value stops the service instead of leaving it with fewer keys or none.
+    """
+    if isinstance(raw, str):
+        entries = raw.split(",") if raw.strip() else []
+    else:
+        entries = list(raw or ())
     keys: dict[str, str] = {}
     for i, text in enumerate(e.strip() for e in entries):
-        if not text:
-            continue
         name, _, hashed = text.partition(":")
         if not NAME.fullmatch(name) or not DIGEST.fullmatch(hashed):
             # The entry itself is not echoed: a plain key pasted here by mistake must not reach the logs.
-            raise ValueError(f"API_KEYS entry {i} is not name:sha256hex (python -m service hash-key NAME)")
+            raise ConfigError(f"LONGCARDS_API_KEYS entry {i} is not name:sha256hex (python -m service hash-key NAME)")
         if hashed.lower() in keys:
-            raise ValueError(f"API_KEYS entry {i} repeats the hash of key {keys[hashed.lower()]!r}")
+            raise ConfigError(f"LONGCARDS_API_KEYS entry {i} repeats the hash of key {keys[hashed.lower()]!r}")
         keys[hashed.lower()] = name
     return tuple((name, hashed) for hashed, name in keys.items())
 
@@ -98,8 +108,13 @@ def require_key() -> Response | None:
 
 
 def init_app(app: Flask) -> None:
-    """Check API keys on every request when `API_KEYS` names any (a malformed entry fails here)."""
+    """Check API keys on every request when `API_KEYS` names any; refuse to start on a malformed entry, or on
+    none with `REQUIRE_AUTH`; warn when the API runs open."""
     keys = parse_keys(app.config.get("API_KEYS"))
     app.extensions["longcards_api_keys"] = keys
     if keys:
         app.before_request(require_key)
+    elif app.config.get("REQUIRE_AUTH"):
+        raise ConfigError(NO_KEYS_REQUIRED)
+    else:
+        app.logger.warning(NO_KEYS_WARNING)

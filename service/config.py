@@ -12,6 +12,10 @@ from typing import Any
 
 PREFIX = "LONGCARDS_"
 
+
+class ConfigError(RuntimeError):
+    """A setting the service cannot start with; gunicorn prints a RuntimeError's message and exits 1."""
+
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Long Cards hand evaluation and replay service",
     "API_VERSION": "1.0.0",
@@ -25,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     "WEBHOOK_ALLOW_PRIVATE": False,
     # Comma-separated `name:sha256hex` entries (`python -m service hash-key NAME`); empty = no keys needed.
     "API_KEYS": "",
+    # Refuse to start unless API_KEYS names at least one key (deployments set it, so no empty secret runs open).
+    "REQUIRE_AUTH": False,
     # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.
     "RATE_LIMIT": "",
     # Serve GET /metrics (Prometheus text format).
@@ -32,14 +38,23 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _coerce(default: Any, raw: str) -> Any:
-    """Parse an environment string into the type of its default."""
-    if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int):
-        return int(raw)
-    if isinstance(default, (dict, list)):
-        return json.loads(raw)
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def _coerce(name: str, default: Any, raw: str) -> Any:
+    """Parse the environment string of `name` into the type of its default; ConfigError when it does not parse."""
+    try:
+        if isinstance(default, bool):
+            word = raw.strip().lower()
+            if word not in TRUE + FALSE:
+                raise ValueError("expected true or false")
+            return word in TRUE
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, (dict, list)):
+            return json.loads(raw)
+    except ValueError as error:
+        raise ConfigError(f"{PREFIX}{name} is not a valid value: {error}") from None
     return raw
 
 
@@ -49,7 +64,7 @@ def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] 
     config = dict(DEFAULTS)
     for name, default in DEFAULTS.items():
         if PREFIX + name in env:
-            config[name] = _coerce(default, env[PREFIX + name])
+            config[name] = _coerce(name, default, env[PREFIX + name])
     # Names fixed by the contract or shared with the workers, read without the prefix.
     config.setdefault("REDIS_URL", env.get("REDIS_URL"))
     config.setdefault("WEBHOOK_SECRET", env.get("LONGCARDS_WEBHOOK_SECRET"))

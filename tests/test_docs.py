@@ -1,7 +1,10 @@
-"""The README stays true: it lists every violation code exactly as the audit reports them."""
+"""The documents stay true: the README lists every violation code exactly as the audit reports them, and every
+rule the code and the answers cite is explained in docs/rules.md."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from service.replay.violations import CODES, table
@@ -13,3 +16,69 @@ def test_readme_has_the_violation_code_table():
     """Regenerate with service.replay.violations.table() when a code changes."""
     assert table() in README
     assert all(f"`{code}`" in README for code in CODES)
+
+
+# --- docs/rules.md: every rule the code and the answers cite is there ------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOC = ROOT / "docs" / "rules.md"
+ANCHOR = re.compile(r'<a id="([a-z0-9-]+)"></a>')
+REFERENCE = re.compile(r"docs/rules\.md#([A-Za-z0-9_-]+)")
+#: Rule texts the project does not ship; nothing may send a reader to them (spelt in two parts so that this file
+#: does not name them itself).
+FOREIGN = ("RULES" + ".md", "CONTRACT" + ".md")
+SCANNED = ("service", "workers", "tests", "bench", "deploy", "scripts", "docs")
+
+
+def anchors() -> set[str]:
+    """The explicit anchors of docs/rules.md (each defined once)."""
+    found = ANCHOR.findall(RULES_DOC.read_text(encoding="utf-8"))
+    assert len(found) == len(set(found)), sorted(a for a in found if found.count(a) > 1)
+    return set(found)
+
+
+def project_texts() -> dict[str, str]:
+    """The code, tests, scripts, deployment files, README and spec, by path."""
+    paths = [ROOT / "README.md", ROOT / "openapi.yaml", ROOT / "pyproject.toml"]
+    for top in SCANNED:
+        paths += [p for p in (ROOT / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in paths}
+
+
+def answers(client) -> dict[str, str]:
+    """Every rule citation an answer can carry: the violation table and the rule-sets answer."""
+    rulesets = client.get("/v1/rulesets")
+    assert rulesets.status_code == 200
+    return {"violations": json.dumps(CODES, ensure_ascii=False), "rulesets": rulesets.get_data(as_text=True)}
+
+
+def test_rules_doc_defines_the_anchors_it_links_to():
+    """In-page links of docs/rules.md (`](#x)`) land on its own anchors."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    missing = set(re.findall(r"\]\(#([A-Za-z0-9_-]+)\)", text)) - anchors()
+    assert not missing, missing
+
+
+def test_every_docs_rules_reference_names_an_existing_anchor(client):
+    """Code comments, docstrings, tests, README, the spec and the answers point only at anchors that exist."""
+    known, broken = anchors(), []
+    for where, text in {**project_texts(), **answers(client)}.items():
+        broken += [f"{where}: #{name}" for name in REFERENCE.findall(text) if name not in known]
+    assert not broken, broken
+
+
+def test_answers_cite_docs_rules_for_every_rule(client):
+    """Each violation code, each rule option and each rule-set cites an anchor of docs/rules.md."""
+    assert all(REFERENCE.match(rule) for rule, _ in CODES.values())
+    for ruleset in client.get("/v1/rulesets").get_json()["rulesets"]:
+        assert REFERENCE.match(ruleset["source"]), ruleset["id"]
+        for option in ruleset["options"]:
+            assert REFERENCE.match(option["rule"]), (ruleset["id"], option["name"])
+            assert option["name"] in RULES_DOC.read_text(encoding="utf-8"), option["name"]
+
+
+def test_nothing_points_at_rule_texts_outside_the_project(client):
+    """The project explains its rules itself: no code, document or answer names an outside rule text."""
+    for where, text in {**project_texts(), **answers(client)}.items():
+        for name in FOREIGN:
+            assert name not in text, f"{where} mentions {name}"

@@ -1,4 +1,4 @@
-"""Turn state machine of Chắn (RULES.md 2, "Deal and turn", capture rules 1-7).
+"""Turn state machine of Chắn (docs/rules.md#chan-turn, docs/rules.md#chan-captures).
 
 The dealer discards first (or wins with his initial 20 cards: Thiên ù). On his turn a player considers the
 previous player's discard (capture it, or pass and turn up a stock card at his own gate); a stock card he
@@ -200,7 +200,7 @@ class ChanReplay(TurnReplay):
                                      and self.dealt[seat][card] == 3})
             return
         if public.source == "stock" and seat != public.gate:
-            # RULES.md 2: "The next player may then capture that passed card": the drawer passed it (rule 3).
+            # docs/rules.md#chan-turn: the next player may then capture the card the drawer passed (rule 3).
             self.passed(public, [public.gate])
         history = self.history[seat]
         if winner.type == "chiu":

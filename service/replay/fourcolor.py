@@ -1,4 +1,4 @@
-"""Turn state machine of Four Color Cards (RULES.md 1, "Deal and turn" and the flowers differences).
+"""Turn state machine of Four Color Cards (docs/rules.md#fc-turn and docs/rules.md#fl-deal).
 
 The replay walks the events, keeps every seat's concealed cards and exposed melds, the public card and the
 stock, and reports each illegal move as a Violation. Claims on one public card are collected until the next
@@ -119,7 +119,7 @@ class FourColorReplay(TurnReplay):
         """The next stock card turned up by the seat whose turn it is."""
         if self.to_discard is not None:
             if not self.flowers and self.public is None and not any(self.exposed):
-                # RULES.md 1: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
+                # docs/rules.md#fc-deal: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
                 self.flag(event, "opening_not_discard", "the dealer starts by discarding (or declares hu)")
             self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
         if self.public is not None:
@@ -139,14 +139,15 @@ class FourColorReplay(TurnReplay):
                                                   "take it")
 
     def must_take(self, card: int) -> bool:
-        """RULES.md 1: "A player who turns up a General must take it"; flowers: a General or a flower (option)."""
+        """docs/rules.md#fc-must-take: a player who turns up a General must take it; flowers: a General or a flower
+        (option, docs/rules.md#fl-must-take)."""
         if self.flowers:
             return (is_flower(card) or character_of(card) == GENERAL) and self.options["must_take_drawn_general"]
         return character_of(card) == GENERAL
 
     def check_drawer_took(self, public: Public, winner: Event, claim: Any) -> None:
         """A must-take card won by another seat's claim: only a higher priority than the drawer's own take
-        may take it (RULES.md 1: "unless someone claims it with a higher priority")."""
+        may take it (docs/rules.md#fc-must-take: "unless someone claims it with a higher priority")."""
         if public.source != "draw" or winner.seat == public.seat or not self.must_take(public.card):
             return
         taking = self.ruleset.claim_class("flower" if is_flower(public.card) else "general", "drawer")

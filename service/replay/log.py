@@ -1,4 +1,4 @@
-"""The game-log frame of CONTRACT.md ("Game logs"), validated into engine values.
+"""The game-log frame of docs/rules.md#logs, validated into engine values.
 
 Structural errors (unknown cards, impossible counts, wrong deal sizes) raise DomainError naming the field:
 such a log cannot be replayed at all. Illegal moves are not errors here; the audit reports them.
@@ -81,7 +81,7 @@ def _fast(index: Mapping[str, int], slow: Callable[[object, str], int]) -> Calla
 
 
 def deal_sizes(ruleset: Any, seats: int, dealer: int) -> list[int]:
-    """Cards dealt to each seat (RULES.md: bga dealer 21 / 20; flowers 20; Chắn dealer 20 / 19)."""
+    """Cards dealt to each seat (docs/rules.md#fc-deal: bga dealer 21 / 20; flowers 20; Chắn dealer 20 / 19)."""
     if ruleset.family == "chan":
         return [20 if s == dealer else 19 for s in range(seats)]
     if ruleset.id == "cardavia-flowers":

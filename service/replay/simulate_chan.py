@@ -1,4 +1,5 @@
-"""A seeded simulator of legal Chắn rounds, writing logs in the CONTRACT.md format (the audit's test bed).
+"""A seeded simulator of legal Chắn rounds, writing logs in the game-log format of docs/rules.md#logs (the audit's
+test bed).
 
 Players: `greedy` (always wins, Chíus and captures when it can; discards an unpaired card) and `random`
 (takes what it may at random). Histories (discards, passed identical captures, Cạ) are kept exactly as the

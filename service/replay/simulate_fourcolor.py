@@ -1,4 +1,4 @@
-"""A seeded simulator of legal Four Color Cards rounds, writing logs in the CONTRACT.md format.
+"""A seeded simulator of legal Four Color Cards rounds, writing logs in the game-log format (docs/rules.md#logs).
 
 Players: `random` (claims or passes at random, discards at random) and `greedy` (always claims the best
 claim it has, discards a card that is in no meld of its hand). It is the audit's test bed: every log it

@@ -1,5 +1,5 @@
-"""Rule options: every [D] decision of RULES.md is a named, documented, validated option, or, where the rules
-give no alternative, a named and documented fixed decision."""
+"""Rule options: every optional decision of docs/rules.md#decisions is a named, documented, validated option, or,
+where the rules give no alternative, a named and documented fixed decision."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .errors import InvalidOption
 
 @dataclass(frozen=True)
 class Option:
-    """One named rule option with its default and the RULES.md decision it implements."""
+    """One named rule option with its default and the decision it implements (a docs/rules.md anchor)."""
 
     name: str
     default: Any
@@ -70,7 +70,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    """A RULES.md decision [D] that is not itself an option: fixed where the rules give no alternative reading,
+    """A decision of docs/rules.md#decisions that is not itself an option: fixed where the rules give no alternative reading,
     or refined by the option named in `option`."""
 
     name: str

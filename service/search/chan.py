@@ -1,6 +1,6 @@
 """Fast playouts of Chắn (cardavia-chan), from the player's discard to the end of the round.
 
-Turn order (RULES.md 2, "Deal and turn", as `service/replay/chan.py` replays it): the card on offer lies at a
+Turn order (docs/rules.md#chan-turn, as `service/replay/chan.py` replays it): the card on offer lies at a
 gate; every seat answers it at once: a win on a turned-up stock card, then a Chíu, then a capture by the seat
 whose turn it is (the next player on a discard; the drawer, then the next player, on a stock card), ties in seat
 order from the gate. A capture or Chíu exposes the pair and the taker discards; after an out-of-turn Chíu that
@@ -12,7 +12,7 @@ Stock exhausted: a draw, nobody scores.
 Opponent policy ("opponents-greedy-chan"): he wins whenever it is legal; he claims a Chíu when he holds three
 (and a legal discard follows); on his turn he captures with an identical card (a Chắn) when the capture rules
 allow it, never a Cạ; he discards a random legal card in no pair of his hand, else one not in an identical pair,
-else any legal card. His win test is cheap: with the forced pairing (RULES.md 2 "Pairs") one card more can only
+else any legal card. His win test is cheap: with the forced pairing (docs/rules.md#chan-pairs) one card more can only
 complete a hand with exactly one unpaired card, and only with a card of that card's value (recomputed when his
 hand changes). The position does not say what each other seat did before, so their histories start clean; nor
 where play resumes after the player's discard, so it goes to the next seat (after his out-of-turn Chíu it would go
@@ -187,7 +187,7 @@ class Round(Turns):
             if claim is None:
                 self.passed(card, [gate, (gate + 1) % SEATS] if source == STOCK else [to_act])
                 if self.drawn >= len(self.stock):
-                    return Outcome(False, 0)  # RULES.md 2: "Stock exhausted: all 0"
+                    return Outcome(False, 0)  # docs/rules.md#chan-stock-exhausted: "Stock exhausted: all 0"
                 drawer = (gate + 1) % SEATS if source == STOCK else to_act
                 public = (self.stock[self.drawn], STOCK, drawer, drawer)
                 self.drawn += 1

@@ -1,6 +1,6 @@
 """Fast playouts of Four Color Cards (bga-taiwan, cardavia-flowers), from the player's discard to the end of the round.
 
-Turn order (RULES.md 1, "Deal and turn" and the flowers differences, as `service/replay/fourcolor.py` replays
+Turn order (docs/rules.md#fc-turn and docs/rules.md#fl-deal, as `service/replay/fourcolor.py` replays
 it): every seat answers each public card at once and the best claim takes it (bga-taiwan: hu > quad/triple >
 chi-type; flowers: the drawer's win, other wins, triples/quads, the drawer's meld, the next player's mixed meld),
 ties in seat order from the drawer (drawn card) or the seat after the discarder; the claimant exposes the meld
@@ -82,7 +82,8 @@ class FourColorTable:
         self.start = planner.plan(tuple(counts), tuple(position.exposed))
 
     def _identical(self, x: int, held: int) -> Answer | None:
-        """The triple/quad an opponent claims on `x` holding `held` copies (RULES.md 1: gan / pong), or None."""
+        """The triple/quad an opponent claims on `x` holding `held` copies (docs/rules.md#fc-claims: gan / pong), or
+        None."""
         if x >= FLOWER_BASE or held not in (2, 3):
             return None
         kind = classify((x,) * (held + 1), self.rules)
@@ -91,7 +92,8 @@ class FourColorTable:
         return Answer(self.rank[(kind, "other")], kind, Meld(kind, (x,) * (held + 1), False), (x,) * held)
 
     def _forced(self, x: int) -> Answer | None:
-        """The take of a drawn General (flowers: or flower) the drawer must make (RULES.md 1), or None."""
+        """The take of a drawn General (flowers: or flower) the drawer must make (docs/rules.md#fc-must-take), or
+        None."""
         flower = x >= FLOWER_BASE
         if (not flower and x % 7) or (flower and not self.flowers):
             return None
@@ -220,7 +222,7 @@ class Round(Turns):
             claim = offer(x, source, origin)
             if claim is None:
                 if self.drawn >= len(stock):
-                    return Outcome(False, 0)  # RULES.md 1: "Stock exhausted with no hu: the round is a draw"
+                    return Outcome(False, 0)  # docs/rules.md#fc-stock-exhausted: a draw
                 x, source, origin = stock[self.drawn], DRAW, (origin + 1) % table.seats
                 self.drawn += 1
                 if self.log is not None:
@@ -295,7 +297,8 @@ class Round(Turns):
         loose = table.shapes.loose(counts)
         choices = loose or [c for c in DISCARDABLE if counts[c]]
         if not choices:
-            # RULES.md 1: "A player who must discard but holds only Generals (or nothing) ends the round".
+            # docs/rules.md#fc-generals-end: "A player who must discard but holds only Generals (or nothing) ends the
+            # round".
             return self.settle(s, counts, tuple(seat.exposed), None)
         card = self.rng.choice(choices)  # in no meld of his hand if he can: then no meld loses a card
         counts[card] -= 1

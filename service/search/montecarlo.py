@@ -86,7 +86,8 @@ class SearchResult:
 
 
 def objective_of(position: Position) -> str:
-    """Expected settlement, or the win probability where nobody pays (RULES.md 1 flowers: no payments [D])."""
+    """Expected settlement, or the win probability where nobody pays (docs/rules.md#fl-payment: no payments, a
+    decision)."""
     if position.ruleset.id == "cardavia-flowers" and position.options["payment"] == "none":
         return "win_probability"
     return "expected_settlement"

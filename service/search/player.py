@@ -1,7 +1,7 @@
 """The searching player's policy in playouts: greedy on the exact discard analysis, memoised by hand.
 
 - He wins whenever his gain is positive: bga-taiwan never a hu under the threshold (the caller would pay each
-  opponent, RULES.md 1 "Settlement"); where nobody pays (flowers, payment none) every win; Chắn every win.
+  opponent, docs/rules.md#fc-settlement); where nobody pays (flowers, payment none) every win; Chắn every win.
 - He claims a meld (Chắn: a capture or a Chíu) only when, after the best discard, his distance to a win goes
   down. A General (flowers: or flower) he turns up and must take goes into the meld that leaves the best hand.
 - He discards the top-ranked option of the exact analysis (`analyse_discards`).
@@ -275,7 +275,7 @@ class Planner:
 
 class Turns:
     """Base of a family's playout round: the player's hand as play goes on, and, when `log` is a list, every move
-    appended as a CONTRACT.md log event."""
+    appended as a game-log event (docs/rules.md#logs)."""
 
     log: list[dict] | None
     show: Callable[[int], str]

@@ -1,11 +1,10 @@
 """The position of a deep search: what the player knows when he must discard, validated into engine values.
 
-RULES.md 1 and 2, "Deal and turn": a Four Color Cards player holds 20 cards (hand + exposed melds) between turns
-and 21 when he must discard; a Chắn player 19 and 20. So the other seats' concealed hands have 20 (Chắn: 19)
-cards minus their exposed ones. Everything else the player has not seen (the deck minus his cards, the visible
-cards and every exposed meld) is either in those hands or in the stock; with `stock_remaining` only that many
-of them are in the stock, the rest out of play (cards the player did not note).
-"""
+docs/rules.md#fc-deal and docs/rules.md#chan-deal: a Four Color Cards player holds 20 cards (hand + exposed melds)
+between turns and 21 when he must discard; a Chắn player 19 and 20. So the other seats' concealed hands have 20 (Chắn:
+19) cards minus their exposed ones. Everything else the player has not seen (the deck minus his cards, the visible cards
+and every exposed meld) is either in those hands or in the stock; with `stock_remaining` only that many of them are in
+the stock, the rest out of play (cards the player did not note). """
 
 from __future__ import annotations
 
@@ -61,7 +60,7 @@ class Position:
         """The cards he may discard now (never a General or flower; Chắn capture rules 2, 3, 6)."""
         if self.family == "chan":
             history = self.history or History()
-            # RULES.md 2: a dead hand "only draws and can neither capture nor win": it never discards.
+            # docs/rules.md#chan-dead-hand: a dead hand "only draws and can neither capture nor win": it never discards.
             return [] if history.dead_hand else legal_discards(chan_cards.tally(self.hand), history)
         return sorted({c for c in self.hand if not fc_cards.is_flower(c) and fc_cards.character_of(c) != 0})
 
@@ -185,7 +184,7 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
 
 
 def deck(ruleset_id: str) -> list[int]:
-    """Every card of the rule-set's deck, sorted (RULES.md 1 and 2, "Cards")."""
+    """Every card of the rule-set's deck, sorted (docs/rules.md#fc-cards and docs/rules.md#chan-cards)."""
     if ruleset_id == "cardavia-chan":
         return [c for c in range(chan_cards.N_FACES) for _ in range(chan_cards.COPIES)]
     flowers = list(range(fc_cards.FLOWER_BASE, fc_cards.FLOWER_BASE + fc_cards.N_FLOWERS))

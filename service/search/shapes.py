@@ -3,7 +3,7 @@
 
 A card of the hand that is in no meld with the others must meld with the public card for the hand to win, so
 the public cards that may complete a hand are those that meld with every such card: a necessary condition, and
-a cheap one, recomputed only when the hand changes (RULES.md 1, "Melds").
+a cheap one, recomputed only when the hand changes (docs/rules.md#fc-melds).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..rules.fourcolor.cards import N_KINDS, SOLDIER
 from ..rules.fourcolor.melds import MeldRules, classify
 
-#: Chess cards that may be discarded: every character but the General (RULES.md 1: "Generals can never be
+#: Chess cards that may be discarded: every character but the General (docs/rules.md#fc-generals-discard: "Generals can
+#: never be
 #: discarded"; flowers never either).
 DISCARDABLE = tuple(c for c in range(N_KINDS) if c % 7)
 SOLDIERS = tuple(c * 7 + SOLDIER for c in range(4))

@@ -70,7 +70,7 @@ class TopRanker:
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact
-        analysis counts it: RULES.md 1 "Settlement")."""
+        analysis counts it: docs/rules.md#fc-settlement)."""
         points = evaluate_hu(won, self.rules, self.concealed_win).points
         found = self.gains.get((points,))
         if found is None:

@@ -33,7 +33,7 @@ def test_violation_names_event_code_and_rule(client):
     body = client.post("/v1/audits", json=log).get_json()
     first = body["violations"][0]
     assert body["valid"] is False and (first["event"], first["code"]) == (0, "not_in_hand")
-    assert first["rule"].startswith("RULES.md")
+    assert first["rule"].startswith("docs/rules.md#")
 
 
 def test_altered_result_is_reported(client):

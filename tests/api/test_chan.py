@@ -43,7 +43,7 @@ def test_claims_carry_discards_and_priorities(client):
 
 
 # Triple 6m + Chắn 2m 4s 5c 7s + Cạ 2s-2c 4m-4c 5m-5s 9s-9c (19 cards): the fourth 6m makes a Chíu (two Chắn),
-# 6 Chắn + 4 Cạ = 10 pairs, a win. Seed 002 / RULES.md 2 "Resolution order": a win on a turned-up stock card
+# 6 Chắn + 4 Cạ = 10 pairs, a win. Seed 002 / docs/rules.md#chan-priority: a win on a turned-up stock card
 # first (3), then Chíu (2), then captures (1); on a discard only a Chíu may complete a win, so that win ranks 2.
 CHIU_WAITING = ["6m", "6m", "6m", "2m", "2m", "4s", "4s", "5c", "5c", "7s", "7s", "2s", "2c", "4m", "4c", "5m",
                 "5s", "9s", "9c"]
@@ -66,7 +66,7 @@ def test_win_priority_depends_on_where_the_card_came_from(client, source, role, 
 
 
 def test_win_only_on_a_stock_card(client):
-    """RULES.md 2: an ordinary discard cannot win; the same card turned up from the stock can."""
+    """docs/rules.md#chan-win-stock: an ordinary discard cannot win; the same card turned up from the stock can."""
     request = {"ruleset": "cardavia-chan", "hand": WAITING, "public_card": "3c", "seat_role": "other"}
     on_discard = client.post("/v1/melds", json={**request, "card_source": "discard"}).get_json()
     on_stock = client.post("/v1/melds", json={**request, "card_source": "stock"}).get_json()

@@ -1,5 +1,5 @@
 """POST /v1/discards through the HTTP API: the exact ranking on hands whose waits and points are worked out
-from RULES.md by hand, and the errors naming the field at fault."""
+from docs/rules.md by hand, and the errors naming the field at fault."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 # bga-taiwan, 21 cards: command rG rA rE (2), field yC yH yP (1), concealed triples gC and wA (3 + 3), soldiers3
 # rS yS gS (3), pairs wE and gH (0), and two loose cards yA and wC. Discarding one loose card leaves the other
-# waiting for its pair: 2 + 1 + 3 + 3 + 3 = 12 points (RULES.md 1 meld table); 12 >= 10 so each of the three
+# waiting for its pair: 2 + 1 + 3 + 3 + 3 = 12 points (docs/rules.md#fc-melds); 12 >= 10 so each of the three
 # opponents pays (12 - 10) + 1 = 3: gain 9.
 BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
             "gH", "gH", "yA", "wC"]
@@ -28,7 +28,7 @@ def by_card(body: dict) -> dict[str, dict]:
 
 def test_bga_loose_card_discard_waits_on_the_other_and_wins_12(client):
     """Each loose card's discard waits on the other's pair; two visible yA leave 1 unseen yA against 3 wC,
-    so discarding yA (waiting on wC) ranks first; a General is never offered (RULES.md 1)."""
+    so discarding yA (waiting on wC) ranks first; a General is never offered (docs/rules.md#fc-generals-discard)."""
     response = discards(client, ruleset="bga-taiwan", hand=BGA_HAND, visible=["yA", "yA"], seats=4, seat=2)
     body = response.get_json()
     assert response.status_code == 200, body
@@ -48,8 +48,8 @@ def test_bga_loose_card_discard_waits_on_the_other_and_wins_12(client):
 
 
 def test_bga_wait_under_the_threshold_has_a_negative_gain(client):
-    """threshold 13: h = 12 < 13, so the caller pays each opponent 13 + 1 (RULES.md 1): gain -42, and the
-    one-card expected gain counts only wins worth calling (0)."""
+    """threshold 13: h = 12 < 13, so the caller pays each opponent 13 + 1 (docs/rules.md#fc-threshold): gain -42, and
+    the one-card expected gain counts only wins worth calling (0)."""
     body = discards(client, ruleset="bga-taiwan", options={"threshold": 13}, hand=BGA_HAND).get_json()
     wait = by_card(body)["yA"]["waits"][0]
     assert (wait["card"], wait["points"], wait["gain"]) == ("wC", 12, -42)
@@ -86,8 +86,8 @@ def test_waits_on_cards_never_discarded_list_no_discarding_seats(client, ruleset
 
 
 def test_chan_bach_dinh_wait_outranks_more_unseen_waits(client):
-    """Discarding 5s waits on 9m/9s/9c (11 unseen), scoring Tôm 4 (3m 3c 7c, RULES.md 2 default); discarding 9m
-    waits on 5m/5s/5c (9 unseen) with no red card left: Bạch định 7 + Tôm dịch 1 = 8, so 9m ranks first;
+    """Discarding 5s waits on 9m/9s/9c (11 unseen), scoring Tôm 4 (3m 3c 7c, docs/rules.md#chan-tom default);
+    discarding 9m waits on 5m/5s/5c (9 unseen) with no red card left: Bạch định 7 + Tôm dịch 1 = 8, so 9m ranks first;
     discards that break an identical pair are never offered (rule 2)."""
     response = discards(client, ruleset="cardavia-chan", hand=CHAN_HAND)
     body = response.get_json()

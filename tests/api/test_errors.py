@@ -1,4 +1,4 @@
-"""Bad input gets problem+json naming the field, never a 500 (CONTRACT.md, "Errors")."""
+"""Bad input gets problem+json naming the field, never a 500 (README, "Errors")."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_settlement_seats(client, body, field):
 
 
 def test_flowers_needs_four_seats(client):
-    """RULES.md 1: the flowers variant is played by 4."""
+    """docs/rules.md#fl-deal: the flowers variant is played by 4."""
     problem = _problem(client.post("/v1/settlements", json={
         "ruleset": "cardavia-flowers", "seats": 3, "winner": 0, "hand": ["F1"]}), 422, "invalid_seat")
     assert "seats" in problem["errors"]

@@ -15,7 +15,7 @@ def test_healthz(client):
 
 
 def test_rulesets_lists_options_with_defaults(client):
-    """Each rule-set shows its cards, meld table and every [D] option with its default."""
+    """Each rule-set shows its cards, meld table and every option with its default."""
     body = client.get("/v1/rulesets").get_json()
     by_id = {r["id"]: r for r in body["rulesets"]}
     assert {"bga-taiwan", "cardavia-flowers"} <= set(by_id)
@@ -23,7 +23,7 @@ def test_rulesets_lists_options_with_defaults(client):
     assert {o["name"]: o["default"] for o in bga["options"]} == BGA_DEFAULTS
     assert len(bga["cards"]) == 28 and "F1" not in bga["cards"]
     assert len(by_id["cardavia-flowers"]["cards"]) == 33
-    # RULES.md 1 meld table: quad 6 exposed / 8 concealed; general_quad 8 / 6.
+    # docs/rules.md#fc-melds: quad 6 exposed / 8 concealed; general_quad 8 / 6.
     melds = {m["kind"]: (m["exposed"], m["concealed"]) for m in bga["melds"]}
     assert melds["quad"] == (6, 8) and melds["general_quad"] == (8, 6)
     one = client.get("/v1/rulesets/cardavia-flowers").get_json()
@@ -75,7 +75,7 @@ def test_melds_lists_every_meld_of_the_hand(client):
     pytest.param("discarder", set(), id="discarder_claims_nothing"),
 ])
 def test_claims_depend_on_seat_role(client, role, expected):
-    """RULES.md 1: quad/triple for anyone but the discarder; chi-type only for drawer and next."""
+    """docs/rules.md#fc-claims: quad/triple for anyone but the discarder; chi-type only for drawer and next."""
     body = client.post("/v1/melds", json={"ruleset": "bga-taiwan", "hand": ["yC", "yC", "rH"],
                                           "public_card": "yC", "seat_role": role}).get_json()
     assert {c["kind"] for c in body["claims"]} == expected
@@ -83,7 +83,7 @@ def test_claims_depend_on_seat_role(client, role, expected):
 
 
 def test_drawn_general_must_be_taken(client):
-    """RULES.md 1: a player who turns up a General must take it (as a general or in a command)."""
+    """docs/rules.md#fc-must-take: a player who turns up a General must take it (as a general or in a command)."""
     body = client.post("/v1/melds", json={"ruleset": "bga-taiwan", "hand": ["rA", "rE", "yH"],
                                           "public_card": "rG", "seat_role": "drawer"}).get_json()
     assert body["must_take"] is True

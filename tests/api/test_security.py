@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from service.__main__ import main
 from service.app import create_app
 from service.auth import entry
+from service.config import ConfigError
 from service.replay.simulate_fourcolor import simulate
 
 KEYS = {"site-a": "site-a-secret-0123456789abcdef", "site-b": "site-b-secret-0123456789abcdef"}
+ROOT = Path(__file__).resolve().parents[2]
 HAND = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE"]}
 
 
@@ -109,17 +116,71 @@ def test_hash_key_command_refuses_short_keys(monkeypatch, capsys):
     assert "at least" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("stdin", ["", "\n", "   \n"])
+def test_hash_key_command_fails_loudly_on_an_empty_key(stdin):
+    """As deploy/README.md runs it, `ENTRY=$(... | python -m service hash-key NAME) && ...`: with no key the
+    command prints nothing on stdout, says why on stderr and exits non-zero, so the `&&` stops."""
+    shell = 'ENTRY=$(python -m service hash-key site-c) && printf "created:%s" "$ENTRY"'
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["sh", "-c", shell], input=stdin, capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 2, done
+    assert done.stdout == ""
+    assert "hash-key: no key on stdin" in done.stderr
+
+
 @pytest.mark.parametrize("keys", [
     pytest.param(KEYS["site-a"], id="plain_key"),
     pytest.param(f"site-a:{KEYS['site-a']}", id="name_and_plain_key"),
     pytest.param(f"site a:{'0' * 64}", id="bad_name"),
     pytest.param(f"site-a:{'0' * 64},site-b:{'0' * 64}", id="same_hash_twice"),
+    pytest.param(",", id="only_a_separator"),
+    pytest.param(f"site-a:{'0' * 64},", id="trailing_empty_entry"),
+    pytest.param(f"site-a:{'0' * 64},,site-b:{'1' * 64}", id="empty_entry_between"),
 ])
 def test_malformed_key_entries_fail_at_startup(keys):
-    """A misconfigured API_KEYS stops the app from starting, without echoing the entry."""
-    with pytest.raises(ValueError, match="API_KEYS entry") as raised:
+    """A misconfigured API_KEYS stops the app from starting, without echoing the entry; an empty entry is
+    refused too, rather than dropped (a value of separators only would otherwise leave the API open)."""
+    with pytest.raises(ConfigError, match="API_KEYS entry") as raised:
         create_app({"TESTING": True, "API_KEYS": keys})
     assert KEYS["site-a"] not in str(raised.value)
+
+
+@pytest.mark.parametrize("keys", ["", "  ", None])
+def test_require_auth_without_keys_refuses_to_start(keys):
+    """REQUIRE_AUTH with no key configured: create_app raises, naming both settings."""
+    with pytest.raises(ConfigError, match="LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key"):
+        create_app({"TESTING": True, "API_KEYS": keys, "REQUIRE_AUTH": True})
+
+
+def test_require_auth_from_the_environment(monkeypatch):
+    """LONGCARDS_REQUIRE_AUTH=true is read as REQUIRE_AUTH; a value that is not a boolean is refused."""
+    monkeypatch.delenv("LONGCARDS_API_KEYS", raising=False)
+    monkeypatch.setenv("LONGCARDS_REQUIRE_AUTH", "true")
+    with pytest.raises(ConfigError, match="names no key"):
+        create_app({"TESTING": True})
+    monkeypatch.setenv("LONGCARDS_REQUIRE_AUTH", "ture")
+    with pytest.raises(ConfigError, match="LONGCARDS_REQUIRE_AUTH is not a valid value"):
+        create_app({"TESTING": True})
+
+
+def test_require_auth_with_a_key_starts(redis_url):
+    """REQUIRE_AUTH is satisfied by one well-formed entry: the app starts and asks for the key."""
+    app = create_app({"TESTING": True, "API_KEYS": entry("site-a", KEYS["site-a"]), "REQUIRE_AUTH": True,
+                      "REDIS_URL": redis_url})
+    problem(app.test_client().get("/v1/rulesets"), 401, "missing_api_key")
+
+
+def test_no_keys_logs_a_loud_warning(caplog):
+    """Without keys and without REQUIRE_AUTH the app starts open, and says so at WARNING level."""
+    with caplog.at_level(logging.WARNING):
+        create_app({"TESTING": True, "API_KEYS": ""})
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "NO AUTHENTICATION" in r.getMessage()]
+    assert len(warnings) == 1, caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        create_app({"TESTING": True, "API_KEYS": entry("site-a", KEYS["site-a"])})
+    assert "NO AUTHENTICATION" not in caplog.text
 
 
 def test_job_is_visible_only_to_the_key_that_created_it(client):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-# Four concealed Advisor quads: 4 x 8 = 32 points (RULES.md 1: quad concealed 8).
+# Four concealed Advisor quads: 4 x 8 = 32 points (docs/rules.md#fc-melds: quad concealed 8).
 QUADS = ["rA"] * 4 + ["yA"] * 4 + ["gA"] * 4 + ["wA"] * 4
 
 
@@ -35,7 +35,7 @@ def test_lucky_card_bonus_and_three_seats(client):
     assert body["deltas"] == [52, -26, -26]
 
 
-# Same hand (h = 34 before the lucky card), lucky card rC, 4 seats. RULES.md 1 "Lucky card" [D]: identical cards by
+# Same hand (h = 34 before the lucky card), lucky card rC, 4 seats. docs/rules.md#fc-lucky-match: identical cards by
 # default (no rC held: +0, each pays (34 - 10) + 1 = 25); option lucky_match "character": every Chariot counts,
 # the hand's wC: +1, h = 35, each pays 26.
 LUCKY_MATCH = [
@@ -72,7 +72,7 @@ def test_lucky_match_bad_value_is_refused_naming_the_field(client, ruleset, valu
 
 
 def test_flowers_settlement_pays_nothing_by_default(client):
-    """cardavia-flowers: flower 3 + general 1 = 4, no payments [D]; option each_loser_pays: 3 x 4."""
+    """cardavia-flowers: flower 3 + general 1 = 4, no payments, a decision; option each_loser_pays: 3 x 4."""
     request = {"ruleset": "cardavia-flowers", "seats": 4, "winner": 2, "hand": ["F1"], "public_card": "rG"}
     body = client.post("/v1/settlements", json=request).get_json()
     assert body["points"] == 4 and body["deltas"] == [0, 0, 0, 0]
@@ -88,7 +88,7 @@ def test_lucky_card_only_in_bga(client):
 
 
 def test_match_running_totals_from_20(client):
-    """RULES.md 1: every player starts with 20 points; totals after each round; highest total leads."""
+    """docs/rules.md#fc-match: every player starts with 20 points; totals after each round; highest total leads."""
     body = client.post("/v1/matches", json={"ruleset": "bga-taiwan", "seats": 3,
                                             "rounds": [[6, -3, -3], [-22, 11, 11]]}).get_json()
     assert body["totals"] == [[26, 17, 17], [4, 28, 28]]

@@ -1,5 +1,5 @@
 """Helpers for the Chắn audit tests: simulated logs, an independent walk over a legal log's state, the capture
-rules read from RULES.md 2, and a deal builder for hand-written logs.
+rules read from docs/rules.md#chan, and a deal builder for hand-written logs.
 
 The walk does not use the replay or the rules engine: it tracks each seat's concealed cards, exposed pairs and
 history (discards, Cạ, passed identical captures) from the log alone. In a legal log the claim that took a
@@ -29,7 +29,7 @@ def simulated(policy: str, seeds: int) -> tuple[dict, ...]:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Two different suits of one value: a Cạ (Chi chi forms none, RULES.md 2 "Pairs")."""
+    """Two different suits of one value: a Cạ (Chi chi forms none, docs/rules.md#chan-pairs)."""
     return a != b and "CC" not in (a, b) and a[0] == b[0]
 
 
@@ -51,7 +51,7 @@ class Seat:
 
 
 def odd_faces(hand: Counter) -> list[str]:
-    """Faces held an odd number of times: the cards outside Chắn (RULES.md 2 "Pairs")."""
+    """Faces held an odd number of times: the cards outside Chắn (docs/rules.md#chan-pairs)."""
     return [f for f, n in hand.items() if n % 2]
 
 
@@ -62,7 +62,7 @@ def unpaired(hand: Counter) -> int:
 
 
 def wins(seat: Seat, card: str) -> bool:
-    """RULES.md 2: 20 cards in 10 pairs, at least 6 Chắn; won on Chi chi exactly 6 Chắn and 4 Cạ."""
+    """docs/rules.md#chan-win: 20 cards in 10 pairs, at least 6 Chắn; won on Chi chi exactly 6 Chắn and 4 Cạ."""
     hand = seat.hand + Counter([card])
     if sum(hand.values()) + 2 * len(seat.exposed) + 2 * seat.exposed.count("chiu") != 20 or unpaired(hand):
         return False
@@ -115,7 +115,7 @@ class Moment:
 
     def capturers(self) -> list[int]:
         """Who may capture the public card: the gate owner and the next player on a stock card, else the
-        player to act on the discard (RULES.md 2 "Deal and turn")."""
+        player to act on the discard (docs/rules.md#chan-turn)."""
         assert self.public is not None and self.to_act is not None
         _, source, gate = self.public
         return [gate, (gate + 1) % SEATS] if source == "stock" else [self.to_act]

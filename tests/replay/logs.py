@@ -2,7 +2,7 @@
 single-event mutations.
 
 The walk does not use the replay: it tracks every seat's concealed cards from the log alone. In a legal log
-the claim that took a public card is the one whose seat discards next (CONTRACT.md "Game logs"; RULES.md 1:
+the claim that took a public card is the one whose seat discards next (docs/rules.md#logs; docs/rules.md#fc-turn:
 "the claimant exposes the meld, then discards one card from hand"), so no priority logic is needed here.
 """
 
@@ -19,7 +19,7 @@ from service.replay.simulate_fourcolor import simulate
 
 BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
 POLICIES = ("greedy", "random")
-#: (rule-set, seats) pairs the simulator plays: bga-taiwan 2-4 players, flowers 4 (RULES.md 1).
+#: (rule-set, seats) pairs the simulator plays: bga-taiwan 2-4 players, flowers 4 (docs/rules.md#fc-deal).
 TABLES = ((BGA, 2), (BGA, 3), (BGA, 4), (FLOWERS, 4))
 
 
@@ -85,7 +85,7 @@ def walk(log: dict) -> Iterator[Moment]:
 
 
 def role(seat: int, public: tuple[str, str, int], seats: int) -> str:
-    """drawer / discarder / next / other (RULES.md 1: chi-type only for the drawer and the next player)."""
+    """drawer / discarder / next / other (docs/rules.md#fc-claims: chi-type only for the drawer and the next player)."""
     _, source, origin = public
     if seat == origin:
         return "drawer" if source == "draw" else "discarder"

@@ -3,7 +3,7 @@ does).
 
 Every simulated round must replay without a violation and reproduce its recorded result. Each mutation changes
 or inserts one event of a simulated log, found by scanning the logs with `walk` (which reads the rules from
-RULES.md 2 itself, not from the engine), and must be flagged first at exactly that event with the code of the
+docs/rules.md#chan itself, not from the engine), and must be flagged first at exactly that event with the code of the
 rule it breaks (service/replay/violations.py). Positions simulation does not reach are in
 test_chan_rule_cases.py.
 """
@@ -38,7 +38,7 @@ def pool() -> Iterator[tuple[str, int, dict]]:
 # -- simulated logs audit clean --------------------------------------------------------------------------------
 @pytest.mark.parametrize("policy", POLICIES)
 def test_simulated_logs_audit_clean(policy):
-    """RULES.md 2 "Deal and turn": every simulated round is legal and its recorded result is the replay's."""
+    """docs/rules.md#chan-turn: every simulated round is legal and its recorded result is the replay's."""
     for seed, log in enumerate(simulated(policy, SEEDS)):
         result = audit(log)
         assert result.violations == (), (seed, result.violations[:3])
@@ -235,7 +235,7 @@ def test_mutation_is_flagged_at_the_mutated_event(find, code):
 
 
 def test_altered_result_is_reported():
-    """CONTRACT.md "Game logs": a recorded result the rules do not give is flagged, the moves stay legal."""
+    """docs/rules.md#logs-result: a recorded result the rules do not give is flagged, the moves stay legal."""
     for policy, seed, log in pool():
         if log["result"]["type"] != "win":
             continue

@@ -1,5 +1,6 @@
 """Named rule cases of the Chắn replay on small hand-written logs, for positions simulation does not reach
-reliably (RULES.md 2, "Deal and turn" and "Scoring"). Expected points are worked out by hand from the bonus table.
+reliably (docs/rules.md#chan-turn and docs/rules.md#chan-scoring). Expected points are worked out by hand from the
+bonus table.
 
 A log names the cards that matter; `deal` fills each hand with single cards of values the seat was not given
 and lays out the stock as the named head + the rest of the deck.
@@ -76,7 +77,7 @@ def bonuses(outcome: dict) -> set[str]:
     pytest.param(HEAVEN_TOM, 1, 5, {"thien_u", "tom"}, id="thien_u_dich_1_plus_tom_main_4"),
 ])
 def test_thien_u_is_a_win_with_no_card(hand, dealer, points, found):
-    """RULES.md 2: "Dealer's initial 20 cards that win: Thiên ù" (3 / 1); each loser pays the score."""
+    """docs/rules.md#chan-heavenly: "Dealer's initial 20 cards that win: Thiên ù" (3 / 1); each loser pays the score."""
     result = audit({**deal({dealer: hand}, dealer=dealer), "events": [win(dealer)]})
     assert result.valid and result.outcome["winner"] == dealer and result.outcome["points"] == points
     assert bonuses(result.outcome) == found
@@ -98,8 +99,8 @@ def test_thien_u_needs_the_dealer_and_a_winning_deal(hands, events, expected):
 @given(st.lists(st.sampled_from(FACES), min_size=10, max_size=10).filter(
     lambda faces: max(Counter(faces).values()) <= 2))
 def test_a_dealer_without_a_legal_opening_discard_always_has_thien_u(faces):
-    """RULES.md 2 rule 2 lets only an odd face go, so no legal opening discard means ten Chắn: a heavenly win.
-    A dead hand therefore never arises from a real deal; the dealer declares Thiên ù (with Thập thành)."""
+    """docs/rules.md#chan-capture-2 rule 2 lets only an odd face go, so no legal opening discard means ten Chắn: a
+    heavenly win. A dead hand therefore never arises from a real deal; the dealer declares Thiên ù (with Thập thành)."""
     hand = " ".join(f for f in faces for _ in range(2))
     assert legal_discards(Seat(Counter(hand.split()))) == []
     result = audit({**deal({0: hand}), "events": [win(0)]})
@@ -121,8 +122,8 @@ DEAD_CASES = [
 
 @pytest.mark.parametrize(("events", "expected"), DEAD_CASES)
 def test_dead_hand_only_draws(monkeypatch, events, expected):
-    """RULES.md 2: "A dealer with neither a legal opening discard nor a heavenly win has a dead hand: he only
-    draws and can neither capture nor win." No real deal is dead (see above), so the opening check is patched to
+    """docs/rules.md#chan-dead-hand: "A dealer with neither a legal opening discard nor a heavenly win has a dead hand:
+    he only draws and can neither capture nor win." No real deal is dead (see above), so the opening check is patched to
     find no legal discard for a dealer whose cards do not win."""
     monkeypatch.setattr(chan_replay, "legal_discards", lambda counts, history: [])
     log = deal({0: DEAD, 3: "3s 7m"}, stock="9c 9s 3s")
@@ -151,8 +152,8 @@ STOCK_CHIU = [discard(0, "2c"), draw(1), chiu(3, "7s"), discard(3, "9c")]
                  id="stock_card_chiu_then_chiu_players_next_seat_draws"),
 ])
 def test_out_of_turn_chiu_discard_goes_back_to_the_interrupted_gate(hands, stock, events, expected):
-    """RULES.md 2: "An out-of-turn Chíu sends that replacement discard back to the interrupted gate, whose player
-    resumes capture or draw; play does not jump to the claimant's next seat." """
+    """docs/rules.md#chan-chiu: "An out-of-turn Chíu sends that replacement discard back to the interrupted gate, whose
+    player resumes capture or draw; play does not jump to the claimant's next seat." """
     assert violations({**deal(hands, stock), "events": events}) == expected
 
 
@@ -179,16 +180,16 @@ CONTEST_OPENING = [discard(0, "9s"), draw(1)]
                  None, [(4, "lower_priority_claim")], id="next_players_capture_loses_to_gate_owner"),
 ])
 def test_resolution_order_win_chiu_capture_then_seats_from_the_gate(hands, events, winner, expected):
-    """RULES.md 2: "a win on a turned-up stock card, then Chíu, then normal captures; equal claims follow seat
-    order starting at the gate where the card lies" (the claims' order in the log does not matter)."""
+    """docs/rules.md#chan-priority: "a win on a turned-up stock card, then Chíu, then normal captures; equal claims
+    follow seat order starting at the gate where the card lies" (the claims' order in the log does not matter)."""
     result = audit({**deal(hands, "7s"), "events": events})
     assert [(v.event, v.code) for v in result.violations] == expected
     assert result.outcome.get("winner") == winner
 
 
 def test_win_by_chiu_on_a_discard_beats_the_next_players_capture():
-    """RULES.md 2: "a Chíu may complete a win at once"; Chíu ù (main 5) on a triple held since the deal, and
-    Bạch thủ (dịch 1: six Chắn, the winning card in a Chíu, no Cạ at 7)."""
+    """docs/rules.md#chan-chiu-win-rank: "a Chíu may complete a win at once"; Chíu ù (main 5) on a triple held since
+    the deal, and Bạch thủ (dịch 1: six Chắn, the winning card in a Chíu, no Cạ at 7)."""
     log = deal({0: "7s", 1: "7m 2c", 3: TRIPLE_7S})
     result = audit({**log, "events": [discard(0, "7s"), capture(1, "7s", "7m"), win(3)]})
     assert result.valid and result.outcome["winner"] == 3 and result.outcome["points"] == 6
@@ -203,8 +204,8 @@ def test_win_by_chiu_on_a_discard_beats_the_next_players_capture():
     pytest.param(HEAVEN_TOM.replace("7c ", ""), "7c", "9s 7c", 4, {"tom"}, id="tom_alone_at_the_next_gate"),
 ])
 def test_u_chi_on_the_card_turned_up_at_ones_own_gate(hand, card, stock, points, found):
-    """RULES.md 2: Ù chì (3 / 1) is a win on the stock card turned up at one's own gate; the example "Ù chì + one
-    Tôm = 4 + 1 = 5"."""
+    """docs/rules.md#chan-bonuses: Ù chì (3 / 1) is a win on the stock card turned up at one's own gate; the example "Ù
+    chì + one Tôm = 4 + 1 = 5"."""
     draws = [draw(1)] if stock == card else [draw(1), draw(2)]
     result = audit({**deal({0: "2c", 1: hand}, stock), "events": [discard(0, "2c"), *draws, win(1)]})
     assert result.valid and result.outcome["winner"] == 1 and result.outcome["points"] == points
@@ -225,7 +226,7 @@ PASSED_EVENTS = [discard(0, "2m"), draw(1), capture(2, "5c", "5m"), discard(2, "
     pytest.param(discard(1, "5c"), [(7, "chan_capture_rule_3")], id="passed_up_face_may_not_go"),
 ])
 def test_drawer_passes_the_card_the_next_player_takes(last, expected):
-    """RULES.md 2: "The next player may then capture that passed card"; rule 3: passing up an available
+    """docs/rules.md#chan-turn: "The next player may then capture that passed card"; rule 3: passing up an available
     identical capture forbids that player from later discarding that face."""
     assert violations({**deal(PASSED, "5c 2c 9m"), "events": [*PASSED_EVENTS, last]}) == expected
 

@@ -29,7 +29,7 @@ TABLE_IDS = [f"{r}-{s}" for r, s in TABLES]
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize(("ruleset_id", "seats"), TABLES, ids=TABLE_IDS)
 def test_simulated_logs_audit_clean(ruleset_id, seats, policy):
-    """RULES.md 1 "Deal and turn": every simulated round is legal and its recorded result is the replay's."""
+    """docs/rules.md#fc-turn: every simulated round is legal and its recorded result is the replay's."""
     for seed, log in enumerate(simulated(ruleset_id, seats, policy, SEEDS)):
         result = audit(log)
         assert result.violations == (), (seed, result.violations[:3])
@@ -71,7 +71,7 @@ def after_public_card(log: dict) -> Iterator[Moment]:
 
 
 def pairable(card: str, ruleset_id: str) -> bool:
-    """Two copies make a `pair` (RULES.md 1 Melds: never Generals; Soldiers only in flowers)."""
+    """Two copies make a `pair` (docs/rules.md#fc-melds: never Generals; Soldiers only in flowers)."""
     return not (is_general(card) or is_flower(card) or (card[1] == "S" and ruleset_id == BGA))
 
 
@@ -161,7 +161,7 @@ def misnamed_meld(log: dict) -> Found:
 
 def meld_with_a_foreign_card(log: dict) -> Found:
     """A claim whose cards, one changed, form no meld: the new card differs from the public card in colour and
-    character and is neither a General nor a Soldier, so no meld of RULES.md 1 holds both."""
+    character and is neither a General nor a Soldier, so no meld of docs/rules.md#fc-melds holds both."""
     for m in walk(log):
         e = m.event
         if e["type"] == "claim" and len(e["cards"]) > 1:
@@ -250,7 +250,7 @@ def cases() -> list[object]:
 
 @pytest.mark.parametrize(("name", "ruleset_id", "seats"), cases())
 def test_mutation_is_flagged_at_the_mutated_event(name, ruleset_id, seats):
-    """RULES.md 1: each broken rule is reported first at the event that breaks it, with its code."""
+    """docs/rules.md#fourcolor: each broken rule is reported first at the event that breaks it, with its code."""
     code, scan = MUTATIONS[name]
     checked = 0
     greedy, random = (simulated(ruleset_id, seats, policy, SEEDS) for policy in POLICIES)
@@ -271,7 +271,7 @@ def test_mutation_is_flagged_at_the_mutated_event(name, ruleset_id, seats):
 
 @pytest.mark.parametrize(("ruleset_id", "seats"), TABLES, ids=TABLE_IDS)
 def test_altered_result_is_a_mismatch(ruleset_id, seats):
-    """CONTRACT.md "Game logs": `result` is what the source recorded; the audit compares it."""
+    """docs/rules.md#logs-result: `result` is what the source recorded; the audit compares it."""
     for log in simulated(ruleset_id, seats, "greedy", 10):
         bad = copy.deepcopy(log)
         if log["result"]["type"] == "hu":
@@ -287,7 +287,8 @@ def test_altered_result_is_a_mismatch(ruleset_id, seats):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_discard_of_a_card_not_held_is_flagged(data):
-    """RULES.md 1: the claimant (or dealer) discards one card from hand; any card he does not hold is flagged."""
+    """docs/rules.md#fc-turn: the claimant (or dealer) discards one card from hand; any card he does not hold is
+    flagged."""
     ruleset_id, seats = data.draw(st.sampled_from(TABLES))
     log = data.draw(st.sampled_from(simulated(ruleset_id, seats, data.draw(st.sampled_from(POLICIES)), 20)))
     discards = [m for m in walk(log) if m.event["type"] == "discard"]
@@ -301,7 +302,7 @@ def test_discard_of_a_card_not_held_is_flagged(data):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_draw_of_another_card_is_flagged(data):
-    """CONTRACT.md "Game logs": a draw's card must be the next stock card."""
+    """docs/rules.md#logs-draw: a draw's card must be the next stock card."""
     ruleset_id, seats = data.draw(st.sampled_from(TABLES))
     log = data.draw(st.sampled_from(simulated(ruleset_id, seats, data.draw(st.sampled_from(POLICIES)), 20)))
     m = data.draw(st.sampled_from([m for m in walk(log) if m.event["type"] == "draw"]))

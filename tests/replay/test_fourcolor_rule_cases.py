@@ -1,4 +1,4 @@
-"""Named rule cases of the Four Color Cards replay, on small hand-built logs (RULES.md 1, "Deal and turn" and
+"""Named rule cases of the Four Color Cards replay, on small hand-built logs (docs/rules.md#fc-turn and
 "Settlement"). Expected points are worked out by hand from the meld table (bga-taiwan concealed values).
 
 A log names the cards that matter; `table` deals the rest of the deck to the other places (Generals first,
@@ -45,7 +45,7 @@ def table(hands: dict[int, list[str]], events: list[dict], *, seats: int = 2, de
     dealt = []
     for seat in range(seats):
         hand = list(hands.get(seat, ()))
-        need = (20 if ruleset == FLOWERS or seat != dealer else 21) - len(hand)  # RULES.md 1: bga dealer 21
+        need = (20 if ruleset == FLOWERS or seat != dealer else 21) - len(hand)  # docs/rules.md#fc-deal: bga dealer 21
         dealt.append(hand + spare[:need])
         spare = spare[need:]
     return {"ruleset": ruleset, "options": options or {}, "seats": seats, "dealer": dealer, "hands": dealt,
@@ -87,7 +87,7 @@ def outcome(log: dict) -> tuple:
 
 
 # -- the dealer's heavenly hu ------------------------------------------------------------------------------------
-# (dealer, lucky card, h, deltas): WIN21 is 16 points; + lucky (RULES.md 1 "Lucky card"); opponent pays h - 10 + 1.
+# (dealer, lucky card, h, deltas): WIN21 is 16 points; + lucky (docs/rules.md#fc-lucky); opponent pays h - 10 + 1.
 HEAVENLY = {
     "lucky_card_not_held": (0, "wA", 16, [7, -7]),
     "lucky_card_two_in_hand": (0, "yH", 18, [9, -9]),
@@ -98,7 +98,8 @@ HEAVENLY = {
 
 @pytest.mark.parametrize(("dealer", "lucky", "points", "deltas"), HEAVENLY.values(), ids=HEAVENLY.keys())
 def test_dealer_heavenly_hu_before_his_first_discard(dealer, lucky, points, deltas):
-    """RULES.md 1: the dealer's initial 21 cards may already be all melds: hu before his first discard."""
+    """docs/rules.md#fc-dealer-hu: the dealer's initial 21 cards may already be all melds: hu before his first
+    discard."""
     log = table({dealer: WIN21}, [hu(dealer)], dealer=dealer, head=(lucky,))
     assert outcome(log) == ("hu", dealer, points, deltas)
 
@@ -111,7 +112,7 @@ HEAVENLY_ILLEGAL = {
 
 @pytest.mark.parametrize(("hands", "events", "code"), HEAVENLY_ILLEGAL.values(), ids=HEAVENLY_ILLEGAL.keys())
 def test_hu_without_a_public_card_is_only_the_dealers_opening(hands, events, code):
-    """CONTRACT.md "Game logs": hu takes the public card, or nothing for the dealer before his first discard."""
+    """docs/rules.md#logs-claims: hu takes the public card, or nothing for the dealer before his first discard."""
     assert first(table(hands, events, head=("wA",))) == (len(events) - 1, code)
 
 
@@ -124,7 +125,7 @@ CLAIMED_HU = {
     "lucky_card_counts_the_winning_card": ("rC", {}, 19, [-10, 10]),  # 2 in hand + the winning rC
     "winning_meld_at_exposed_value": ("wA", {"winning_meld_concealed": False}, 14, [-5, 5]),  # triple 1, not 3
     "below_threshold_caller_pays": ("wA", {"threshold": 20}, 16, [21, -21]),  # pays 20 + 1 to each opponent
-    # option lucky_match "character" (RULES.md 1 "Lucky card" [D]): every colour of the lucky card's character
+    # option lucky_match "character" (docs/rules.md#fc-lucky-match): every colour of the lucky card's character
     "lucky_character_advisors": ("wA", {"lucky_match": "character"}, 19, [-10, 10]),  # rA yA gA: +3
     "lucky_character_horses": ("yH", {"lucky_match": "character"}, 19, [-10, 10]),  # yH yH gH: +3
     "lucky_character_chariots": ("rC", {"lucky_match": "character"}, 20, [-11, 11]),  # rC rC gC + winning rC: +4
@@ -133,7 +134,7 @@ CLAIMED_HU = {
 
 @pytest.mark.parametrize(("lucky", "options", "points", "deltas"), CLAIMED_HU.values(), ids=CLAIMED_HU.keys())
 def test_claimed_hu_settlement(lucky, options, points, deltas):
-    """RULES.md 1 "Settlement": h = exposed + concealed (winning meld concealed [D]) + lucky card."""
+    """docs/rules.md#fc-settlement: h = exposed + concealed (winning meld concealed, a decision) + lucky card."""
     log = table({0: ["rC"], 1: without(WIN21, "rC")}, [discard(0, "rC"), hu(1)], head=(lucky,), options=options)
     assert outcome(log) == ("hu", 1, points, deltas)
 
@@ -150,7 +151,7 @@ def exhausted(end: list[dict], drop: int = 0) -> dict:
 
 
 def test_stock_exhausted_without_hu_is_a_draw():
-    """RULES.md 1: stock exhausted with no hu: the round is a draw, nobody scores."""
+    """docs/rules.md#fc-stock-exhausted: stock exhausted with no hu: the round is a draw, nobody scores."""
     log = exhausted([])
     log["result"] = {"type": "draw"}
     result = audit(log)
@@ -164,7 +165,7 @@ def test_stock_not_yet_exhausted_is_incomplete():
 
 
 def test_hu_on_the_last_stock_card_has_no_lucky_card():
-    """RULES.md 1 "Lucky card": no stock left: no bonus. The drawer's hu on his own card: h = 16."""
+    """docs/rules.md#fc-lucky: no stock left: no bonus. The drawer's hu on his own card: h = 16."""
     log = exhausted([hu(1)])
     assert outcome(log) == ("hu", 1, 16, [-7, 7])
     lucky = [line for line in audit(log).outcome["breakdown"] if line["step"] == "lucky_card"]
@@ -172,7 +173,7 @@ def test_hu_on_the_last_stock_card_has_no_lucky_card():
 
 
 def test_draw_after_the_stock_is_exhausted():
-    """RULES.md 1: nothing is left to turn up."""
+    """docs/rules.md#fc-lucky: nothing is left to turn up."""
     log = exhausted([draw(0)])
     assert first(log) == (72, "stock_exhausted")
 
@@ -193,12 +194,13 @@ def forced_end(lucky: str, after: tuple = ()) -> dict:
     pytest.param("rC", 28, [-19, 19], id="lucky_card_three_in_the_exposed_triple"),
 ])
 def test_claimant_left_with_only_generals_ends_the_round_as_his_hu(lucky, points, deltas):
-    """RULES.md 1: a player who must discard but holds only Generals ends the round: settled as his hu."""
+    """docs/rules.md#fc-generals-end: a player who must discard but holds only Generals ends the round: settled as his
+    hu."""
     assert outcome(forced_end(lucky)) == ("hu", 1, points, deltas)
 
 
 def test_no_event_after_the_forced_end():
-    """RULES.md 1: the forced end ends the round; seat 1 cannot go on to discard."""
+    """docs/rules.md#fc-generals-end: the forced end ends the round; seat 1 cannot go on to discard."""
     assert first(forced_end("wA", (discard(1, "rG"),))) == (5, "event_after_end")
 
 
@@ -217,13 +219,14 @@ def priority_log(claims: list[dict]) -> dict:
 @pytest.mark.parametrize("claims", list(permutations([PAIR, PONG, HU])), ids=lambda c: "-".join(
     e.get("meld", "hu") for e in c))
 def test_hu_beats_triple_beats_chi_in_any_log_order(claims):
-    """RULES.md 1: priority hu > quad/triple > chi-type; the order claims appear in the log does not matter."""
+    """docs/rules.md#fc-priority: priority hu > quad/triple > chi-type; the order claims appear in the log does not
+    matter."""
     assert outcome(priority_log(list(claims))) == ("hu", 3, 16, [-7, -7, -7, 21])
 
 
 @pytest.mark.parametrize("claims", [[PAIR, PONG], [PONG, PAIR]], ids=["pair_first", "triple_first"])
 def test_triple_beats_chi(claims):
-    """RULES.md 1: the pong takes the card; the next player's pair loses and he may not discard."""
+    """docs/rules.md#fc-priority: the pong takes the card; the next player's pair loses and he may not discard."""
     log = priority_log(claims)
     spare = next(c for c in log["hands"][2] if c != "rA" and not is_general(c))
     log["events"].append(discard(2, spare))
@@ -234,8 +237,8 @@ def test_triple_beats_chi(claims):
 
 @pytest.mark.parametrize("order", ["seat_1_first", "seat_3_first"])
 def test_hu_tie_on_a_discard_goes_to_the_first_seat_after_the_discarder(order):
-    """RULES.md 1: ties by seat order starting at the player after the discarder: dealer 2 discards rA, seats 1
-    and 3 both win with it, seat 3 comes first (3, 0, 1)."""
+    """docs/rules.md#fc-priority: ties by seat order starting at the player after the discarder: dealer 2 discards rA,
+    seats 1 and 3 both win with it, seat 3 comes first (3, 0, 1)."""
     claims = [hu(1), hu(3)] if order == "seat_1_first" else [hu(3), hu(1)]
     log = table({1: WAIT_RA, 2: ["rA"], 3: without(WIN21, "rA")}, [discard(2, "rA"), *claims], seats=4, dealer=2,
                 head=("rH",))
@@ -243,8 +246,8 @@ def test_hu_tie_on_a_discard_goes_to_the_first_seat_after_the_discarder(order):
 
 
 def test_hu_tie_on_a_drawn_card_goes_to_the_drawer():
-    """RULES.md 1: ties by seat order starting at the drawer: seat 1 turns up rA, seats 0 and 1 both win with it,
-    the drawer comes first (1, 2, 3, 0). WAIT_RA + rA: 16 points, lucky rH not held."""
+    """docs/rules.md#fc-priority: ties by seat order starting at the drawer: seat 1 turns up rA, seats 0 and 1 both win
+    with it, the drawer comes first (1, 2, 3, 0). WAIT_RA + rA: 16 points, lucky rH not held."""
     hands = {0: [*without(WIN21, "rA"), "rP"], 1: WAIT_RA}
     log = table(hands, [discard(0, "rP"), draw(1), hu(0), hu(1)], seats=4, head=("rA", "rH"))
     assert outcome(log) == ("hu", 1, 16, [-7, 21, -7, -7])
@@ -260,13 +263,13 @@ def drawn_chi_tie(discarder: int) -> dict:
 
 
 def test_chi_tie_on_a_drawn_card_goes_to_the_drawer():
-    """RULES.md 1: the drawer and the next player both pair the drawn yP: the drawer takes it."""
+    """docs/rules.md#fc-priority: the drawer and the next player both pair the drawn yP: the drawer takes it."""
     assert first(drawn_chi_tie(1)) is None
     assert first(drawn_chi_tie(0)) == (4, "lower_priority_claim")
 
 
 def test_triple_beats_the_drawers_chi_on_a_drawn_card():
-    """RULES.md 1: priority before seat order: seat 3's pong beats the drawer's pair."""
+    """docs/rules.md#fc-priority: priority before seat order: seat 3's pong beats the drawer's pair."""
     log = table({0: ["rP"], 1: ["yP"], 3: ["yP", "yP"]}, [], seats=4, head=("yP",))
     spare = next(c for c in log["hands"][3] if c != "yP" and not is_general(c))
     log["events"] = [discard(0, "rP"), draw(1), claim(1, "pair", "yP", "yP"), claim(3, "triple", "yP", "yP", "yP"),
@@ -285,19 +288,19 @@ def drawn_general(claims: list[dict]) -> dict:
 
 
 def test_drawn_general_taken_by_the_drawer():
-    """RULES.md 1: the drawer takes the General he turned up as a general meld."""
+    """docs/rules.md#fc-must-take: the drawer takes the General he turned up as a general meld."""
     assert first(drawn_general([claim(1, "general", "rG")])) is None
 
 
 def test_drawn_general_must_not_go_to_an_equal_claim_of_the_next_player():
-    """RULES.md 1: the drawer must take it unless someone claims it with a higher priority; the next player's
-    general meld is chi-type like the drawer's, so it cannot take the card."""
+    """docs/rules.md#fc-must-take: the drawer must take it unless someone claims it with a higher priority; the next
+    player's general meld is chi-type like the drawer's, so it cannot take the card."""
     assert first(drawn_general([claim(0, "general", "rG")])) == (2, "general_not_taken")
 
 
 def test_drawn_general_goes_to_a_higher_claim():
-    """RULES.md 1: "... unless someone claims it with a higher priority": seat 0 wins with the gG seat 1 turns
-    up (WIN21 less gG, 16 points; lucky wA not held), though the drawer did not claim it."""
+    """docs/rules.md#fc-must-take: "... unless someone claims it with a higher priority": seat 0 wins with the gG seat
+    1 turns up (WIN21 less gG, 16 points; lucky wA not held), though the drawer did not claim it."""
     log = table({0: [*without(WIN21, "gG"), "rP"]}, [discard(0, "rP"), draw(1), hu(0)], head=("gG", "wA"))
     assert outcome(log) == ("hu", 0, 16, [7, -7])
 
@@ -314,13 +317,13 @@ FLOWERS_OPENING = {
 
 @pytest.mark.parametrize(("events", "expected"), FLOWERS_OPENING.values(), ids=FLOWERS_OPENING.keys())
 def test_flowers_dealer_turns_up_the_first_card(events, expected):
-    """RULES.md 1 flowers: a random dealer turns up the first stock card (no opening discard)."""
+    """docs/rules.md#fl-deal: a random dealer turns up the first stock card (no opening discard)."""
     log = table({2: ["rA"]}, events, seats=4, dealer=2, ruleset=FLOWERS, head=("yC", "gC"))
     assert first(log) == expected
 
 
 def test_bga_opening_draw():
-    """RULES.md 1: in bga-taiwan the dealer starts by discarding."""
+    """docs/rules.md#fc-deal: in bga-taiwan the dealer starts by discarding."""
     assert first(table({}, [draw(1)])) == (0, "opening_not_discard")
 
 
@@ -335,7 +338,7 @@ def flowers_drawn_general(claims: list[dict]) -> dict:
 
 
 def test_flowers_drawn_general_goes_to_the_drawers_meld_before_the_next_players_command():
-    """RULES.md 1 flowers: the drawer's own meld outranks the next player's mixed meld, and a General can never
+    """docs/rules.md#fl-priority: the drawer's own meld outranks the next player's mixed meld, and a General can never
     be discarded, so the drawer must meld it."""
     command = claim(1, "command", "rG", "rA", "rE")
     assert first(flowers_drawn_general([command, claim(0, "general", "rG")])) is None

@@ -36,7 +36,7 @@ def dealt_log(first_discard: str, first_stock: str | None = None) -> dict:
 
 def test_a_hu_passed_up_is_listed_with_the_event_that_offered_it():
     """The dealer discards yA (waiting on wC); seat 1 turns up wC and nobody claims: the dealer passed up a
-    hu on event 1 (RULES.md 1: any player but the discarder may claim hu on a public card)."""
+    hu on event 1 (docs/rules.md#fc-claims: any player but the discarder may claim hu on a public card)."""
     log = dealt_log("yA", "wC")
     log["events"] += [{"seat": 1, "type": "draw"}, {"seat": 2, "type": "draw"}]
     found, seats = review(log, EXACT)

@@ -1,4 +1,4 @@
-"""Captures, Chíu, wins and discards on a public card (RULES.md 2, "Deal and turn", capture rules 1-7).
+"""Captures, Chíu, wins and discards on a public card (docs/rules.md#chan-turn, docs/rules.md#chan-captures).
 
 Roles: `drawer` turned the card up from the stock, `next` sits after the discarder or drawer, `discarder`
 discarded it, `other` is anyone else. Priorities: a win on a turned-up stock card 3, Chíu 2, captures 1.
@@ -73,7 +73,7 @@ CAPTURE_CASES = [
     # ... nor a hand 5s whose identical capture was passed up given to a Cạ
     pytest.param(["5s", "7c", "9m"], "5m", "next", "discard", {"passed_identical": ["5s"]}, [],
                  id="rule3_passed_face_not_used_in_ca"),
-    # rule 3 forbids discarding and Cạ only: the Chắn capture stays (RULES.md is silent on more)
+    # rule 3 forbids discarding and Cạ only: the Chắn capture stays (docs/rules.md#chan-capture-3)
     pytest.param(["5m", "7c", "9m"], "5m", "next", "discard", {"passed_identical": ["5m"]},
                  [chan("5m", ["7c", "9m"])], id="rule3_chan_capture_of_passed_face_allowed"),
     # rule 3 then rule 7: after Chắn 5m only 7c is left, and it may not be discarded
@@ -230,7 +230,7 @@ def test_wins(hand, public, role, source, expected):
 
 
 def test_priorities():
-    """RULES.md 2: a win on a turned-up stock card, then Chíu, then normal captures."""
+    """docs/rules.md#chan-priority: a win on a turned-up stock card, then Chíu, then normal captures."""
     assert PRIORITY["win"] > PRIORITY["chiu"] > PRIORITY["capture"]
     assert (PRIORITY["win"], PRIORITY["chiu"], PRIORITY["capture"]) == (3, 2, 1)
 

@@ -1,4 +1,5 @@
-"""Card, hand, option and seat validation of Chắn (RULES.md 2, "Cards", "Pairs", "Deal and turn").
+"""Card, hand, option and seat validation of Chắn (docs/rules.md#chan-cards, docs/rules.md#chan-pairs,
+docs/rules.md#chan-deal).
 
 Values 2-9 in suits m, s, c plus Chi chi CC, 4 copies each: 100 cards. A player holds at most 20 cards over
 hand, exposed pairs and the public card (the dealer's 20, or 19 + the public card). Red: 8m 9m 8s 9s CC.
@@ -15,7 +16,7 @@ from service.rules.registry import get_ruleset
 
 CHAN = "cardavia-chan"
 SUITED = [f"{v}{s}" for v in range(2, 10) for s in "msc"]
-RED_CODES = ("8m", "9m", "8s", "9s", "CC")  # RULES.md 2, "Cards"
+RED_CODES = ("8m", "9m", "8s", "9s", "CC")  # docs/rules.md#chan-cards
 # 20 distinct-enough cards within the deck: one of every suited face 2-7 (18) + 8c 9c
 TWENTY = SUITED[:18] + ["8c", "9c"]
 TWENTY_ONE = TWENTY + ["2m"]
@@ -33,7 +34,7 @@ def ex(kind, *cards):
 
 
 def test_deck_has_100_cards():
-    """RULES.md 2: values 2-9 in m, s, c plus Chi chi, 4 copies each: 25 faces x 4 = 100 cards."""
+    """docs/rules.md#chan-cards: values 2-9 in m, s, c plus Chi chi, 4 copies each: 25 faces x 4 = 100 cards."""
     codes = get_ruleset(CHAN).describe()["cards"]
     assert len(codes) == len(set(codes)) == 25
     assert set(codes) == set(SUITED) | {"CC"}
@@ -46,7 +47,7 @@ def test_deck_has_100_cards():
     [pytest.param(c, c in RED_CODES, id=f"{c}_is_{'red' if c in RED_CODES else 'black'}") for c in [*SUITED, "CC"]],
 )
 def test_red_cards(card, red):
-    """RULES.md 2: red cards are 8m 9m 8s 9s CC; all others are black."""
+    """docs/rules.md#chan-cards: red cards are 8m 9m 8s 9s CC; all others are black."""
     assert (CODE_INDEX[card] in RED) is red
 
 
@@ -180,5 +181,5 @@ def test_invalid_option(given, code_, field):
     ],
 )
 def test_tom_set_option(given, tom_set):
-    """RULES.md 2 [D]: Tôm is 3m 3c 7c as the seed reads; option: the traditional 3m 3s 7c."""
+    """docs/rules.md#chan-tom: Tôm is 3m 3c 7c as the seed reads; option: the traditional 3m 3s 7c."""
     assert get_ruleset(CHAN).resolve_options(given)["tom_set"] == tom_set

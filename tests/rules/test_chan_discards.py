@@ -1,4 +1,4 @@
-"""Exact discard analysis for Chắn (RULES.md 2): distance, waits, claims, points and improving cards.
+"""Exact discard analysis for Chắn (docs/rules.md#chan): distance, waits, claims, points and improving cards.
 
 A Chắn player discards from 20 cards (hand + exposed). After the discard his 19 cards are *waiting* (distance 0)
 when some next card makes 10 pairs with at least 6 Chắn (with Chi chi as that card: exactly 6 Chắn and 4 Cạ).
@@ -96,7 +96,7 @@ OFFER_CASES = [
     # rule 6: having captured a Cạ, the other suits of a discarded 5c may not go
     pytest.param(ONE, {"captured_ca": True, "discarded": ["5c"]}, "2s 2c 4m 4s 6s 6c 8m 9c",
                  id="rule6_no_second_card_of_a_ca"),
-    # RULES.md 2: a dead hand only draws, so it has no discard to choose
+    # docs/rules.md#chan-dead-hand: a dead hand only draws, so it has no discard to choose
     pytest.param(ONE, {"dead_hand": True}, "", id="dead_hand_has_no_discard"),
 ]
 
@@ -165,7 +165,7 @@ def test_request_errors(hand, visible, public, seats, error, field):
 
 
 def independent_win(counts: list[int], exposed: tuple[Pair, ...], card: int | None) -> bool:
-    """RULES.md 2 "Pairs" by search, not by the engine's parity tables: pair the first card left with an
+    """docs/rules.md#chan-pairs by search, not by the engine's parity tables: pair the first card left with an
     identical card or, within the odd card of each face (a pair is never split), a Cạ mate; 10 pairs, >= 6
     Chắn, and won on Chi chi exactly 6 Chắn and 4 Cạ."""
     odd = [n % 2 for n in counts]

@@ -1,10 +1,9 @@
-"""Pairs and the win test of Chắn (RULES.md 2, "Pairs").
+"""Pairs and the win test of Chắn (docs/rules.md#chan-pairs).
 
 Chắn = two identical cards; Cạ = same value, different suits; Chíu = four identical = two Chắn; Chi chi pairs
-only with Chi chi [D]. A win: all 20 cards (hand + exposed pairs + winning card) form 10 pairs with at least
-6 Chắn; an identical pair is never split to form a Cạ, a triple may give one card to a Cạ while its pair stays;
-won on Chi chi, exactly 6 Chắn and 4 Cạ. Each case counts its pairs in a comment.
-"""
+only with Chi chi (docs/rules.md#chan-chi-chi). A win: all 20 cards (hand + exposed pairs + winning card) form 10 pairs
+with at least 6 Chắn; an identical pair is never split to form a Cạ, a triple may give one card to a Cạ while its pair
+stays; won on Chi chi, exactly 6 Chắn and 4 Cạ. Each case counts its pairs in a comment. """
 
 from __future__ import annotations
 
@@ -194,7 +193,7 @@ MELD_CASES = [
 
 @pytest.mark.parametrize(("hand", "melds"), MELD_CASES)
 def test_legal_melds(hand, melds):
-    """legal_melds lists every pair the concealed cards can form under RULES.md 2, "Pairs"."""
+    """legal_melds lists every pair the concealed cards can form under docs/rules.md#chan-pairs."""
     rs = get_ruleset(CHAN)
     o = rs.resolve_options(None)
     found = rs.legal_melds(rs.parse(o, hand), o)

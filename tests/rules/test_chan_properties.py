@@ -1,8 +1,9 @@
-"""Property tests of the Chắn engine (STYLE.md "Tests"; RULES.md 2, "Pairs", "Scoring", capture rules 1-7).
+"""Property tests of the Chắn engine (STYLE.md "Tests"; docs/rules.md#chan-pairs, docs/rules.md#chan-scoring,
+docs/rules.md#chan-captures).
 
 Any cards within the deck either win or fail with a stated reason; the pairing covers hand + exposed pairs +
 winning card exactly with legal pairs and never splits an identical pair; a hand built from 10 pairs with
->= 6 Chắn and no split pair wins (Chi chi rule aside) and scores what RULES.md's table gives; deltas sum to 0.
+>= 6 Chắn and no split pair wins (Chi chi rule aside) and scores what docs/rules.md#chan-bonuses gives; deltas sum to 0.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from service.rules.registry import get_ruleset
 CHAN = "cardavia-chan"
 REASONS = {"card_count", "unpaired_cards", "too_few_chan", "chi_chi_rule"}
 DECK = [face for face in range(N_FACES) for _ in range(4)]  # 100 cards
-#: RULES.md 2 "Scoring" table: bonus -> (main, dịch)
+#: docs/rules.md#chan-scoring table: bonus -> (main, dịch)
 TABLE = {"u_chi": (3, 1), "thien_u": (3, 1), "tom": (4, 1), "bach_thu": (4, 1), "leo": (5, 2), "thien_khai": (5, 2),
          "chiu_u": (5, 2), "bon": (5, 2), "bach_dinh": (7, 4), "tam_do": (8, 5), "kinh_tu_chi": (12, 9),
          "thap_thanh": (12, 9)}
@@ -32,7 +33,7 @@ FLAGS = {"own_gate": "u_chi", "heavenly": "thien_u", "chiu_on_dealt_triple": "ch
 
 
 def legal_pair(kind: str, cards: tuple[int, ...]) -> bool:
-    """RULES.md 2 "Pairs", restated: Chắn two identical, Chíu four identical, Cạ same value other suit, no CC."""
+    """docs/rules.md#chan-pairs, restated: Chắn two identical, Chíu four identical, Cạ same value other suit, no CC."""
     if kind == "chan":
         return len(cards) == 2 and cards[0] == cards[1]
     if kind == "chiu":
@@ -42,8 +43,9 @@ def legal_pair(kind: str, cards: tuple[int, ...]) -> bool:
 
 
 def oracle_win(concealed: Counter, exposed: list[tuple[str, tuple[int, ...]]], public: int | None) -> tuple:
-    """The win test restated by parity (RULES.md 2): identical cards pair first, so a value's cards all pair iff
-    its count is even (Chi chi: only with Chi chi); Chắn = sum of count // 2; Cạ = odd faces of a value // 2."""
+    """The win test restated by parity (docs/rules.md#chan-win): identical cards pair first, so a value's cards all
+    pair iff its count is even (Chi chi: only with Chi chi); Chắn = sum of count // 2; Cạ = odd faces of a value //
+    2."""
     counts = concealed + Counter([] if public is None else [public])
     total = sum(counts.values()) + sum(len(c) for _, c in exposed)
     by_value, odd = Counter(), Counter()
@@ -154,7 +156,7 @@ def test_hand_built_from_pairs_wins(built):
 
 
 def oracle_score(cards: Counter, pairs: list[tuple[int, int]], public: int | None, context: dict, tom: str) -> int:
-    """RULES.md 2 "Scoring", restated from the table."""
+    """docs/rules.md#chan-scoring, restated from the table."""
     bonuses = [bonus for flag, bonus in FLAGS.items() if context.get(flag)]
     bonuses += ["tom"] * min(cards[CODE_INDEX[c]] for c in TOM_SETS[tom])
     bonuses += ["leo"] * min(cards[CODE_INDEX[c]] for c in ("8s", "9m", "CC"))

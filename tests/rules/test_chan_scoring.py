@@ -1,4 +1,4 @@
-"""Chắn scoring and payment (RULES.md 2, "Scoring").
+"""Chắn scoring and payment (docs/rules.md#chan-scoring).
 
 Ù xuông (no bonus) = 2. Otherwise the main value of the highest bonus + the dịch of every other bonus (equal
 mains: the higher dịch is main); with Thập thành, the main values of every bonus added instead. Several Tôm or
@@ -287,7 +287,7 @@ BAD_SETTLEMENTS = [
                  id="thien_u_is_not_a_stock_win"),
     pytest.param(CHIU_SEVEN, "6m", {"chiu_on_dealt_triple": True}, 4, 0, "inconsistent_context",
                  "context.chiu_on_dealt_triple", id="chiu_u_is_a_win_by_chiu"),
-    # the flags' conditions must show in the cards (RULES.md 2 "Scoring" table)
+    # the flags' conditions must show in the cards (docs/rules.md#chan-scoring table)
     pytest.param(PLAIN, None, OWN_GATE, 4, 0, "inconsistent_context", "context.own_gate",
                  id="u_chi_needs_the_turned_up_card"),
     pytest.param(PLAIN, "9c", {"by_chiu": True}, 4, 0, "inconsistent_context", "context.by_chiu",

@@ -1,4 +1,4 @@
-"""Card, hand, option and seat validation of Four Color Cards (RULES.md 1, "Cards", "Deal and turn").
+"""Card, hand, option and seat validation of Four Color Cards (docs/rules.md#fc-cards, docs/rules.md#fc-deal).
 
 The deck holds 4 copies of each of the 28 chess cards (112) and, in cardavia-flowers, one each of F1..F5
 (117); a player holds at most 21 cards (the dealer's 21, or 20 + the public card).
@@ -200,7 +200,7 @@ def test_invalid_option(ruleset_id, given, code, field):
     ],
 )
 def test_option_defaults(ruleset_id, defaults):
-    """Every [D] decision defaults as RULES.md writes it."""
+    """Every option defaults as docs/rules.md#decisions writes it."""
     resolved = get_ruleset(ruleset_id).resolve_options(None)
     assert {k: resolved[k] for k in defaults} == defaults
 

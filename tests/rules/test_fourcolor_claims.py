@@ -1,4 +1,4 @@
-"""Claims on a public card (RULES.md 1, "Deal and turn" and "Flowers variant differences").
+"""Claims on a public card (docs/rules.md#fc-claims and docs/rules.md#fl-claims).
 
 A claim is written (kind, priority class, priority, points, cards of the exposed meld). Hands that should not
 win carry a lone `wH`, which no meld with the public card can use, so only the meld claims are on offer.
@@ -213,7 +213,7 @@ def test_flowers_must_take_option_off():
     ],
 )
 def test_claim_priorities(ruleset_id, ranks):
-    """The published claim priorities follow RULES.md order."""
+    """The published claim priorities follow the order of docs/rules.md#fc-priority and docs/rules.md#fl-priority."""
     described = get_ruleset(ruleset_id).describe()["claim_priorities"]
     assert {p["class"]: p["rank"] for p in described} == ranks
 

@@ -1,4 +1,5 @@
-"""Exact discard analysis of Four Color Cards (RULES.md 1): distance, waits, gains, improving cards, ranking.
+"""Exact discard analysis of Four Color Cards (docs/rules.md#fourcolor): distance, waits, gains, improving cards,
+ranking.
 
 Rule cases show their arithmetic; the property tests check the engine against brute force: the waits against
 `reference.search` on every card of the deck, the distance against every complete hand of the target size (all
@@ -90,12 +91,12 @@ BY_HAND = "rG rA rE yC yH yP gA gA gA gS yS wS wA wA rC rH gC gP yE wH wE"
                  id="flowers_each_loser_pays_the_total"),
 ])
 def test_waits_points_and_gain(ruleset_id, hand, options, seats, discard, expected):
-    """RULES.md 1 "Settlement": the gain is the winner's delta with no lucky card."""
+    """docs/rules.md#fc-settlement: the gain is the winner's delta with no lucky card."""
     analysis = analyse(ruleset_id, hand, seats=seats, options=options)
     chosen = option(analysis, discard)
     assert chosen.distance == 0
     assert waits(chosen) == expected
-    # RULES.md 1 "Generals can never be discarded": the gG wait comes from the stock alone, the others either way
+    # docs/rules.md#fc-generals-discard: the gG wait comes from the stock alone, the others either way
     assert all(w.claims == (("stock",) if code(w.card)[1] == "G" else ("discard", "stock")) for w in chosen.waits)
     assert chosen.improving == tuple((CODE_INDEX[c], n) for c, n, _, _ in expected)
     total = sum(n * max(g, 0) for _, n, _, g in expected)
@@ -135,7 +136,7 @@ STOCK_ONLY_WAITS = [
 
 @pytest.mark.parametrize(("ruleset_id", "options", "expected", "expected_gain"), STOCK_ONLY_WAITS)
 def test_waits_on_cards_never_discarded_are_stock_only(ruleset_id, options, expected, expected_gain):
-    """RULES.md 1: Generals (flowers: and flowers) are never discarded, so such a wait is won on a stock card only;
+    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never discarded, so such a wait is won on a stock card only;
     the expected gain is that of the next stock card, where every unseen card is equally likely."""
     chosen = option(analyse(ruleset_id, FIELDS_AND_PAIRS, options=options), "rE")
     assert [(code(w.card), w.unseen, w.points, w.gain, w.claims) for w in chosen.waits] == expected
@@ -161,7 +162,7 @@ def test_winning_meld_at_exposed_value():
 
 
 def test_generals_are_never_offered():
-    """RULES.md 1: Generals can never be discarded."""
+    """docs/rules.md#fc-generals-discard: Generals can never be discarded."""
     analysis = analyse(BGA, ONE_WAIT)
     offered = {code(o.card) for o in analysis.options}
     assert offered == set(ONE_WAIT.split()) - {"rG", "yG"}

@@ -1,6 +1,6 @@
-"""Meld table and best decomposition of Four Color Cards (RULES.md 1, "Melds").
+"""Meld table and best decomposition of Four Color Cards (docs/rules.md#fc-melds).
 
-Every expected value is read off the RULES.md meld table and added up by hand in the case comment.
+Every expected value is read off the meld table of docs/rules.md#fc-melds and added up by hand in the case comment.
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ def test_full_hand_best_decomposition():
     assert sorted(c for m in result.melds for c in m.codes()) == sorted(hand + ["gH"] + ["wE"] * 4)
 
 
-# (options, cards, hu?, points): the bga [D] meld options.
+# (options, cards, hu?, points): the bga-taiwan meld options.
 MELD_OPTIONS = [
     # same_colour_soldier_sets off: three red Soldiers form no meld
     pytest.param({"same_colour_soldier_sets": False}, ["rS"] * 3, False, None,
@@ -254,6 +254,6 @@ MELD_OPTIONS = [
 
 @pytest.mark.parametrize(("options", "cards", "wins", "points"), MELD_OPTIONS)
 def test_meld_options(options, cards, wins, points):
-    """The [D] options change which identical groups are melds."""
+    """The meld options change which identical groups are melds."""
     result = hu_of(BGA, hand=cards, options=options)
     assert (result.hu, result.points) == (wins, points)

@@ -1,6 +1,6 @@
 """Property tests of the Four Color Cards engine (STYLE.md "Tests"): a best decomposition covers the hand
 exactly with legal melds; the table evaluator agrees with the recursive oracle `reference.search`; settlement
-deltas sum to zero and follow the threshold rule (RULES.md 1, "Settlement")."""
+deltas sum to zero and follow the threshold rule (docs/rules.md#fc-settlement)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from service.rules.fourcolor.evaluate import Evaluator, evaluator_for
 from service.rules.fourcolor.melds import MeldRules, classify
 from service.rules.registry import get_ruleset
 
-MAX_CARDS = 21  # 20 dealt + the public card, or the dealer's 21 (RULES.md 1, "Deal and turn")
+MAX_CARDS = 21  # 20 dealt + the public card, or the dealer's 21 (docs/rules.md#fc-turn)
 
 PROFILES = {
     "bga-default": ("bga-taiwan", {}),
@@ -47,7 +47,7 @@ def evaluator(profile: str) -> Evaluator:
 
 
 def deck(rules: MeldRules) -> list[int]:
-    """Copies of every card index in the rule-set's deck (RULES.md 1, "Cards")."""
+    """Copies of every card index in the rule-set's deck (docs/rules.md#fc-cards)."""
     return [COPIES] * N_KINDS + ([1] * N_FLOWERS if rules.flowers else [])
 
 
@@ -142,7 +142,8 @@ def any_hand(rules: MeldRules) -> st.SearchStrategy[list[int]]:
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_best_decomposition_covers_the_hand_with_legal_melds(profile: str, data: st.DataObject) -> None:
-    """RULES.md 1: one card belongs to one meld only; the best split's points are its concealed meld values."""
+    """docs/rules.md#fc-decomposition: one card belongs to one meld only; the best split's points are its concealed
+    meld values."""
     rules, ev = rules_of(profile), evaluator(profile)
     cards = data.draw(any_hand(rules), label="hand")
     tally = Tally.of(cards)
@@ -213,7 +214,8 @@ def won_rounds(draw: st.DrawFn, ruleset_id: str) -> dict[str, Any]:
 
 
 def check_bga_payments(deltas: tuple[int, ...], h: int, winner: int, options: Mapping[str, Any]) -> None:
-    """RULES.md 1: h >= T: each opponent pays (h - T) + stake (flat: T + stake); h < T: caller pays T + stake."""
+    """docs/rules.md#fc-threshold: h >= T: each opponent pays (h - T) + stake (flat: T + stake); h < T: caller pays T +
+    stake."""
     threshold, stake = options["threshold"], options["stake"]
     if h >= threshold:
         pay = threshold + stake if options["win_payment"] == "flat" else h - threshold + stake

@@ -1,4 +1,4 @@
-"""Round settlement and match totals (RULES.md 1, "Settlement (bga-taiwan)", flowers "Settlement", "A match").
+"""Round settlement and match totals (docs/rules.md#fc-settlement, docs/rules.md#fl-settlement, docs/rules.md#fc-match).
 
 bga-taiwan: h = exposed melds (exposed values) + best split of hand + winning card (concealed values) + lucky
 bonus; h >= 10: each opponent pays (h - 10) + 1; h < 10: the caller pays each opponent 10 + 1 = 11.
@@ -110,7 +110,7 @@ BGA_CASES = [
 ]
 
 
-# Option lucky_match (RULES.md 1 "Lucky card" [D]): "identical" (default) counts cards of the lucky card's colour and
+# Option lucky_match (docs/rules.md#fc-lucky-match): "identical" (default) counts cards of the lucky card's colour and
 # character; "character" every card of its character in any colour, at most 4 x 4 - 1 = 15.
 # rS triple 3 + quads yS gS wS (the winning wS completes one, concealed) 8 + 8 + 8 = 27.
 ALL_SOLDIERS = ["rS"] * 3 + ["yS"] * 4 + ["gS"] * 4 + ["wS"] * 3
@@ -142,7 +142,7 @@ LUCKY_MATCH = [
 
 @pytest.mark.parametrize(("hand", "exposed", "public", "lucky", "options", "h", "bonus", "deltas"), LUCKY_MATCH)
 def test_lucky_match_option(hand, exposed, public, lucky, options, h, bonus, deltas):
-    """RULES.md 1 "Lucky card" [D]: the identical card by default; option lucky_match "character"."""
+    """docs/rules.md#fc-lucky-match: the identical card by default; option lucky_match "character"."""
     result = settle(BGA, hand, exposed, public, lucky, options)
     assert (result.points, result.lucky_bonus, result.deltas) == (h, bonus, deltas)
     line = next(line for line in result.breakdown if line.step == "lucky_card")

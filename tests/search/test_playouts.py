@@ -108,7 +108,7 @@ def test_chan_wins_pay_three_times_the_score() -> None:
 
 @pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != CHAN])
 def test_no_seat_discards_a_general_or_a_flower_in_playouts(ruleset_id: str) -> None:
-    """RULES.md 1: Generals (flowers: and flowers) are never discarded, so a wait on one comes only from the stock;
+    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never discarded, so a wait on one comes only from the stock;
     the playouts' opponents, who hold such cards in most deals, never offer one as a discard."""
     position = position_of(sample_position(ruleset_id)[0])
     table = table_of(position)
@@ -125,7 +125,7 @@ def test_no_seat_discards_a_general_or_a_flower_in_playouts(ruleset_id: str) -> 
 
 
 def test_playouts_settle_the_lucky_card_as_the_option_says() -> None:
-    """Option lucky_match "character" (RULES.md 1 "Lucky card" [D]): a playout's settlement is the audit's."""
+    """Option lucky_match "character" (docs/rules.md#fc-lucky-match): a playout's settlement is the audit's."""
     character = {"lucky_match": "character"}
     wins = 0
     for seed in SEEDS:

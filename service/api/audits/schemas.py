@@ -35,7 +35,7 @@ class LogResultSchema(ma.Schema):
 
 
 class GameLogSchema(RulesetRequestSchema):
-    """One round: the deal, the stock in draw order, the events, and the recorded result (CONTRACT.md)."""
+    """One round: the deal, the stock in draw order, the events, and the recorded result (docs/rules.md#logs)."""
 
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
     dealer = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3))
@@ -54,7 +54,8 @@ class ViolationSchema(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True)
     code = fields.String(required=True)
     message = fields.String(required=True)
-    rule = fields.String(required=True, metadata={"description": "the RULES.md line the code enforces"})
+    rule = fields.String(required=True, metadata={
+        "description": "the rule the code enforces: its docs/rules.md anchor, then the rule in short"})
 
 
 class OutcomeLineSchema(ma.Schema):

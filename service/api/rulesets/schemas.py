@@ -22,7 +22,7 @@ class PrioritySchema(ma.Schema):
 
 
 class OptionSchema(ma.Schema):
-    """A rule option: name, type, default, allowed values and the RULES.md decision it implements."""
+    """A rule option: name, type, default, allowed values and the decision it implements (a docs/rules.md anchor)."""
 
     name = fields.String(required=True)
     type = fields.String(required=True, metadata={"enum": ["boolean", "integer", "string"]})

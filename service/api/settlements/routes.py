@@ -12,7 +12,7 @@ from .schemas import MatchRequestSchema, MatchResponseSchema, SettlementRequestS
 
 blp = Blueprint("settlements", __name__, url_prefix="/v1", description="Round settlement and match totals")
 
-STANDARD_ROUNDS = 3  # RULES.md 1: "the standard match is 3 rounds"
+STANDARD_ROUNDS = 3  # docs/rules.md#fc-match: "the standard match is 3 rounds"
 
 
 @blp.route("/settlements")

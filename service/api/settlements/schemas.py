@@ -67,7 +67,7 @@ class MatchRequestSchema(RulesetRequestSchema):
     rounds = fields.List(fields.List(fields.Integer(strict=True, validate=validate.Range(min=-100000, max=100000))),
                          required=True, validate=validate.Length(max=1000))
     start = fields.Integer(load_default=20, strict=True, validate=validate.Range(min=-100000, max=100000),
-                           metadata={"description": "points every player starts with (RULES.md: 20)"})
+                           metadata={"description": "points every player starts with (docs/rules.md#fc-match: 20)"})
 
 
 class MatchResponseSchema(EchoSchema):

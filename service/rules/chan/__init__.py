@@ -1,1 +1,1 @@
-"""Chắn (cardavia-chan): cards, pairing, captures, win and scoring (RULES.md section 2)."""
+"""Chắn (cardavia-chan): cards, pairing, captures, win and scoring (docs/rules.md#chan)."""

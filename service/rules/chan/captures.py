@@ -1,4 +1,4 @@
-"""Captures, Chíu, wins and discards on a public card (RULES.md 2, "Deal and turn", capture rules 1-7).
+"""Captures, Chíu, wins and discards on a public card (docs/rules.md#chan-turn, docs/rules.md#chan-captures).
 
 Rules 3-6 depend on what the player did before, so the request carries it as a `History`.
 """
@@ -15,7 +15,7 @@ from .pairs import Pair, holds_ca_at, pair_up
 
 ROLES = ("drawer", "next", "other", "discarder")
 SOURCES = ("stock", "discard")
-#: RULES.md 2: "a win on a turned-up stock card, then Chíu, then normal captures".
+#: docs/rules.md#chan-priority: "a win on a turned-up stock card, then Chíu, then normal captures".
 PRIORITY = {"win": 3, "chiu": 2, "capture": 1}
 
 
@@ -132,7 +132,7 @@ def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> li
                           code="missing_public_card")
     if history.dead_hand or (role == "discarder" and source == "discard"):
         # A dead hand only draws; nobody claims his own discard. A turned-up stock card is nobody's discard:
-        # "any player may win on it" (RULES.md 2), the seat that discarded before the draw included.
+        # "any player may win on it" (docs/rules.md#chan-win-stock), the seat that discarded before the draw included.
         return []
     counts = list(hand.counts)
     claims: list[ChanClaim] = []

@@ -1,4 +1,4 @@
-"""Chắn cards (RULES.md 2, "Cards"): values 2-9 in suits Vạn `m`, Sách `s`, Văn `c`, plus Chi chi `CC`.
+"""Chắn cards (docs/rules.md#chan-cards): values 2-9 in suits Vạn `m`, Sách `s`, Văn `c`, plus Chi chi `CC`.
 
 A card is an int: (value - 2) * 3 + suit for the 24 suited faces, 24 for Chi chi. Four copies of each: 100.
 """
@@ -15,7 +15,7 @@ N_FACES = 25
 COPIES = 4
 CODES = tuple(f"{v}{s}" for v in range(2, 10) for s in SUITS) + ("CC",)
 CODE_INDEX = {c: i for i, c in enumerate(CODES)}
-#: RULES.md 2: "Red cards: 8m 9m 8s 9s CC; all others are black."
+#: docs/rules.md#chan-cards: "Red cards: 8m 9m 8s 9s CC; all others are black."
 RED = frozenset(CODE_INDEX[c] for c in ("8m", "9m", "8s", "9s", "CC"))
 
 

@@ -1,4 +1,4 @@
-"""Exact discard analysis for Chắn (RULES.md 2): per legal discard, the distance it leaves, its waits, the
+"""Exact discard analysis for Chắn (docs/rules.md#chan): per legal discard, the distance it leaves, its waits, the
 improving cards, and the ranking.
 
 Distances are those of `distance` (the method is described there): structural, so unseen copies only weigh waits
@@ -25,7 +25,7 @@ from .scoring import find_bonuses, score
 __all__ = ["UNREACHABLE", "Distances", "analyse_discards", "complete_distance", "distance", "history_key",
            "least_distance", "legal_faces", "top_discard", "unseen_cards"]
 
-PAYERS = 3  # RULES.md 2 "Payment": each of the three losers pays the score
+PAYERS = 3  # docs/rules.md#chan-payment: each of the three losers pays the score
 
 
 def history_key(history: History) -> tuple:
@@ -50,7 +50,8 @@ def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Ma
         win = evaluate_win(won)
         if win.hu:
             points = _points(won, win, options)
-            # RULES.md 2: a win only on a turned-up stock card, or completed at once by a Chíu on three held
+            # docs/rules.md#chan-win-stock: a win only on a turned-up stock card, or completed at once by a Chíu
+            # on three held
             claims = ("stock", "chiu") if rest[y] == 3 else ("stock",)
             out.append(Wait(y, unseen[y], claims, points, PAYERS * points))
     return tuple(out)
@@ -106,11 +107,11 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
 
 def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
                      ) -> DiscardAnalysis:
-    """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none: RULES.md 2, it can
-    neither capture nor win), ranked by `analysis.rank_key`.
+    """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none:
+    docs/rules.md#chan-dead-hand, it can neither capture nor win), ranked by `analysis.rank_key`.
 
     Per discard: the distance of the hand it leaves; at distance 0 its waits, each claimable on a turned-up
-    stock card at any gate and, with three held, by a Chíu (RULES.md 2 "Deal and turn"), worth its score from
+    stock card at any gate and, with three held, by a Chíu (docs/rules.md#chan-turn), worth its score from
     the cards alone on another gate's stock card (on his own gate Ù chì adds to it) and three times that from
     the losers; otherwise the unseen faces y after which a legal discard (his history then includes this one)
     leaves distance d - 1.

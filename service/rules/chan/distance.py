@@ -1,11 +1,11 @@
-"""Exact distance of a Chắn hand to a win (RULES.md 2): how many of its concealed cards must be replaced.
+"""Exact distance of a Chắn hand to a win (docs/rules.md#chan-win): how many of its concealed cards must be replaced.
 
 `distance`: the fewest replacements so that the hand plus one more card wins (0: it is waiting);
 `complete_distance`: the same for the hand as it stands (0: it wins). The distance is structural, like mahjong's
 shanten: it counts replacements in the player's own hand and looks at no card seen elsewhere. A target hand may
 hold at most 4 copies of a face minus the copies in his exposed pairs.
 
-How it is computed. RULES.md 2 "Pairs" makes the pairing forced: each face gives count // 2 Chắn and the odd
+How it is computed. docs/rules.md#chan-pairs makes the pairing forced: each face gives count // 2 Chắn and the odd
 faces of one value must be exactly two, which form the value's single Cạ (Chi chi: an even count). Ten pairs
 with at least 6 Chắn is therefore at most 4 Cạ, exposed ones included, and exactly 6 Chắn is exactly 4 Cạ. A
 winning target T (hand + the card to come) is so a choice per value of complete counts, each value independent
@@ -35,7 +35,7 @@ from .pairs import Pair
 
 #: The distance of a hand no replacement can make win (its exposed pairs already hold five Cạ).
 UNREACHABLE = 99
-MAX_CA = 4  # RULES.md 2: 10 pairs with at least 6 Chắn leave at most 4 Cạ
+MAX_CA = 4  # docs/rules.md#chan-win: 10 pairs with at least 6 Chắn leave at most 4 Cạ
 VALUES = range(8)  # the suited values 2-9 as groups of faces 3v, 3v+1, 3v+2; Chi chi is the ninth group
 
 
@@ -155,8 +155,8 @@ def scan(states: int, lay: Layout, chi_chi: tuple, extra: int, suited: int) -> t
             if extra == 0 or m_s or found >> lay.cap:
                 return total, u_min
             if suited > u_s:
-                # only Chi chi is missing and Chắn != 6 (RULES.md 2: won on Chi chi, exactly 6 Chắn and 4 Cạ):
-                # the card to come must be one the hand keeps
+                # only Chi chi is missing and Chắn != 6 (docs/rules.md#chan-win: won on Chi chi, exactly 6 Chắn
+                # and 4 Cạ): the card to come must be one the hand keeps
                 best = min(best, total + 1)
         if total + 1 >= best:
             break
@@ -187,7 +187,7 @@ def distance(counts: Sequence[int], exposed: Sequence[Pair] = ()) -> int:
     """Fewest cards of the concealed hand to replace so that hand + one more card wins (0: waiting).
 
     Concealed + exposed must be 19 cards. A win is 10 pairs over hand, exposed pairs and that card with at least
-    6 Chắn, forced pairing, and exactly 6 Chắn when the card is Chi chi (RULES.md 2 "Pairs"). Structural: a
+    6 Chắn, forced pairing, and exactly 6 Chắn when the card is Chi chi (docs/rules.md#chan-pairs). Structural: a
     target holds at most 4 copies of a face minus the exposed ones, and cards seen elsewhere do not count.
     """
     frame = frame_of(exposed)

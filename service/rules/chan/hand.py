@@ -1,4 +1,4 @@
-"""A Chắn hand as requests give it, and the win test (RULES.md 2, "Pairs" and "Deal and turn").
+"""A Chắn hand as requests give it, and the win test (docs/rules.md#chan-pairs and docs/rules.md#chan-turn).
 
 A hand wins when hand + exposed pairs + the winning card make 10 pairs with at least 6 Chắn; with Chi chi as
 the winning card, exactly 6 Chắn and 4 Cạ.

@@ -1,5 +1,5 @@
-"""Improving cards for the Chắn discard analysis (`discards`, RULES.md 2): per legal discard, the distance of the
-hand it leaves and the cards that bring that hand one replacement closer.
+"""Improving cards for the Chắn discard analysis (`discards`, docs/rules.md#chan): per legal discard, the distance of
+the hand it leaves and the cards that bring that hand one replacement closer.
 
 The tables, forward passes and scans are those of `distance` (the method is described there), built with the
 faces a discard may take flagged: the mask of legal discards (an odd count, not forbidden by his history). The

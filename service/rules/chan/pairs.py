@@ -1,4 +1,4 @@
-"""Pairs of Chắn and the pairing of a hand (RULES.md 2, "Pairs").
+"""Pairs of Chắn and the pairing of a hand (docs/rules.md#chan-pairs).
 
 Chắn = two identical cards; Cạ = same value, different suits (never with Chi chi); Chíu = four identical
 cards = two Chắn. An identical pair is never split to form a Cạ; a triple may give its third card to a Cạ.
@@ -16,7 +16,7 @@ from ..errors import InvalidMeld
 from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 
 KINDS = ("chan", "ca", "chiu")
-_CHAN_WORTH = {"chan": 1, "chiu": 2}  # RULES.md 2: "Chíu = four identical cards = two Chắn"
+_CHAN_WORTH = {"chan": 1, "chiu": 2}  # docs/rules.md#chan-pairs: "Chíu = four identical cards = two Chắn"
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Pair:
         return [code(c) for c in self.cards]
 
     def points(self, _rules: object = None) -> int:
-        """Pairs carry no points of their own: Chắn scores by bonuses (RULES.md 2, "Scoring")."""
+        """Pairs carry no points of their own: Chắn scores by bonuses (docs/rules.md#chan-scoring)."""
         return 0
 
 
@@ -60,7 +60,7 @@ def classify(cards: Sequence[int]) -> str | None:
     if a == b:
         return "chan"
     if CHI_CHI not in (a, b) and value_of(a) == value_of(b):
-        return "ca"  # same value, different suits; Chi chi pairs only with Chi chi [D]
+        return "ca"  # same value, different suits; Chi chi pairs only with Chi chi (docs/rules.md#chan-chi-chi)
     return None
 
 

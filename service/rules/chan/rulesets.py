@@ -19,7 +19,7 @@ from .scoring import BONUSES, CONTEXT_BONUS, U_XUONG, ChanSettlement, settle
 
 CHAN_OPTIONS = (
     Option("tom_set", "3m-3c-7c", "The three cards of a Tôm: '3m-3c-7c' as the seed reads, or the traditional "
-           "'3m-3s-7c'.", "RULES.md 2 Scoring: Tôm [D]", choices=("3m-3c-7c", "3m-3s-7c")),
+           "'3m-3s-7c'.", "docs/rules.md#chan-tom: Tôm (decision)", choices=("3m-3c-7c", "3m-3s-7c")),
 )
 CONTEXT_FLAGS = (*CONTEXT_BONUS, "by_chiu")
 
@@ -30,7 +30,7 @@ class ChanRuleSet:
 
     id: str = "cardavia-chan"
     title: str = "Chắn (Vietnam), as on Cardavia"
-    source: str = "RULES.md section 2; seed 002 (it)"
+    source: str = "docs/rules.md#chan; seed 002 (it)"
     family: str = "chan"
     game: str = "Chắn"
     options: tuple[Option, ...] = CHAN_OPTIONS
@@ -49,7 +49,7 @@ class ChanRuleSet:
         return parse_hand(hand, exposed, public_card)
 
     def legal_melds(self, hand: ChanHand, options: Mapping[str, Any]) -> list[Pair]:
-        """Every pair the concealed cards can form: Chắn, Chíu, and Cạ from odd cards only (RULES.md 2: an
+        """Every pair the concealed cards can form: Chắn, Chíu, and Cạ from odd cards only (docs/rules.md#chan-pairs: an
         identical pair is never split to form a Cạ; a triple may give one card)."""
         counts, out = hand.counts, []
         for face, n in enumerate(counts):

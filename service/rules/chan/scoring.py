@@ -1,4 +1,4 @@
-"""Chắn scoring (RULES.md 2, "Scoring"): bonuses with a main value and a dịch value.
+"""Chắn scoring (docs/rules.md#chan-scoring): bonuses with a main value and a dịch value.
 
 Score = the main value of the highest bonus + the dịch of every other bonus (equal mains: the higher dịch is
 main); Thập thành adds the main values of every bonus instead; a win with no bonus (Ù xuông) scores 2.
@@ -16,7 +16,7 @@ from ..errors import DomainError, InvalidSeat, NotAWin
 from .cards import CHI_CHI, CODE_INDEX, RED, value_of
 from .hand import ChanHand, evaluate_win
 
-#: bonus -> (main, dịch, condition) as in the RULES.md 2 table.
+#: bonus -> (main, dịch, condition) as in the docs/rules.md#chan-bonuses table.
 BONUSES: dict[str, tuple[int, int, str]] = {
     "u_chi": (3, 1, "Ù chì: win on the stock card turned up at one's own gate"),
     "thien_u": (3, 1, "Thiên ù: the dealer wins with his initial 20 cards"),
@@ -51,7 +51,7 @@ class ChanSettlement:
 
 
 def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
-    """Full sets of these faces, no card serving twice (RULES.md 2: each full set counts)."""
+    """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
     return min(counts[CODE_INDEX[f]] for f in faces)
 
 
@@ -141,14 +141,15 @@ def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
                           code="inconsistent_context")
     counts = hand.with_public()
     if context.get("by_chiu") and (hand.public_card is None or counts[hand.public_card] != 4):
-        # RULES.md 2: a Chíu claims the fourth public card with three identical in hand
+        # docs/rules.md#chan-chiu: a Chíu claims the fourth public card with three identical in hand
         raise DomainError("a win by Chíu needs three cards in hand identical to the public card", "context.by_chiu",
                           code="inconsistent_context")
     for pair in hand.exposed:
         for c in pair.cards:
             counts[c] += 1
     for flag in ("dealt_quad", "dealt_pair_became_quad"):
-        # RULES.md 2: Thiên khai, Bòn: four identical cards, which rule 2 never lets go, so they are among the 20
+        # docs/rules.md#chan-bonuses: Thiên khai, Bòn: four identical cards, which rule 2 never lets go, so
+        # they are among the 20
         if context.get(flag) and 4 not in counts:
             raise DomainError(f"{flag} needs four identical cards among the 20", f"context.{flag}",
                               code="inconsistent_context")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 INF = 1 << 20
 Pair = tuple[Sequence[int], Sequence[int]]  # two-state tables: nothing removed / one legal card removed
-MAX_CARDS = 21  # a player's cards with the public card (RULES.md 1 "Deal and turn")
+MAX_CARDS = 21  # a player's cards with the public card (docs/rules.md#fc-turn)
 _BITS = (1 << (MAX_CARDS + 2)) - 1  # exact tables: missing counts 0..22 as bits
 
 

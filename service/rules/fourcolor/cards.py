@@ -1,4 +1,4 @@
-"""Four Color Cards card codes (RULES.md 1, "Cards"): colour + character, and flowers F1..F5.
+"""Four Color Cards card codes (docs/rules.md#fc-cards): colour + character, and flowers F1..F5.
 
 A card is an int: colour * 7 + character for the 28 chess cards, 28..32 for flowers F1..F5.
 A hand is tallied into `Tally`: 28 copy counts and a flower bitmask.

@@ -1,4 +1,4 @@
-"""Legal claims on a public card (RULES.md 1, "Deal and turn" and "Flowers variant differences")."""
+"""Legal claims on a public card (docs/rules.md#fc-claims and docs/rules.md#fl-claims)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class Claim:
 def bga_class(kind: str, role: str) -> str | None:
     """bga-taiwan: quad/triple for anyone but the discarder; chi-type only for the drawer and the next player."""
     if role == "discarder":
-        return None  # RULES.md 1: "any player except the one who discarded it"
+        return None  # docs/rules.md#fc-claims: "any player except the one who discarded it"
     if kind in OPEN_IDENTICAL:
         return "quad_triple"
     return "chi" if role in ("drawer", "next") else None
@@ -43,7 +43,7 @@ def bga_class(kind: str, role: str) -> str | None:
 
 def flowers_class(kind: str, role: str) -> str | None:
     """cardavia-flowers non-winning claims: the drawer may not pair the new card; others only triples/quads;
-    the next player also mixed melds (RULES.md 1, flowers)."""
+    the next player also mixed melds (docs/rules.md#fl-claims)."""
     if role == "discarder":
         return None
     if kind in OPEN_IDENTICAL:
@@ -68,7 +68,7 @@ def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, winning_meld_co
 
 
 def flowers_claims(hand: FourColorHand, role: str, rules: MeldRules) -> list[Claim]:
-    """cardavia-flowers: restrictions apply to non-winning claims only (RULES.md 1, flowers)."""
+    """cardavia-flowers: restrictions apply to non-winning claims only (docs/rules.md#fl-claims)."""
     if role == "discarder":
         return []
     win_class = "drawer_hu" if role == "drawer" else "hu"
@@ -81,7 +81,8 @@ def flowers_claims(hand: FourColorHand, role: str, rules: MeldRules) -> list[Cla
 
 
 def must_take(hand: FourColorHand, role: str, flowers_too: bool) -> bool:
-    """True when the drawer must take the card: a General (RULES.md 1), or a flower when `flowers_too`."""
+    """True when the drawer must take the card: a General (docs/rules.md#fc-must-take), or a flower when
+    `flowers_too`."""
     card = hand.public_card
     if role != "drawer" or card is None:
         return False

@@ -1,13 +1,13 @@
-"""Exact discard analysis of a Four Color Cards hand (RULES.md 1): for each legal discard the distance it leaves
-(`distance.py`), the cards it waits on with the points and the player's settlement on each, the unseen cards that
-bring it closer, and the ranking of `analysis.ranked`.
+"""Exact discard analysis of a Four Color Cards hand (docs/rules.md#fourcolor): for each legal discard the distance
+it leaves (`distance.py`), the cards it waits on with the points and the player's settlement on each, the unseen
+cards that bring it closer, and the ranking of `analysis.ranked`.
 
 A discard decision is made with 21 cards in hand and exposed melds; Generals, and in cardavia-flowers flowers,
-are never discarded (RULES.md 1 "Generals can never be discarded"; flowers variant "Generals and flowers can
-never be discarded"). A hu may be claimed on any other player's discard and on any card turned up from the stock
-(RULES.md 1 "hu"; flowers: "the drawer's win, then other players' wins"), so a wait on any other card is won
-either way, and a wait on a General or a flower only on a stock card. The settlement does not depend on where the
-winning card came from (RULES.md 1 "Settlement": h counts the melds and the lucky card), so a wait has one gain.
+are never discarded (docs/rules.md#fc-generals-discard, docs/rules.md#fl-discard). A hu may be claimed on any other
+player's discard and on any card turned up from the stock (docs/rules.md#fc-hu; flowers: the drawer's win, then
+other players' wins, docs/rules.md#fl-priority), so a wait on any other card is won either way, and a wait on a
+General or a flower only on a stock card. The settlement does not depend on where the winning card came from
+(docs/rules.md#fc-settlement: h counts the melds and the lucky card), so a wait has one gain.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ class _Rests:
 
 
 class _Gains:
-    """Points of each wait and the player's settlement delta on it (RULES.md 1 "Settlement")."""
+    """Points of each wait and the player's settlement delta on it (docs/rules.md#fc-settlement)."""
 
     def __init__(self, hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int,
                  flowers: bool) -> None:
@@ -249,12 +249,12 @@ class _Gains:
         if not self.flowers:
             return settle_bga(won, self.rules, self.options, self.seats, 0, None).deltas[0]
         if self.options["payment"] == "none":
-            return points  # RULES.md 1 flowers Settlement: no payments, so the ranking counts the points
+            return points  # docs/rules.md#fl-settlement: no payments, so the ranking counts the points
         return settle_flowers(won, self.rules, self.options, self.seats, 0).deltas[0]
 
 
 def routes(card: int) -> tuple[str, ...]:
-    """How a wait on `card` can be won: a General or a flower is never discarded (RULES.md 1), so only a stock
+    """How a wait on `card` can be won: a General or a flower is never discarded (docs/rules.md#fc-generals-discard), so only a stock
     card can be it; any other card comes as another player's discard or a stock card."""
     return STOCK_ONLY if card >= FLOWER_BASE or card % 7 == GENERAL else ANY_ROUTE
 

@@ -1,14 +1,14 @@
 """Exact distance of a Four Color Cards hand to a win: how many of its cards must be replaced.
 
 `distance(H)`: the fewest cards of the concealed hand H (n cards) that must be replaced by other cards so that H
-plus one more card splits completely into melds (RULES.md 1 "hu"); 0 means H is waiting. `complete_distance(H)`:
-the same for H itself (0: H already splits completely). Exposed melds never change (RULES.md 1: "exposed melds
+plus one more card splits completely into melds (docs/rules.md#fc-hu); 0 means H is waiting. `complete_distance(H)`:
+the same for H itself (0: H already splits completely). Exposed melds never change (docs/rules.md#fc-hu: "exposed melds
 stay as they are") but use up copies: a target holds at most 4 minus the exposed copies of a chess card and one of
 each flower not exposed. The distance is structural, like mahjong's shanten: cards seen elsewhere are not counted.
 
 Method. With N the target size (n + 1, or n), distance = n - max |H & T| over complete hands T of N cards within
 the limits. Melds never mix colours except Soldier groups, a command is G+A+E and a field C+H+P of one colour
-(RULES.md 1 "Melds"), so a target is a union of independent groups: per colour its G/A/E and its C/H/P, the
+(docs/rules.md#fc-melds), so a target is a union of independent groups: per colour its G/A/E and its C/H/P, the
 Soldiers of all colours, the flowers. For a group's held counts h and target counts t: kept = sum(min(h, t)),
 dropped U = |h| - kept, missing M = |t| - kept. A group's table gives, for each U, the M of its targets (every t
 within the limits that splits into the group's melds); tables are memoised per group key (held + limits, with
@@ -36,7 +36,7 @@ from .cards import COPIES, FLOWER_BASE, GENERAL, N_FLOWERS, N_KINDS, SOLDIER, Ta
 from .melds import Meld, MeldRules
 
 ALL_GENERALS = 4 * COPIES
-_IDENTICAL = (0, 2, 3, 4)  # copies of an A/E/C/H/P in pairs, triples, quads (RULES.md 1 "Melds")
+_IDENTICAL = (0, 2, 3, 4)  # copies of an A/E/C/H/P in pairs, triples, quads (docs/rules.md#fc-melds)
 SOLDIER_GROUP, FLOWER_GROUP = 4, 5
 _SPAN = 8  # two-state tables are cut or padded to this many entries (more only for larger distances)
 
@@ -61,14 +61,15 @@ def _reach(sizes: Sequence[int]) -> tuple[int, ...]:
 
 
 def soldier_counts(rules: MeldRules) -> tuple[int, ...]:
-    """Same-colour Soldier counts that form melds: pairs only in flowers, triples/quads by option (RULES.md 1)."""
+    """Same-colour Soldier counts that form melds: pairs only in flowers, triples/quads by option
+    (docs/rules.md#fc-soldier-sets)."""
     return _reach(((2,) if rules.soldier_pairs else ()) + ((3, 4) if rules.soldier_sets else ()))
 
 
 @cache
 def _triad_targets(lim: tuple[int, int, int], general: bool) -> tuple[tuple[int, int, int], ...]:
     """Targets of one colour's G/A/E (`general`) or C/H/P within `lim`: k commands or fields plus identical melds;
-    a General is a meld by itself, so any number of them (RULES.md 1 "Melds")."""
+    a General is a meld by itself, so any number of them (docs/rules.md#fc-melds)."""
     out = set()
     for k in range(min(lim) + 1):
         choices = [[k + i for i in _IDENTICAL if k + i <= cap] for cap in lim]
@@ -180,7 +181,8 @@ class Memo:
         return found
 
     def without_one(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
-        """Either table of the group with one legal discard (never a General or a flower, RULES.md 1) removed."""
+        """Either table of the group with one legal discard (never a General or a flower,
+        docs/rules.md#fc-generals-discard) removed."""
         found = self.reduced.get(key)
         if found is None:
             found = ()

@@ -1,8 +1,8 @@
 """Decomposition of Four Color Cards hands into melds, backed by the tables of `tables.py`.
 
 `Evaluator` answers: can a tally split completely into melds, the best split and its concealed points,
-and how many distinct splits (multisets of melds) exist. RULES.md 1: "A hand's concealed melds are chosen by
-the decomposition that scores most."
+and how many distinct splits (multisets of melds) exist. docs/rules.md#fc-decomposition: a hand's concealed melds are
+chosen by the decomposition that scores most.
 """
 
 from __future__ import annotations

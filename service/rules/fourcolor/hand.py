@@ -1,6 +1,6 @@
 """A Four Color Cards hand as requests give it: concealed cards, exposed melds and the public card.
 
-Validation follows RULES.md 1 ("Cards"): canonical codes only, at most 4 copies of a chess card and 1 of
+Validation follows docs/rules.md#fc-cards: canonical codes only, at most 4 copies of a chess card and 1 of
 each flower counted over hand + exposed melds + public card (+ the lucky card when settling), and at most
 21 cards in all (20 dealt + the public card, or the dealer's 21).
 """

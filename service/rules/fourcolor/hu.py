@@ -1,4 +1,4 @@
-"""Hu (win) status of a Four Color Cards hand: RULES.md 1, "hu: the claimant's hand plus the public card
+"""Hu (win) status of a Four Color Cards hand: docs/rules.md#fc-hu: the claimant's hand plus the public card
 splits entirely into melds (exposed melds stay as they are)"."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class HuResult:
 def evaluate_hu(hand: FourColorHand, rules: MeldRules, winning_meld_concealed: bool = True) -> HuResult:
     """Hu status and best decomposition of hand + public card; exposed melds score their exposed values.
 
-    `winning_meld_concealed` is the bga-taiwan [D] of RULES.md 1 "Settlement": when False, the meld that
+    `winning_meld_concealed` is the bga-taiwan decision of docs/rules.md#fc-settlement: when False, the meld that
     holds the winning (public) card scores its exposed value, and the best split is chosen under that rule.
     """
     evaluator = evaluator_for(rules)

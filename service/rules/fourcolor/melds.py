@@ -1,4 +1,4 @@
-"""Meld kinds of Four Color Cards and their points (RULES.md 1, "Melds" table).
+"""Meld kinds of Four Color Cards and their points (docs/rules.md#fc-melds).
 
 `MeldRules` is everything about melds that options can change; it is hashable so the evaluation tables
 built from it are cached once per distinct rule profile.
@@ -27,7 +27,7 @@ KINDS = (
     "general", "flower", "pair", "triple", "quad", "general_quad",
     "command", "field", "soldiers3", "soldiers4",
 )
-#: Kinds whose cards are all one identical card (RULES.md 1: quad / triple are "gan / pong").
+#: Kinds whose cards are all one identical card (docs/rules.md#fc-claims: quad / triple are "gan / pong").
 IDENTICAL_KINDS = frozenset({"pair", "triple", "quad", "general_quad"})
 #: Mixed melds: one colour (command, field) or soldiers of different colours.
 MIXED_KINDS = frozenset({"command", "field", "soldiers3", "soldiers4"})
@@ -105,7 +105,7 @@ def classify(cards: Sequence[int], rules: MeldRules) -> str | None:
 def _identical_kind(char: int, n: int, rules: MeldRules) -> str | None:
     """Kind of n identical cards of character `char`."""
     if char == GENERAL:
-        # RULES.md 1: one General is a meld; three are three `general` melds, never a triple.
+        # docs/rules.md#fc-general-triple: one General is a meld; three are three `general` melds, never a triple.
         if n == 1:
             return "general"
         if n == 4 and rules.general_quad:
@@ -116,7 +116,8 @@ def _identical_kind(char: int, n: int, rules: MeldRules) -> str | None:
     if n == 1:
         return None
     if char == SOLDIER:
-        # RULES.md 1: Soldier pairs only in flowers; same-colour Soldier triples/quads are a [D] option.
+        # docs/rules.md#fc-soldier-sets: Soldier pairs only in flowers; same-colour Soldier triples/quads are a
+        # decision option.
         if n == 2:
             return "pair" if rules.soldier_pairs else None
         if not rules.soldier_sets:

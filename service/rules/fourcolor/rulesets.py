@@ -1,6 +1,6 @@
 """The two Four Color Cards rule-sets, `bga-taiwan` and `cardavia-flowers`: data plus small functions.
 
-Every [D] of RULES.md 1 is an `Option` here, defaulting as written there.
+Every optional decision of docs/rules.md#decisions is an `Option` here, defaulting as written there.
 """
 
 from __future__ import annotations
@@ -25,25 +25,25 @@ from .settle import Settlement, settle_bga, settle_flowers
 
 BGA_OPTIONS = (
     Option("threshold", 10, "Hu points needed before the opponents pay the winner.",
-           "RULES.md 1 Settlement: Threshold 10 [D]", minimum=0, maximum=1000),
+           "docs/rules.md#fc-threshold: threshold 10 (decision)", minimum=0, maximum=1000),
     Option("stake", 1, "Added to every payment: opponents pay (h - threshold) + stake; a caller under the "
-           "threshold pays each opponent threshold + stake.", "RULES.md 1 Settlement: stake 1 [D]",
+           "threshold pays each opponent threshold + stake.", "docs/rules.md#fc-threshold: stake 1 (decision)",
            minimum=0, maximum=1000),
     Option("win_payment", "excess", "'excess': each opponent pays (h - threshold) + stake; 'flat' (seed 001): "
            "each opponent pays threshold + stake when h >= threshold.",
-           "RULES.md 1 Settlement: option win_payment [D]", choices=("excess", "flat")),
+           "docs/rules.md#fc-win-payment: option win_payment (decision)", choices=("excess", "flat")),
     Option("winning_meld_concealed", True, "The meld completed by the winning card counts at its concealed "
-           "value; false: at its exposed value.", "RULES.md 1 Settlement: concealed values [D]"),
+           "value; false: at its exposed value.", "docs/rules.md#fc-concealed: concealed values (decision)"),
     Option("same_colour_soldier_sets", True, "Three or four Soldiers of one colour form a triple or quad.",
-           "RULES.md 1 Melds: same-colour Soldier triples and quads are allowed in bga-taiwan [D]"),
+           "docs/rules.md#fc-soldier-sets: same-colour Soldier triples and quads are allowed in bga-taiwan (decision)"),
     Option("lucky_match", "identical", "Which cards the lucky card turned up after a hu rewards, +1 each over hand, "
            "exposed melds and winning card: 'identical' (same colour and character, at most 3); 'character' (every "
            "card of its character in any colour, at most 15).",
-           "RULES.md 1 Settlement: Lucky card [D], identical card by default; option lucky_match character",
+           "docs/rules.md#fc-lucky-match: identical card by default; option lucky_match character (decision)",
            choices=("identical", "character")),
     Option("general_triple", False, "Three identical Generals form a triple (scored as a triple); by default "
            "they are three general melds, never a triple.",
-           "RULES.md 1 Melds: three identical Generals are three general melds [D]"),
+           "docs/rules.md#fc-general-triple: three identical Generals are three general melds (decision)"),
 )
 
 BGA_DECISIONS = (
@@ -51,24 +51,24 @@ BGA_DECISIONS = (
              "threshold pays each opponent threshold + stake. Seed 000 reads literally as one total (the excess plus "
              "1 per opponent), which does not split into whole points among the losers; seed 001 has the stake paid "
              "by each opponent, so the excess is read the same way. Option win_payment chooses what each opponent "
-             "pays when h >= threshold.", "RULES.md 1 Settlement: Per opponent [D]", option="win_payment"),
+             "pays when h >= threshold.", "docs/rules.md#fc-payment-per-opponent (decision)", option="win_payment"),
     Decision("all_generals_end", "A player who must discard but holds only Generals (or nothing) ends the round, "
              "settled as his hu: a hand of Generals alone is all melds. The seeds say only that the round ends and "
              "the points are counted; the rules give no other reading, so this is fixed, not an option.",
-             "RULES.md 1 Deal and turn: only Generals ends the round as his hu [D]"),
+             "docs/rules.md#fc-generals-end (decision)"),
 )
 
 FLOWERS_OPTIONS = (
     Option("mixed_group_points", "by_size", "'by_size': command, field and soldiers3 score 1, soldiers4 "
            "scores 2 (the seed scores groups by size); 'zero': mixed groups score 0.",
-           "RULES.md 1 flowers [D]: mixed groups scored by size; option: mixed groups score 0",
+           "docs/rules.md#fl-mixed-groups (decision): mixed groups scored by size; option: mixed groups score 0",
            choices=("by_size", "zero")),
     Option("payment", "none", "'none': the winner's total is shown, nobody pays; 'each_loser_pays': each "
-           "loser pays the winner's total.", "RULES.md 1 flowers Settlement: no payments [D]",
+           "loser pays the winner's total.", "docs/rules.md#fl-payment: no payments (decision)",
            choices=("none", "each_loser_pays")),
     Option("must_take_drawn_general", True, "The drawer of a General or flower must meld it (unless a "
            "higher claim takes it), since Generals and flowers can never be discarded.",
-           "RULES.md 1 flowers: Generals and flowers can never be discarded (decision where the seed is "
+           "docs/rules.md#fl-must-take: Generals and flowers can never be discarded (decision where the seed is "
            "silent on an unclaimed drawn General or flower)"),
 )
 
@@ -202,14 +202,14 @@ class FourColorRuleSet:
 
 BGA_TAIWAN = register(FourColorRuleSet(
     id="bga-taiwan", title="Four Color Cards, Taiwanese rules as on Board Game Arena",
-    source="RULES.md section 1; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
+    source="docs/rules.md#fourcolor; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
     priorities={"hu": 3, "quad_triple": 2, "chi": 1},
     melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]), decisions=BGA_DECISIONS,
 ))
 
 CARDAVIA_FLOWERS = register(FourColorRuleSet(
     id="cardavia-flowers", title="Sì Sè Pái with Wei-Hwa Huang's five flower cards, as on Cardavia",
-    source="RULES.md section 1 (flowers variant); seed 003 (pt)", options=FLOWERS_OPTIONS, min_seats=4,
+    source="docs/rules.md#fl-deal (flowers variant); seed 003 (pt)", options=FLOWERS_OPTIONS, min_seats=4,
     max_seats=4, priorities={"drawer_hu": 5, "hu": 4, "quad_triple": 3, "drawer_meld": 2, "next_mixed": 1},
     melds_of=lambda o: _flowers_melds(o["mixed_group_points"]),
 ))

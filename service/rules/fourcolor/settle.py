@@ -1,4 +1,4 @@
-"""Round settlement for Four Color Cards (RULES.md 1, "Settlement (bga-taiwan)" and flowers "Settlement")."""
+"""Round settlement for Four Color Cards (docs/rules.md#fc-settlement and docs/rules.md#fl-settlement)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
 
 
 def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical") -> tuple[int, str]:
-    """+1 per card matching the lucky card over hand, exposed melds and winning card (RULES.md 1 "Lucky card"):
+    """+1 per card matching the lucky card over hand, exposed melds and winning card (docs/rules.md#fc-lucky, #fc-lucky-match):
     the identical card (`match` "identical", at most 3), or any card of its character ("character", at most 15)."""
     if lucky is None:
         return 0, "no lucky card (no stock left): no bonus"
@@ -52,7 +52,7 @@ def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical"
     exposed = [c for m in hand.exposed for c in m.cards]
     winning = [] if hand.public_card is None else [hand.public_card]
     if (concealed + exposed + winning).count(lucky) >= COPIES:
-        # The turned-up card is one of the 4 copies, so the winner holds "at most 3" identical ones.
+        # docs/rules.md#fc-lucky: the turned-up card is one of the 4 copies, so the winner holds "at most 3" identical ones.
         raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
                               f"{COPIES} copies", "lucky_card")
     if match == "character":
@@ -90,7 +90,7 @@ def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any]
         pay = -(threshold + stake)
         rule = f"h = {h} < {threshold}: the caller pays each opponent {threshold} + {stake} = {-pay}"
     lines.append(Line("payment_rule", rule, pay))
-    # RULES.md 1 Settlement: Per opponent [D]: the excess and the stake are paid by each opponent.
+    # docs/rules.md#fc-payment-per-opponent: the excess and the stake are paid by each opponent.
     deltas, payments = _pay_each(seats, winner, pay)
     return Settlement(h, result.melds or (), tuple(lines + payments), deltas, bonus)
 
@@ -125,7 +125,7 @@ def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[
 
 
 def match_totals(rounds: list[list[int]], seats: int, start: int = 20) -> list[list[int]]:
-    """Running totals of a match: every player starts with `start` points (RULES.md 1, "A match")."""
+    """Running totals of a match: every player starts with `start` points (docs/rules.md#fc-match)."""
     totals, current = [], [start] * seats
     for deltas in rounds:
         current = [a + b for a, b in zip(current, deltas)]

@@ -1,6 +1,6 @@
 """Table-driven decomposition of Four Color Cards hands.
 
-Melds never mix colours except the Soldier groups (RULES.md 1, "Melds"), so a hand splits into four
+Melds never mix colours except the Soldier groups (docs/rules.md#fc-melds), so a hand splits into four
 independent one-colour problems once we fix how many Soldiers each colour sends to cross-colour groups.
 A colour is a state of 7 counts 0..4 (5**7 = 78,125 states); `ColourTable` holds, for every state, the best
 concealed points of splitting it completely into one-colour melds, the number of distinct splits and the
