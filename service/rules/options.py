@@ -70,8 +70,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    """A decision of docs/rules.md#decisions that is not itself an option: fixed where the rules give no alternative reading,
-    or refined by the option named in `option`."""
+    """A decision of docs/rules.md#decisions that is not itself an option: fixed where the rules give no
+    alternative reading, or refined by the option named in `option`."""
 
     name: str
     doc: str

@@ -1,4 +1,5 @@
-"""GET /v1/rulesets: every decision of docs/rules.md#decisions is a named option or a named, documented fixed decision."""
+"""GET /v1/rulesets: every decision of docs/rules.md#decisions is a named option or a named, documented fixed
+decision."""
 
 from __future__ import annotations
 

@@ -136,7 +136,8 @@ STOCK_ONLY_WAITS = [
 
 @pytest.mark.parametrize(("ruleset_id", "options", "expected", "expected_gain"), STOCK_ONLY_WAITS)
 def test_waits_on_cards_never_discarded_are_stock_only(ruleset_id, options, expected, expected_gain):
-    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never discarded, so such a wait is won on a stock card only;
+    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never
+    discarded, so such a wait is won on a stock card only;
     the expected gain is that of the next stock card, where every unseen card is equally likely."""
     chosen = option(analyse(ruleset_id, FIELDS_AND_PAIRS, options=options), "rE")
     assert [(code(w.card), w.unseen, w.points, w.gain, w.claims) for w in chosen.waits] == expected

@@ -108,7 +108,8 @@ def test_chan_wins_pay_three_times_the_score() -> None:
 
 @pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != CHAN])
 def test_no_seat_discards_a_general_or_a_flower_in_playouts(ruleset_id: str) -> None:
-    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never discarded, so a wait on one comes only from the stock;
+    """docs/rules.md#fc-generals-discard, #fl-discard: Generals (flowers: and flowers) are never
+    discarded, so a wait on one comes only from the stock;
     the playouts' opponents, who hold such cards in most deals, never offer one as a discard."""
     position = position_of(sample_position(ruleset_id)[0])
     table = table_of(position)

@@ -254,8 +254,9 @@ class _Gains:
 
 
 def routes(card: int) -> tuple[str, ...]:
-    """How a wait on `card` can be won: a General or a flower is never discarded (docs/rules.md#fc-generals-discard), so only a stock
-    card can be it; any other card comes as another player's discard or a stock card."""
+    """How a wait on `card` can be won: a General or a flower is never discarded
+    (docs/rules.md#fc-generals-discard), so only a stock card can be it; any other card comes as another player's
+    discard or a stock card."""
     return STOCK_ONLY if card >= FLOWER_BASE or card % 7 == GENERAL else ANY_ROUTE
 
 

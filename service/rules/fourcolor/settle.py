@@ -44,15 +44,17 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
 
 
 def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical") -> tuple[int, str]:
-    """+1 per card matching the lucky card over hand, exposed melds and winning card (docs/rules.md#fc-lucky, #fc-lucky-match):
-    the identical card (`match` "identical", at most 3), or any card of its character ("character", at most 15)."""
+    """+1 per card matching the lucky card over hand, exposed melds and winning card (docs/rules.md#fc-lucky,
+    docs/rules.md#fc-lucky-match): the identical card (`match` "identical", at most 3), or any card of its
+    character ("character", at most 15)."""
     if lucky is None:
         return 0, "no lucky card (no stock left): no bonus"
     concealed = hand.concealed.cards()
     exposed = [c for m in hand.exposed for c in m.cards]
     winning = [] if hand.public_card is None else [hand.public_card]
     if (concealed + exposed + winning).count(lucky) >= COPIES:
-        # docs/rules.md#fc-lucky: the turned-up card is one of the 4 copies, so the winner holds "at most 3" identical ones.
+        # docs/rules.md#fc-lucky: the turned-up card is one of the 4 copies, so the winner holds "at most 3"
+        # identical ones.
         raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
                               f"{COPIES} copies", "lucky_card")
     if match == "character":
