@@ -20,6 +20,8 @@ DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
 OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
+#: Problem type pages: linked from every error, the 401 and 403 included.
+OPEN_PREFIXES = ("/problems/",)
 
 
 def digest(key: str) -> str:
@@ -73,13 +75,14 @@ def key_name(key: str, keys: tuple[tuple[str, str], ...]) -> str | None:
 
 
 def is_open(path: str, method: str) -> bool:
-    """Requests that never need a key: GET of liveness, readiness, metrics, the docs and the spec."""
+    """Requests that never need a key: GET of liveness, readiness, metrics, the docs, the spec and problem types."""
     if method not in ("GET", "HEAD"):
         return False
     config = current_app.config
     docs = config["DOCS_URL"].rstrip("/")
     spec = config["OPENAPI_URL_PREFIX"].rstrip("/") + "/" + config["OPENAPI_JSON_PATH"].lstrip("/")
-    return path in OPEN_PATHS or path == spec or path == docs or path.startswith(docs + "/")
+    return (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES) or path == spec or path == docs
+            or path.startswith(docs + "/"))
 
 
 def require_key() -> Response | None:
