@@ -141,3 +141,21 @@ def test_request_produces_the_documented_code(code, redis_db, redis_url, dead_re
     assert PROBLEMS[code].status == status or PROBLEMS[code].other_status == status
     described = create_app({"TESTING": True}).test_client().get(body["type"])
     assert described.status_code == 200 and described.get_json()["code"] == code
+
+
+#: Codes the engine raises that no request reaches: the request schema refuses such input first (with
+#: invalid_request), or the code is a base class's default. The command line still prints them.
+REFUSED_BY_THE_SCHEMA = {
+    "invalid_source": "card_source is an enum", "unknown_context": "context lists its flags",
+    "unexpected_public_card": "decisions have no public_card field", "too_many_events": "events has a maximum length",
+    "domain_error": "DomainError's default; every raise names its code",
+}
+CODE_IN_SOURCE = re.compile(r'code\s*=\s*"([a-z_]+)"|problem\(\d{3}, "([a-z_]+)"|\d{3}: "([a-z_]+)"')
+
+
+def test_every_code_in_the_source_has_a_problem_entry():
+    """A code added to the service without a /problems entry (and a README row) fails here."""
+    source = Path(__file__).resolve().parents[2] / "service"
+    found = {next(g for g in match if g) for path in source.rglob("*.py")
+             for match in CODE_IN_SOURCE.findall(path.read_text(encoding="utf-8"))}
+    assert found - set(PROBLEMS) - JOB_ERROR_ONLY == set(REFUSED_BY_THE_SCHEMA)
