@@ -13,6 +13,9 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Build the evaluation tables once in the master; forked workers share them copy-on-write.
 preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+# gunicorn's default line plus the answer's X-Request-ID (the client's or the one the API made), which problem
+# answers also carry as `request_id`, and the time taken in microseconds.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" rid=%({x-request-id}o)s %(D)sus'
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 

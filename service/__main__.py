@@ -2,8 +2,8 @@
 
 `python -m service openapi [--check] [PATH]` writes (or checks) the committed spec.
 `python -m service serve` runs the API, the workers and (without REDIS_URL) an embedded Redis.
-`python -m service audit FILE...` audits game logs: one JSON line per file; exit 1 when any log is invalid,
-2 when a file cannot be read or is not a replayable log.
+`python -m service audit FILE...` audits game logs (`-`: standard input): one JSON line per file; exit 1 when
+any log is invalid, 2 when a file cannot be read or is not a replayable log.
 `python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -32,6 +33,28 @@ def render(document: dict) -> str:
     return yaml.safe_dump(document, sort_keys=True, allow_unicode=True, width=110)
 
 
+AUDIT_HELP = """\
+Each FILE is one game log (a JSON object, the format of GET /v1/schemas/game-log); `-` reads one from standard
+input. One JSON line is printed per file: the audit (valid, violations, outcome, recorded_result_matches) or
+an error (code, field, detail).
+
+exit status:
+  0  every log is legal
+  1  some log breaks a rule (its line lists the violations)
+  2  some file cannot be read, is not JSON, or is not a replayable log (the worst status wins)
+
+example:
+  python -m service audit round1.json round2.json
+  python -m service audit - < round.json
+"""
+
+
+def read_log(path: str) -> Any:
+    """The JSON document of a file, or of standard input for `-`."""
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 def audit_files(paths: list[str]) -> int:
     """Audit each file; print a JSON line each; the worst status wins (0 valid, 1 violations, 2 unreadable)."""
     from .api.audits.routes import audit_json
@@ -40,7 +63,7 @@ def audit_files(paths: list[str]) -> int:
     worst = 0
     for path in paths:
         try:
-            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+            raw = read_log(path)
             if not isinstance(raw, dict):
                 raise ValueError("a game log is a JSON object")
             line = {"file": path, **audit_json(raw)}
@@ -81,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
     run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL is unset")
     run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
-    check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file")
-    check.add_argument("files", nargs="+")
+    check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file",
+                           description="Replay game logs under their rules and report every violation.",
+                           epilog=AUDIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("files", nargs="+", metavar="FILE", help="a game-log JSON file, or - for standard input")
     keys = sub.add_parser("hash-key", help="read an API key on stdin, print its API_KEYS entry (name:sha256)")
     keys.add_argument("name", help="the key's name: the owner of the jobs it creates")
     args = parser.parse_args(argv)

@@ -25,6 +25,8 @@ NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names 
                     "authentication (python -m service hash-key NAME prints an entry)")
 NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "
                    "set LONGCARDS_API_KEYS (and LONGCARDS_REQUIRE_AUTH=true to refuse to start without it)")
+#: Problem type pages: linked from every error, the 401 and 403 included.
+OPEN_PREFIXES = ("/problems/",)
 
 
 def digest(key: str) -> str:
@@ -83,13 +85,14 @@ def key_name(key: str, keys: tuple[tuple[str, str], ...]) -> str | None:
 
 
 def is_open(path: str, method: str) -> bool:
-    """Requests that never need a key: GET of liveness, readiness, metrics, the docs and the spec."""
+    """Requests that never need a key: GET of liveness, readiness, metrics, the docs, the spec and problem types."""
     if method not in ("GET", "HEAD"):
         return False
     config = current_app.config
     docs = config["DOCS_URL"].rstrip("/")
     spec = config["OPENAPI_URL_PREFIX"].rstrip("/") + "/" + config["OPENAPI_JSON_PATH"].lstrip("/")
-    return path in OPEN_PATHS or path == spec or path == docs or path.startswith(docs + "/")
+    return (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES) or path == spec or path == docs
+            or path.startswith(docs + "/"))
 
 
 def require_key() -> Response | None:

@@ -4,16 +4,18 @@ and `errors` (field -> messages) for invalid input. Never a bare 500 page."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, json
+from flask import Flask, Response, g, has_request_context, json
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
+from .problems import PROBLEMS, uri
 from .rules.errors import DomainError
 
 PROBLEM_TYPE = "application/problem+json"
@@ -21,10 +23,31 @@ log = logging.getLogger(__name__)
 
 #: Stable codes for HTTP-level failures (domain codes come from service.rules.errors).
 HTTP_CODES = {
-    400: "bad_request", 404: "not_found", 405: "method_not_allowed", 406: "not_acceptable",
-    413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
-    429: "rate_limited", 500: "internal_error", 503: "unavailable",
+    400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+    415: "unsupported_media_type", 422: "invalid_request", 429: "rate_limited", 500: "internal_error",
 }
+#: marshmallow's default messages as people read them ("must be an integer", not "Not a valid integer.").
+MESSAGES = {
+    "Not a valid integer.": "must be an integer", "Not a valid string.": "must be a string",
+    "Not a valid boolean.": "must be true or false", "Not a valid number.": "must be a number",
+    "Not a valid list.": "must be an array", "Not a valid mapping type.": "must be an object",
+    "Invalid type.": "must be an object", "Invalid input type.": "must be an object",
+    "Missing data for required field.": "is required", "Field may not be null.": "must not be null",
+    "Unknown field.": "is not a field of this request", "Not a valid URL.": "must be an http(s) URL",
+    "Number too large.": "is too large", "Not a valid utf-8 string.": "must be valid UTF-8",
+    "Special numeric values (nan or infinity) are not permitted.": "must be a finite number",
+}
+PATTERNS = (
+    (re.compile(r"Must be greater than or equal to (\S+) and less than or equal to (\S+)\."), r"must be \1 to \2"),
+    (re.compile(r"Must be greater than or equal to (\S+)\."), r"must be at least \1"),
+    (re.compile(r"Must be less than or equal to (\S+)\."), r"must be at most \1"),
+    (re.compile(r"Must be (greater|less) than (\S+)\."), r"must be \1 than \2"),
+    (re.compile(r"Length must be between (\d+) and (\d+)\."), r"length must be \1 to \2"),
+    (re.compile(r"Length must be (\d+)\."), r"length must be \1"),
+    (re.compile(r"Longer than maximum length (\d+)\."), r"length must be at most \1"),
+    (re.compile(r"Shorter than minimum length (\d+)\."), r"length must be at least \1"),
+    (re.compile(r"Must be one of: (.*)\."), r"must be one of: \1"),
+)
 
 
 class ProblemSchema(ma.Schema):
@@ -39,17 +62,21 @@ class ProblemSchema(ma.Schema):
         keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
         metadata={"description": "invalid input: dotted field path -> messages"},
     )
+    request_id = ma.fields.String(metadata={"description": "the request's X-Request-ID, to quote when reporting"})
 
 
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
             headers: Mapping[str, str] | None = None) -> Response:
     """Build a problem+json response."""
+    if code not in PROBLEMS:
+        log.warning("problem code %r has no entry in service.problems", code)
     body: dict[str, Any] = {
-        "type": f"/problems/{code}", "title": HTTPStatus(status).phrase, "status": status,
-        "detail": detail, "code": code,
+        "type": uri(code), "title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code,
     }
     if errors:
         body["errors"] = {k: list(v) for k, v in errors.items()}
+    if has_request_context() and g.get("request_id"):
+        body["request_id"] = g.request_id
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -61,20 +88,30 @@ def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     if isinstance(messages, Mapping):
         out: dict[str, list[str]] = {}
         for key, value in messages.items():
-            if key == "json" and not prefix:  # webargs' location level
+            if key in ("json", "query") and not prefix:  # webargs' location level
                 out.update(flatten(value))
                 continue
             name = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else str(key))
             out.update(flatten(value, name))
         return out
     if isinstance(messages, (list, tuple)) and all(isinstance(m, str) for m in messages):
-        return {prefix or "body": list(messages)}
+        return {prefix or "body": [readable(m) for m in messages]}
     if isinstance(messages, (list, tuple)):
         out = {}
         for i, value in enumerate(messages):
             out.update(flatten(value, f"{prefix}.{i}" if prefix else str(i)))
         return out
-    return {prefix or "body": [str(messages)]}
+    return {prefix or "body": [readable(str(messages))]}
+
+
+def readable(message: str) -> str:
+    """A marshmallow message as a person reads it beside the field name."""
+    if message in MESSAGES:
+        return MESSAGES[message]
+    for pattern, replacement in PATTERNS:
+        if pattern.fullmatch(message):
+            return pattern.sub(replacement, message)
+    return message
 
 
 def handle_http_exception(error: HTTPException) -> Response:

@@ -66,15 +66,16 @@ def idempotency_key(header: str | None, payload: Any) -> str:
     return f"{IDEMPOTENCY_PREFIX}{owner()}:{'key' if header else 'body'}:{digest}"
 
 
-def job_json(job: Job) -> dict[str, Any]:
-    """A job as the API shows it: status, progress, result or a problem-shaped error."""
+def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:
+    """A job as the API shows it: status, progress, result (unless left out) or a problem-shaped error."""
     status = STATUS.get(job.get_status(refresh=True), "queued")
     answer: dict[str, Any] = {
         "id": job.id, "kind": job.meta.get("kind"), "status": status, "progress": job.meta.get("progress"),
-        "created_at": _iso(job.created_at), "started_at": _iso(job.started_at), "ended_at": _iso(job.ended_at),
+        "created_at": _iso(job.created_at), "started_at": _iso(job.started_at),
+        "ended_at": _iso(_ended_at(job, status)),
         "retries_left": job.retries_left, "result": None, "error": None, "links": {"self": f"/v1/jobs/{job.id}"},
     }
-    if status == "finished":
+    if status == "finished" and with_result:
         answer["result"] = job.return_value()
     elif status == "failed":
         latest = job.latest_result()
@@ -82,6 +83,14 @@ def job_json(job: Job) -> dict[str, Any]:
         answer["error"] = {"type": "/problems/job_failed", "title": "Job failed", "status": 500,
                            "detail": reason[0] if reason else "the job failed", "code": "job_failed"}
     return answer
+
+
+def _ended_at(job: Job, status: str) -> Any:
+    """When the job ended; a job stopped while running has no `ended_at` of its own, its last result's time."""
+    if job.ended_at is None and status == "canceled":
+        latest = job.latest_result()
+        return latest.created_at if latest else None
+    return job.ended_at
 
 
 def _iso(moment: Any) -> str | None:

@@ -1,4 +1,5 @@
-"""Rate limits (Flask-Limiter): `RATE_LIMIT` per API key, else per client address, counted in Redis.
+"""Rate limits (Flask-Limiter): `RATE_LIMIT` per API key, else per client address, counted in Redis; every
+limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
 
 One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
 never fails a request: the limiter counts in process memory until Redis answers again.
@@ -10,7 +11,7 @@ import math
 import time
 
 from flask import Flask, Response, current_app, g, request
-from flask_limiter import Limiter
+from flask_limiter import HeaderNames, Limiter
 from flask_limiter.errors import RateLimitExceeded
 from limits import parse_many
 
@@ -19,6 +20,12 @@ from workers.queues import redis_url
 from .errors import problem
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+#: The IETF RateLimit header fields on every limited answer. Flask-Limiter writes the reset as a Unix time under
+#: RESET and then *sets* the delta seconds under RETRY_AFTER (on every answer, not only 429s): mapping both to
+#: `RateLimit-Reset` leaves the delta seconds the fields call for, and `Retry-After` to the 429s (and the
+#: job submissions' polling hint) that set it themselves.
+HEADERS = {HeaderNames.LIMIT: "RateLimit-Limit", HeaderNames.REMAINING: "RateLimit-Remaining",
+           HeaderNames.RESET: "RateLimit-Reset", HeaderNames.RETRY_AFTER: "RateLimit-Reset"}
 
 
 def caller() -> str:
@@ -64,6 +71,7 @@ def init_app(app: Flask) -> None:
         # Short timeouts: a hung Redis must not hold requests; the in-memory fallback takes over.
         storage_options={"socket_connect_timeout": 1, "socket_timeout": 1},
         swallow_errors=True, in_memory_fallback_enabled=True, key_prefix="longcards",
+        headers_enabled=True, header_name_mapping=HEADERS,
     )
     limiter.request_filter(exempt)
     limiter.init_app(app)

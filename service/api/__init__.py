@@ -40,6 +40,7 @@ def register_blueprints(app: Flask) -> Api:
     from .hands.routes import blp as hands
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
+    from .problems.routes import blp as problems
     from .rulesets.routes import blp as rulesets
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
@@ -49,7 +50,7 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
-    for blueprint in (health, rulesets, hands, settlements, audits, discards, jobs, searches):
+    for blueprint in (health, rulesets, hands, settlements, audits, discards, jobs, searches, problems):
         api.register_blueprint(blueprint)
     return api
 

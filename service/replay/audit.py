@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules.errors import DomainError
 from .log import GameLog, parse_log
 from .violations import Violation
 
@@ -30,11 +30,8 @@ def replay_for(log: GameLog, review: bool = False, **settings: Any) -> Any:
 
         return reviewer_for(log, **settings)
     if log.ruleset.family == "chan":
-        try:
-            from .chan import ChanReplay
-        except ImportError:
-            raise DomainError("auditing cardavia-chan logs is not available in this version", "ruleset",
-                              code="audit_not_available") from None
+        from .chan import ChanReplay
+
         return ChanReplay(log)
     from .fourcolor import FourColorReplay
 
@@ -58,5 +55,11 @@ def audit_replay(log: GameLog, review: bool = False, **settings: Any) -> tuple[A
         if not matches:
             shown = {k: outcome.get(k) for k in ("type", "winner", "points", "deltas")}
             violations.append(Violation(None, None, "result_mismatch",
-                                        f"the recorded result {dict(log.result)} differs from the replay's {shown}"))
+                                        f"the recorded result {_json(log.result)} differs from the replay's "
+                                        f"{_json(shown)}"))
     return Audit(not violations, tuple(violations), outcome, matches, len(log.events)), replay
+
+
+def _json(value: Mapping[str, Any]) -> str:
+    """A result as compact JSON, as the log writes it (not a Python repr)."""
+    return json.dumps(dict(value), ensure_ascii=False, separators=(", ", ": "))

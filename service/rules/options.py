@@ -11,6 +11,8 @@ from typing import Any
 
 from .errors import InvalidOption
 
+KIND_PHRASES = {"boolean": "true or false", "integer": "an integer", "string": "a string"}
+
 
 @dataclass(frozen=True)
 class Option:
@@ -43,7 +45,7 @@ class Option:
             or (kind == "string" and isinstance(value, str))
         )
         if not ok:
-            raise InvalidOption(f"option {self.name!r} must be a {kind}", field)
+            raise InvalidOption(f"option {self.name!r} must be {KIND_PHRASES[kind]}", field)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise InvalidOption(f"option {self.name!r} must be one of {allowed}", field)

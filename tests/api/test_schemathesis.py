@@ -39,5 +39,6 @@ def test_api_conforms_to_openapi(case):
     excluded = [positive_data_acceptance]
     if case.path == "/readyz":
         excluded.append(not_a_server_error)
-    response = case.call_and_validate(excluded_checks=excluded)
+    # The WSGI transport sends requests' default Accept-Encoding but never decodes the answer: ask for none.
+    response = case.call_and_validate(excluded_checks=excluded, headers={"Accept-Encoding": "identity"})
     assert response.status_code != 500

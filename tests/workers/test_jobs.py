@@ -98,12 +98,13 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
 
 
 def test_cancel_queued_job(client, redis_db, monkeypatch):
-    """DELETE of a queued job: 202 canceled, gone from the queue, and a worker never runs it."""
+    """DELETE of a queued job: 200 canceled with its end time, gone from the queue, and a worker never runs it."""
     calls = []
     monkeypatch.setattr(replays, "review", lambda log, *args: calls.append(log))
     location = submit(client, batch(1)).headers["Location"]
     response = client.delete(location)
-    assert response.status_code == 202 and response.get_json()["status"] == "canceled"
+    assert response.status_code == 200 and response.get_json()["status"] == "canceled"
+    assert response.get_json()["ended_at"] is not None
     assert queued(redis_db) == 0
     assert run_worker(redis_db) is False and calls == []
     assert client.get(location).get_json()["status"] == "canceled"

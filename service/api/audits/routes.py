@@ -9,6 +9,7 @@ from ...replay.audit import audit
 from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
+from ..caching import cacheable
 from ..common import echo
 from .schemas import AuditResponseSchema, GameLogSchema
 
@@ -45,10 +46,11 @@ class GameLogJsonSchema(MethodView):
     """The game-log format as a JSON Schema."""
 
     @blp.response(200)
+    @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
         """JSON Schema (draft 2020-12) of a game log, generated from the same schema /v1/audits validates with."""
         spec = current_app.extensions["longcards_api"].spec.to_dict()
-        return jsonify(json_schema(spec, "GameLog"))
+        return cacheable(jsonify(json_schema(spec, "GameLog")))
 
 
 def json_schema(spec: dict, name: str) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import jsonify
 from flask.views import MethodView
 
+from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from ..common import HandRequestSchema, echo, meld_json, resolve
 from .answers import CLAIMS, HU, chan_discards
@@ -29,6 +30,10 @@ class Melds(MethodView):
     def post(self, payload: dict):
         """List every meld (Chắn: pair) the concealed cards can form; with `public_card`, the claims on it."""
         ruleset, options, rules, hand = _parse(payload)
+        if hand.public_card is None and (payload["seat_role"] or payload["card_source"]):
+            asked = "seat_role" if payload["seat_role"] else "card_source"
+            raise DomainError(f"{asked} asks for the claims on a public card; give public_card", "public_card",
+                              code="missing_public_card")
         answer = echo(ruleset, options)
         answer["melds"] = [meld_json(m, rules) for m in ruleset.legal_melds(hand, options)]
         answer.update(public_card=payload["public_card"], seat_role=None, card_source=None, claims=None,

@@ -1,4 +1,5 @@
-"""The job API: POST /v1/replays (202 + Location), GET and DELETE /v1/jobs/{id}."""
+"""The job API: POST /v1/replays (202 + Location), GET /v1/jobs (the caller's recent jobs), GET and DELETE
+/v1/jobs/{id}."""
 
 from __future__ import annotations
 
@@ -11,21 +12,25 @@ from flask.views import MethodView
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 from rq.command import send_stop_job_command
+from rq.utils import now, utcformat
 
 from workers.queues import SERIALIZER, enqueue, new_job_id
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 
 from ...errors import problem
+from ...joblist import BadCursor, page, remember
 from ...jobs import JobNotFound, idempotency_key, job_json, load, owner, redis
 from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
-from .schemas import JobSchema, ReplayRequestSchema
+from .schemas import JobListArgsSchema, JobListSchema, JobSchema, ReplayRequestSchema, ResultPageArgsSchema
 
 #: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
 MAX_DEEP_SECONDS = 3000
+#: Seconds a client should wait before polling a job it just submitted.
+POLL_AFTER = "1"
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
 
@@ -67,6 +72,7 @@ def submit(key: str, make, attempts: int = 5):
                 pipe.multi()
                 pipe.set(key, job_id, ex=analyse_replays.spec.result_ttl)
                 job = make(pipe, job_id)
+                remember(pipe, owner(), job_id)
                 pipe.execute()
                 return job
             except WatchError:
@@ -75,10 +81,11 @@ def submit(key: str, make, attempts: int = 5):
 
 
 def accepted(job) -> object:
-    """202 with the job and its Location."""
+    """202 with the job, its Location and when to poll it (Retry-After)."""
     response = jsonify(job_json(job))
     response.status_code = 202
     response.headers["Location"] = f"/v1/jobs/{job.id}"
+    response.headers["Retry-After"] = POLL_AFTER
     return response
 
 
@@ -114,26 +121,55 @@ class Replays(MethodView):
             on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
 
 
+@blp.route("/jobs")
+class JobList(MethodView):
+    """The caller's recent jobs."""
+
+    @blp.arguments(JobListArgsSchema(), location="query")
+    @blp.response(200, JobListSchema())
+    @blp.alt_response(503, description="Redis unavailable")
+    def get(self, args: dict):
+        """The caller's jobs, newest first, without their results; `next_cursor` fetches the next page."""
+        try:
+            jobs, following = page(redis(), owner(), args["limit"], args["cursor"])
+        except BadCursor:
+            raise DomainError("cursor is not one a job list gave", "cursor", code="invalid_request") from None
+        return jsonify({"jobs": [job_json(job, with_result=False) for job in jobs], "next_cursor": following})
+
+
+def paged(answer: dict, offset: int, limit: int | None) -> dict:
+    """A replay result with only the per-log entries offset..offset+limit (the summary always whole)."""
+    result = answer["result"]
+    if limit is None or not isinstance(result, dict) or not isinstance(result.get("logs"), list):
+        return answer
+    logs = result["logs"]
+    answer["result"] = {**result, "logs": logs[offset:offset + limit],
+                        "logs_page": {"offset": offset, "limit": limit, "total": len(logs)}}
+    return answer
+
+
 @blp.route("/jobs/<string:job_id>")
 class Jobs(MethodView):
     """One job."""
 
+    @blp.arguments(ResultPageArgsSchema(), location="query")
     @blp.response(200, JobSchema())
     @blp.alt_response(404, description="no such job for this caller")
     @blp.alt_response(503, description="Redis unavailable")
-    def get(self, job_id: str):
-        """Status, progress, result or error of a job."""
+    def get(self, args: dict, job_id: str):
+        """Status, progress, result or error of a job; a replay result page by page with `logs_limit`."""
         try:
-            return jsonify(job_json(load(job_id)))
+            return jsonify(paged(job_json(load(job_id)), args["logs_offset"], args["logs_limit"]))
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
-    @blp.response(202, JobSchema())
+    @blp.response(200, JobSchema(), description="canceled: the job as it is now (`ended_at` set)")
+    @blp.alt_response(202, schema=JobSchema(), description="running: the worker was told to stop; poll the job")
     @blp.alt_response(404, description="no such job for this caller")
     @blp.alt_response(409, description="the job already ended")
     @blp.alt_response(503, description="Redis unavailable")
     def delete(self, job_id: str):
-        """Cancel a queued or running job."""
+        """Cancel a queued job (200) or stop a running one (202); either way the job as it is now."""
         try:
             job = load(job_id)
         except JobNotFound:
@@ -143,8 +179,12 @@ class Jobs(MethodView):
             return problem(409, "job_not_cancelable", f"job {job_id} already {status}")
         if status == "started":
             send_stop_job_command(redis(), job.id, serializer=SERIALIZER)
+            code = 202
         else:
             job.cancel()
+            job.ended_at = now()
+            redis().hset(job.key, "ended_at", utcformat(job.ended_at))
+            code = 200
         response = jsonify(job_json(job))
-        response.status_code = 202
+        response.status_code = code
         return response

@@ -76,6 +76,34 @@ class JobSchema(ma.Schema):
     started_at = fields.String(required=True, allow_none=True)
     ended_at = fields.String(required=True, allow_none=True)
     retries_left = fields.Integer(required=True, allow_none=True)
-    result = fields.Raw(required=True, allow_none=True, metadata={"description": "the job's answer once finished"})
+    result = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "the job's answer once finished; a replay result paged with `logs_limit` holds those logs "
+                       "only and `logs_page` (offset, limit, total), its summary always whole. Null in job lists"})
     error = fields.Nested(JobErrorSchema, required=True, allow_none=True)
     links = fields.Nested(JobLinksSchema, required=True)
+
+
+class JobListArgsSchema(ma.Schema):
+    """Paging of the caller's jobs."""
+
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100), metadata={
+        "description": "jobs per page"})
+    cursor = fields.String(load_default=None, validate=validate.Length(max=100), metadata={
+        "description": "`next_cursor` of the previous page"})
+
+
+class JobListSchema(ma.Schema):
+    """The caller's recent jobs, newest first (up to 1,000 are remembered), without results."""
+
+    jobs = fields.List(fields.Nested(JobSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True, metadata={
+        "description": "pass as `cursor` for the next page; null on the last"})
+
+
+class ResultPageArgsSchema(ma.Schema):
+    """A page of a replay result's per-log entries."""
+
+    logs_offset = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "first log entry of the page"})
+    logs_limit = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_BATCH), metadata={
+        "description": "log entries per page (absent: all)"})

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from flask import jsonify
 from flask.views import MethodView
 
 from ...errors import problem
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
 from ..blueprint import Blueprint
+from ..caching import cacheable
 from .schemas import RulesetListSchema, RulesetSchema
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Rule-sets and their options")
@@ -18,9 +20,11 @@ class Rulesets(MethodView):
     """Every rule-set the engine knows."""
 
     @blp.response(200, RulesetListSchema())
+    @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
-        return {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
+        answer = {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
+        return cacheable(jsonify(RulesetListSchema().dump(answer)))
 
 
 @blp.route("/<string:ruleset_id>")
@@ -28,10 +32,12 @@ class Ruleset(MethodView):
     """One rule-set."""
 
     @blp.response(200, RulesetSchema())
+    @blp.alt_response(304, description="If-None-Match names the current ETag")
     @blp.alt_response(404, description="no such rule-set")
     def get(self, ruleset_id: str):
         """Describe one rule-set."""
         try:
-            return {"engine_version": ENGINE_VERSION, **get_ruleset(ruleset_id).describe()}
+            ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as error:
             return problem(404, "unknown_ruleset", error.message)
+        return cacheable(jsonify(RulesetSchema().dump({"engine_version": ENGINE_VERSION, **ruleset.describe()})))
