@@ -8,18 +8,19 @@ from typing import Any
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import auth, errors, metrics, ratelimit
+from . import auth, cors, errors, metrics, ratelimit
 from . import config as settings
 from .api import register_blueprints
 from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, problem+json errors, metrics, API keys, rate limits, the API and its docs."""
+    """Build the app: configuration, problem+json errors, CORS, metrics, API keys, rate limits, the API and its docs."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
     errors.register(app)
+    cors.init_app(app)
     # Request hooks run in this order: time the request, check its key, then spend the key's rate budget.
     metrics.init_app(app)
     auth.init_app(app)
