@@ -10,6 +10,7 @@ from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
 from ..common import echo
+from ..examples import AUDIT_LOG
 from .schemas import AuditResponseSchema, GameLogSchema
 
 blp = Blueprint("audits", __name__, url_prefix="/v1", description="Game-log audits")
@@ -33,7 +34,8 @@ def audit_json(raw: dict) -> dict:
 class Audits(MethodView):
     """Synchronous audit of one round."""
 
-    @blp.arguments(GameLogSchema())
+    @blp.doc(operationId="audit_log")
+    @blp.arguments(GameLogSchema(), example=AUDIT_LOG)
     @blp.response(200, AuditResponseSchema())
     def post(self, payload: dict):
         """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check."""
@@ -44,6 +46,7 @@ class Audits(MethodView):
 class GameLogJsonSchema(MethodView):
     """The game-log format as a JSON Schema."""
 
+    @blp.doc(operationId="get_game_log_schema")
     @blp.response(200)
     def get(self):
         """JSON Schema (draft 2020-12) of a game log, generated from the same schema /v1/audits validates with."""

@@ -35,7 +35,7 @@ class LogResultSchema(ma.Schema):
 
 
 class GameLogSchema(RulesetRequestSchema):
-    """One round: the deal, the stock in draw order, the events, and the recorded result (CONTRACT.md)."""
+    """One round: the deal, the stock in draw order, the events, and the recorded result."""
 
     seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
     dealer = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3))

@@ -22,6 +22,7 @@ from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
+from ..examples import CREATE_REPLAY
 from .schemas import JobSchema, ReplayRequestSchema
 
 #: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
@@ -86,7 +87,8 @@ def accepted(job) -> object:
 class Replays(MethodView):
     """Full replay analysis of one or many logs."""
 
-    @blp.arguments(ReplayRequestSchema())
+    @blp.doc(operationId="create_replay")
+    @blp.arguments(ReplayRequestSchema(), example=CREATE_REPLAY)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):
@@ -118,6 +120,7 @@ class Replays(MethodView):
 class Jobs(MethodView):
     """One job."""
 
+    @blp.doc(operationId="get_job")
     @blp.response(200, JobSchema())
     @blp.alt_response(404, description="no such job for this caller")
     @blp.alt_response(503, description="Redis unavailable")
@@ -128,6 +131,7 @@ class Jobs(MethodView):
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
+    @blp.doc(operationId="cancel_job")
     @blp.response(202, JobSchema())
     @blp.alt_response(404, description="no such job for this caller")
     @blp.alt_response(409, description="the job already ended")

@@ -17,6 +17,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Ru
 class Rulesets(MethodView):
     """Every rule-set the engine knows."""
 
+    @blp.doc(operationId="list_rulesets")
     @blp.response(200, RulesetListSchema())
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
@@ -27,6 +28,7 @@ class Rulesets(MethodView):
 class Ruleset(MethodView):
     """One rule-set."""
 
+    @blp.doc(operationId="get_ruleset")
     @blp.response(200, RulesetSchema())
     @blp.alt_response(404, description="no such rule-set")
     def get(self, ruleset_id: str):
