@@ -63,12 +63,7 @@ def json_schema(spec: dict, name: str) -> dict:
             out = {k: convert(v) for k, v in node.items() if k != "nullable"}
             if "$ref" in out:
                 out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
-            if node.get("nullable"):
-                kind = out.get("type")
-                out["type"] = [kind, "null"] if kind else out.get("type")
-                if "enum" in out and None not in out["enum"]:
-                    out["enum"] = [*out["enum"], None]
-            return out
+            return nullable(out) if node.get("nullable") else out
         if isinstance(node, list):
             return [convert(v) for v in node]
         return node
@@ -83,6 +78,20 @@ def json_schema(spec: dict, name: str) -> dict:
     root = dict(wanted.pop(name))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "/v1/schemas/game-log",
             "title": "Game log", **root, "$defs": wanted}
+
+
+def nullable(node: dict) -> dict:
+    """OpenAPI 3.0's `nullable: true` in JSON Schema: null added to the type, or beside a referenced schema.
+    Without either the node admits any value, null included, as it is."""
+    if "type" in node:
+        node = {**node, "type": [node["type"], "null"]}
+        if "enum" in node and None not in node["enum"]:
+            node["enum"] = [*node["enum"], None]
+        return node
+    if "allOf" in node:
+        rest = {k: v for k, v in node.items() if k != "allOf"}
+        return {**rest, "anyOf": [{"allOf": node["allOf"]}, {"type": "null"}]}
+    return node
 
 
 def _refs(node: object) -> list[str]:
