@@ -8,19 +8,20 @@ from typing import Any
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import auth, compression, errors, metrics, ratelimit, requestid
+from . import auth, compression, cors, errors, metrics, ratelimit, requestid
 from . import config as settings
 from .api import register_blueprints
 from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, errors, HTTP conventions, metrics, API keys, rate limits, the API, its docs."""
+    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, API keys, rate limits, the API, its docs."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
     errors.register(app)
     compression.init_app(app)
+    cors.init_app(app)
     # Request hooks run in this order: fix the request id, time the request, check its key, then spend the
     # key's rate budget.
     requestid.init_app(app)

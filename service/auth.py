@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from flask import Flask, Response, current_app, g, request
 
 from .config import ConfigError
+from .cors import is_preflight
 from .errors import problem
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -96,8 +97,9 @@ def is_open(path: str, method: str) -> bool:
 
 
 def require_key() -> Response | None:
-    """Before each request: 401 without a key, 403 with an unknown one; else remember the key's name."""
-    if is_open(request.path, request.method):
+    """Before each request: 401 without a key, 403 with an unknown one; else remember the key's name.
+    CORS preflights pass: browsers send them without the key's header, and they run nothing."""
+    if is_open(request.path, request.method) or is_preflight():
         return None
     key = presented_key()
     if key is None:

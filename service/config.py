@@ -35,6 +35,8 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT": "",
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
+    # Origins whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers, not cookies).
+    "CORS_ORIGINS": "*",
 }
 
 

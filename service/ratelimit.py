@@ -17,6 +17,7 @@ from limits import parse_many
 
 from workers.queues import redis_url
 
+from .cors import is_preflight
 from .errors import problem
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -35,8 +36,9 @@ def caller() -> str:
 
 
 def exempt() -> bool:
-    """Liveness, readiness and metrics are never limited (probes and scrapers must always get through)."""
-    return request.path in EXEMPT_PATHS
+    """Liveness, readiness and metrics are never limited (probes and scrapers must always get through), nor are
+    CORS preflights (a browser sends one before many calls)."""
+    return request.path in EXEMPT_PATHS or is_preflight()
 
 
 def storage_uri(url: str | None) -> str:

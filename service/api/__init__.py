@@ -4,11 +4,44 @@ from __future__ import annotations
 
 import http
 
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask import Flask
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 
 from ..errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+
+
+class Converter(OpenAPIConverter):
+    """apispec's converter, spelling a nullable nested schema the OpenAPI 3.0 way: `allOf: [$ref]` + `nullable`.
+
+    apispec writes `anyOf: [{type: object, nullable: true}, {$ref}]`, which any object satisfies: generated
+    clients then type the field as a bare dict, and the game-log JSON Schema accepted any `result` object.
+    """
+
+    def field2nullable(self, field, ret) -> dict:
+        """`nullable`, with a `$ref` moved under `allOf` (a `$ref`'s siblings are ignored in OpenAPI 3.0)."""
+        if field.allow_none and self.openapi_version.major == 3 and self.openapi_version.minor == 0:
+            if "$ref" in ret:
+                return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
+            if "allOf" in ret:  # apispec already moved the $ref there (the field has a description or default)
+                return {"nullable": True}
+        return super().field2nullable(field, ret)
+
+
+class DescribedSchemas(MarshmallowPlugin):
+    """The marshmallow plugin, describing each schema component by its class docstring (unless Meta says)."""
+
+    Converter = Converter
+
+    def schema_helper(self, name, _, schema=None, **kwargs):  # type: ignore[override]
+        """The component as MarshmallowPlugin makes it, with a `description`."""
+        json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
+        doc = resolve_schema_cls(schema).__doc__ if schema is not None else None  # its own, not a base class's
+        if json_schema is not None and doc and "description" not in json_schema:
+            json_schema["description"] = " ".join(doc.split())
+        return json_schema
 
 
 class Api(SmorestApi):
@@ -45,7 +78,8 @@ def register_blueprints(app: Flask) -> Api:
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
 
-    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY})
+    api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY,
+                                "marshmallow_plugin": DescribedSchemas()})
     api.spec.components.security_scheme(
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(

@@ -11,6 +11,7 @@ from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cacheable
 from ..common import echo
+from ..examples import AUDIT_LOG
 from .schemas import AuditResponseSchema, GameLogSchema
 
 blp = Blueprint("audits", __name__, url_prefix="/v1", description="Game-log audits")
@@ -34,7 +35,8 @@ def audit_json(raw: dict) -> dict:
 class Audits(MethodView):
     """Synchronous audit of one round."""
 
-    @blp.arguments(GameLogSchema())
+    @blp.doc(operationId="audit_log")
+    @blp.arguments(GameLogSchema(), example=AUDIT_LOG)
     @blp.response(200, AuditResponseSchema())
     def post(self, payload: dict):
         """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check."""
@@ -45,6 +47,7 @@ class Audits(MethodView):
 class GameLogJsonSchema(MethodView):
     """The game-log format as a JSON Schema."""
 
+    @blp.doc(operationId="get_game_log_schema")
     @blp.response(200)
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
@@ -62,12 +65,7 @@ def json_schema(spec: dict, name: str) -> dict:
             out = {k: convert(v) for k, v in node.items() if k != "nullable"}
             if "$ref" in out:
                 out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
-            if node.get("nullable"):
-                kind = out.get("type")
-                out["type"] = [kind, "null"] if kind else out.get("type")
-                if "enum" in out and None not in out["enum"]:
-                    out["enum"] = [*out["enum"], None]
-            return out
+            return nullable(out) if node.get("nullable") else out
         if isinstance(node, list):
             return [convert(v) for v in node]
         return node
@@ -82,6 +80,20 @@ def json_schema(spec: dict, name: str) -> dict:
     root = dict(wanted.pop(name))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "/v1/schemas/game-log",
             "title": "Game log", **root, "$defs": wanted}
+
+
+def nullable(node: dict) -> dict:
+    """OpenAPI 3.0's `nullable: true` in JSON Schema: null added to the type, or beside a referenced schema.
+    Without either the node admits any value, null included, as it is."""
+    if "type" in node:
+        node = {**node, "type": [node["type"], "null"]}
+        if "enum" in node and None not in node["enum"]:
+            node["enum"] = [*node["enum"], None]
+        return node
+    if "allOf" in node:
+        rest = {k: v for k, v in node.items() if k != "allOf"}
+        return {**rest, "anyOf": [{"allOf": node["allOf"]}, {"type": "null"}]}
+    return node
 
 
 def _refs(node: object) -> list[str]:

@@ -14,6 +14,7 @@ from ...rules.errors import InvalidSeat
 from ...rules.fourcolor import cards as fc_cards
 from ..blueprint import Blueprint
 from ..common import echo, resolve
+from ..examples import RANK_DISCARDS
 from .schemas import DiscardsRequestSchema, DiscardsResponseSchema
 
 blp = Blueprint("discards", __name__, url_prefix="/v1", description="Suggested discards")
@@ -48,7 +49,8 @@ def analysis_json(family: str, analysis: DiscardAnalysis, seats: int, seat: int)
 class Discards(MethodView):
     """Exact discard ranking."""
 
-    @blp.arguments(DiscardsRequestSchema())
+    @blp.doc(operationId="rank_discards")
+    @blp.arguments(DiscardsRequestSchema(), example=RANK_DISCARDS)
     @blp.response(200, DiscardsResponseSchema())
     def post(self, payload: dict):
         """Rank every legal discard: waits, unseen copies, distance to a win, points per wait, the reason."""

@@ -21,9 +21,9 @@ class DiscardsRequestSchema(RulesetRequestSchema):
         "description": "every other card the player has seen: discards, turned-up stock cards and the other "
                        "players' exposed melds (a claimed card once, inside its meld). Unseen copies = the deck "
                        "minus the player's own cards minus these."})
-    seats = fields.Integer(load_default=4, validate=validate.Range(min=2, max=4), metadata={
+    seats = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=2, max=4), metadata={
         "description": "players at the table (settlement of each wait depends on it)"})
-    seat = fields.Integer(load_default=0, validate=validate.Range(min=0, max=3), metadata={
+    seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3), metadata={
         "description": "the player's seat: waits list the seats whose discards they can be won on"})
     history = fields.Nested(HistorySchema, load_default=None, allow_none=True, metadata={
         "description": "cardavia-chan: the player's earlier moves (capture rules 3 and 6 bar some discards)"})

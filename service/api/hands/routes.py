@@ -8,6 +8,7 @@ from flask.views import MethodView
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from ..common import HandRequestSchema, echo, meld_json, resolve
+from ..examples import EVALUATE_HU, LIST_MELDS
 from .answers import CLAIMS, HU, chan_discards
 from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
 
@@ -25,7 +26,8 @@ def _parse(payload: dict):
 class Melds(MethodView):
     """Legal melds of a hand and legal claims on a public card."""
 
-    @blp.arguments(MeldsRequestSchema())
+    @blp.doc(operationId="list_melds")
+    @blp.arguments(MeldsRequestSchema(), example=LIST_MELDS)
     @blp.response(200, MeldsResponseSchema())
     def post(self, payload: dict):
         """List every meld (Chắn: pair) the concealed cards can form; with `public_card`, the claims on it."""
@@ -52,7 +54,8 @@ class Melds(MethodView):
 class Hu(MethodView):
     """Hu (win) status of a hand."""
 
-    @blp.arguments(HandRequestSchema())
+    @blp.doc(operationId="evaluate_hu")
+    @blp.arguments(HandRequestSchema(), example=EVALUATE_HU)
     @blp.response(200, HuResponseSchema())
     def post(self, payload: dict):
         """Does hand + public card split completely into melds (Chắn: pairs)? Best split, points, reasons."""

@@ -10,6 +10,15 @@ from ..common import EchoSchema, HandRequestSchema, MeldSchema
 ROLES = ["drawer", "next", "other", "discarder"]
 
 
+class JsonBoolean(fields.Boolean):
+    """`true` or `false` only (marshmallow's Boolean also takes 0, 1, "yes" ...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 class HistorySchema(ma.Schema):
     """Chắn: the player's own earlier moves that capture rules 3-6 depend on (faces as card codes)."""
 
@@ -20,9 +29,9 @@ class HistorySchema(ma.Schema):
         "description": "faces whose identical capture he passed up (rule 3: never discard them or use them in a Cạ)"})
     played_into_ca = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
         "description": "faces he played from hand into a Cạ (rule 4: he cannot capture them)"})
-    captured_ca = fields.Boolean(load_default=False, metadata={
+    captured_ca = JsonBoolean(load_default=False, metadata={
         "description": "he has captured a Cạ (rule 6: he may never discard both cards of a Cạ)"})
-    dead_hand = fields.Boolean(load_default=False, metadata={
+    dead_hand = JsonBoolean(load_default=False, metadata={
         "description": "a dealer with neither a legal opening discard nor a heavenly win: only draws"})
 
 

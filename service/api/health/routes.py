@@ -27,7 +27,7 @@ class Health(MethodView):
     """The process is up."""
 
     @blp.response(200, HealthSchema())
-    @blp.doc(security=[])  # open even when API keys are on
+    @blp.doc(security=[], operationId="get_health")  # open even when API keys are on
     def get(self):
         """Report that the API process is alive."""
         return {"status": "ok", "engine_version": ENGINE_VERSION}
@@ -46,7 +46,7 @@ class Ready(MethodView):
     """Redis answers and at least one worker is alive."""
 
     @blp.response(200, ReadySchema)
-    @blp.doc(security=[])  # open even when API keys are on
+    @blp.doc(security=[], operationId="get_readiness")  # open even when API keys are on
     @blp.alt_response(503, description="Redis unreachable or no worker alive; the detail says which")
     def get(self):
         """Report whether jobs can run now."""

@@ -25,6 +25,7 @@ from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
+from ..examples import CREATE_REPLAY
 from .schemas import JobListArgsSchema, JobListSchema, JobSchema, ReplayRequestSchema, ResultPageArgsSchema
 
 #: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
@@ -93,7 +94,8 @@ def accepted(job) -> object:
 class Replays(MethodView):
     """Full replay analysis of one or many logs."""
 
-    @blp.arguments(ReplayRequestSchema())
+    @blp.doc(operationId="create_replay")
+    @blp.arguments(ReplayRequestSchema(), example=CREATE_REPLAY)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):
@@ -125,6 +127,7 @@ class Replays(MethodView):
 class JobList(MethodView):
     """The caller's recent jobs."""
 
+    @blp.doc(operationId="list_jobs")
     @blp.arguments(JobListArgsSchema(), location="query")
     @blp.response(200, JobListSchema())
     @blp.alt_response(503, description="Redis unavailable")
@@ -152,6 +155,7 @@ def paged(answer: dict, offset: int, limit: int | None) -> dict:
 class Jobs(MethodView):
     """One job."""
 
+    @blp.doc(operationId="get_job")
     @blp.arguments(ResultPageArgsSchema(), location="query")
     @blp.response(200, JobSchema())
     @blp.alt_response(404, description="no such job for this caller")
@@ -163,6 +167,7 @@ class Jobs(MethodView):
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
+    @blp.doc(operationId="cancel_job")
     @blp.response(200, JobSchema(), description="canceled: the job as it is now (`ended_at` set)")
     @blp.alt_response(202, schema=JobSchema(), description="running: the worker was told to stop; poll the job")
     @blp.alt_response(404, description="no such job for this caller")

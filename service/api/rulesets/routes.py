@@ -19,6 +19,7 @@ blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Ru
 class Rulesets(MethodView):
     """Every rule-set the engine knows."""
 
+    @blp.doc(operationId="list_rulesets")
     @blp.response(200, RulesetListSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
@@ -31,6 +32,7 @@ class Rulesets(MethodView):
 class Ruleset(MethodView):
     """One rule-set."""
 
+    @blp.doc(operationId="get_ruleset")
     @blp.response(200, RulesetSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     @blp.alt_response(404, description="no such rule-set")

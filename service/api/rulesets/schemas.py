@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 
-class MeldKindSchema(ma.Schema):
+class MeldValueSchema(ma.Schema):
     """A meld kind and its points (Chắn: a pair kind; pairs carry no points, bonuses score)."""
 
     kind = fields.String(required=True)
@@ -71,7 +71,7 @@ class RulesetSchema(ma.Schema):
     source = fields.String(required=True)
     seats = fields.Nested(SeatsSchema, required=True)
     cards = fields.List(fields.String(), required=True)
-    melds = fields.List(fields.Nested(MeldKindSchema), required=True)
+    melds = fields.List(fields.Nested(MeldValueSchema), required=True)
     bonuses = fields.List(fields.Nested(BonusSchema), metadata={"description": "cardavia-chan only"})
     base_points = fields.Integer(metadata={"description": "cardavia-chan: Ù xuông, a win with no bonus"})
     claim_priorities = fields.List(fields.Nested(PrioritySchema), required=True)

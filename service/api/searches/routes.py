@@ -14,6 +14,7 @@ from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
+from ..examples import CREATE_SEARCH
 from ..jobs.routes import accepted, check_callback, submit
 from ..jobs.schemas import JobSchema
 from .schemas import SearchRequestSchema
@@ -25,7 +26,8 @@ blp = Blueprint("searches", __name__, url_prefix="/v1", description="Deep discar
 class Searches(MethodView):
     """Monte Carlo search of the best discard."""
 
-    @blp.arguments(SearchRequestSchema())
+    @blp.doc(operationId="create_search")
+    @blp.arguments(SearchRequestSchema(), example=CREATE_SEARCH)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):

@@ -8,6 +8,7 @@ from ...rules.errors import InvalidSeat
 from ...rules.fourcolor.settle import match_totals
 from ..blueprint import Blueprint
 from ..common import echo, meld_json, resolve
+from ..examples import SETTLE_ROUND, TOTAL_MATCH
 from .schemas import MatchRequestSchema, MatchResponseSchema, SettlementRequestSchema, SettlementResponseSchema
 
 blp = Blueprint("settlements", __name__, url_prefix="/v1", description="Round settlement and match totals")
@@ -19,7 +20,8 @@ STANDARD_ROUNDS = 3  # docs/rules.md#fc-match: "the standard match is 3 rounds"
 class Settlements(MethodView):
     """Settle a round won by hu."""
 
-    @blp.arguments(SettlementRequestSchema())
+    @blp.doc(operationId="settle_round")
+    @blp.arguments(SettlementRequestSchema(), example=SETTLE_ROUND)
     @blp.response(200, SettlementResponseSchema())
     def post(self, payload: dict):
         """Points of the winning hand, each step of the count, and what every seat pays or receives."""
@@ -51,7 +53,8 @@ class Settlements(MethodView):
 class Matches(MethodView):
     """Running totals of a match."""
 
-    @blp.arguments(MatchRequestSchema())
+    @blp.doc(operationId="total_match")
+    @blp.arguments(MatchRequestSchema(), example=TOTAL_MATCH)
     @blp.response(200, MatchResponseSchema())
     def post(self, payload: dict):
         """Add round deltas to every player's starting points; report totals and the leaders."""
