@@ -15,7 +15,7 @@ from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, API keys, rate limits, the API, its docs."""
+    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, keys, rate limits, the API, its docs."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
