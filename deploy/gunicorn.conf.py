@@ -15,6 +15,10 @@ preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+# The control socket of `gunicornc`. gunicorn's default ($XDG_RUNTIME_DIR or ~/.gunicorn) is one path shared by every
+# gunicorn of the user, so `python -m service serve` puts it under .run/ instead.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
 
 def on_starting(server):
