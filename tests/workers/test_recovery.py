@@ -70,10 +70,12 @@ def test_worker_rides_out_a_redis_outage_mid_job(redis_server, tmp_path):
         time.sleep(5)
         alive(process, log)
         server.start()
+        back = time.monotonic()
         connection.connection_pool.disconnect()
         finished = wait_for(lambda: alive(process, log) or fetch(job.id, connection).get_status() in (
             JobStatus.FINISHED, JobStatus.FAILED) and fetch(job.id, connection), 120, "the job to end")
         assert finished.get_status() == JobStatus.FINISHED, log.read_text()[-3000:]
+        print(f"\njob finished {time.monotonic() - back:.1f} s after Redis came back from a 5 s outage")
         assert finished.return_value()["summary"]["games"] == LONG_BATCH
         alive(process, log)
         assert Worker.count(connection=connection) == 1
