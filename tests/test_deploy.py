@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.redis_server import RedisServer
+
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
@@ -349,7 +351,8 @@ def test_every_k8s_object_has_api_version_kind_and_name():
 
 def test_k8s_api_versions():
     expected = {"Deployment": "apps/v1", "StatefulSet": "apps/v1", "HorizontalPodAutoscaler": "autoscaling/v2",
-                "Service": "v1", "Secret": "v1", "ConfigMap": "v1", "PodDisruptionBudget": "policy/v1"}
+                "Service": "v1", "Secret": "v1", "ConfigMap": "v1", "PodDisruptionBudget": "policy/v1",
+                "NetworkPolicy": "networking.k8s.io/v1"}
     for path, doc in k8s_objects():
         assert doc["kind"] in expected, f"{path.name}: unexpected kind {doc['kind']}"
         assert doc["apiVersion"] == expected[doc["kind"]], f"{path.name}: {doc['kind']} is {doc['apiVersion']}"
@@ -616,6 +619,30 @@ def test_worker_liveness_probe_against_redis(tmp_path):
     assert probe() != 0, "alive without Redis"
 
 
+def test_worker_liveness_probe_logs_in_with_the_password_in_redis_url(tmp_path):
+    from rq import Worker
+
+    from workers.queues import QUEUES, SERIALIZER, connect
+
+    server = RedisServer(tmp_path / "redis", password="probe-secret-0123")
+    server.start()
+    try:
+        connection = connect(server.url)
+        worker = Worker(list(QUEUES), connection=connection, serializer=SERIALIZER)
+        worker.register_birth()
+
+        def probe(url: str) -> subprocess.CompletedProcess:
+            return subprocess.run([sys.executable, "-c", worker_probe_code()], env={**os.environ, "REDIS_URL": url},
+                                  capture_output=True, text=True, timeout=60, check=False)
+
+        assert probe(server.url).returncode == 0
+        refused = probe(server.url.replace(":probe-secret-0123@", ""))
+        assert refused.returncode != 0 and "Authentication required" in refused.stderr, refused.stderr
+        connection.close()
+    finally:
+        server.stop()
+
+
 def test_redis_statefulset_persists_with_aof_behind_its_service():
     statefulset = the("StatefulSet", "longcards-redis")
     spec = statefulset["spec"]
@@ -640,15 +667,49 @@ def assert_aof(argv: list[str]) -> None:
     assert "--appendfsync" in argv and argv[argv.index("--appendfsync") + 1] == "everysec", argv
 
 
-def test_redis_url_points_at_the_redis_service():
-    url = urllib.parse.urlsplit(the("ConfigMap", "longcards-config")["data"]["REDIS_URL"])
-    assert url.scheme == "redis"
-    service = the("Service", url.hostname)
-    assert url.port in [p["port"] for p in service["spec"]["ports"]]
-    assert selected_workloads(service["spec"]["selector"]) == ["longcards-redis"]
+def test_redis_url_points_at_the_redis_service_with_the_password_from_the_secret():
+    assert "REDIS_URL" not in the("ConfigMap", "longcards-config")["data"], "the URL carries a secret"
     for name in ("longcards-api", "longcards-worker"):
         cont = pod_spec(the("Deployment", name))["containers"][0]
         assert {"configMapRef": {"name": "longcards-config"}} in cont.get("envFrom", []), name
+        names = [item["name"] for item in cont["env"]]
+        url = urllib.parse.urlsplit(env_of(cont)["REDIS_URL"]["value"])
+        assert url.scheme == "redis" and url.password == "$(REDIS_PASSWORD)", name
+        # Kubernetes expands $(VAR) only from variables defined before it.
+        assert names.index("REDIS_PASSWORD") < names.index("REDIS_URL"), name
+        assert env_of(cont)["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"] == redis_password_ref()
+        service = the("Service", url.hostname)
+        assert url.port in [p["port"] for p in service["spec"]["ports"]]
+        assert selected_workloads(service["spec"]["selector"]) == ["longcards-redis"]
+
+
+def redis_password_ref() -> dict[str, str]:
+    """Where every pod reads Redis's password: the Secret's REDIS_PASSWORD."""
+    (secret,) = load_docs(K8S / "secret.yaml.example")
+    assert "REDIS_PASSWORD" in secret["stringData"]
+    return {"name": secret["metadata"]["name"], "key": "REDIS_PASSWORD"}
+
+
+def test_k8s_redis_requires_the_password_from_the_secret():
+    redis = container(the("StatefulSet", "longcards-redis"), "redis")
+    argv = [str(a) for a in redis.get("command", []) + redis.get("args", [])]
+    assert "--requirepass" in argv and argv[argv.index("--requirepass") + 1] == "$(REDIS_PASSWORD)", argv
+    for variable in ("REDIS_PASSWORD", "REDISCLI_AUTH"):  # the server's, and redis-cli's in the readiness probe
+        assert env_of(redis)[variable]["valueFrom"]["secretKeyRef"] == redis_password_ref(), variable
+    assert "redis-cli" in " ".join(redis["readinessProbe"]["exec"]["command"])
+
+
+def test_only_the_api_and_the_workers_reach_redis():
+    (policy,) = objects("NetworkPolicy").values()
+    spec = policy["spec"]
+    assert selected_workloads(spec["podSelector"]["matchLabels"]) == ["longcards-redis"]
+    assert spec["policyTypes"] == ["Ingress"]
+    (rule,) = spec["ingress"]
+    allowed = sorted(w for peer in rule["from"] for w in selected_workloads(peer["podSelector"]["matchLabels"]))
+    assert allowed == ["longcards-api", "longcards-worker"]
+    assert all(set(peer) == {"podSelector"} for peer in rule["from"]), "no namespace or IP block may widen it"
+    redis = container(the("StatefulSet", "longcards-redis"), "redis")
+    assert [resolve_port(redis, p["port"]) for p in rule["ports"]] == [6379]
 
 
 # --- Compose ------------------------------------------------------------------------------------------------------
@@ -718,10 +779,24 @@ def test_compose_depends_on_redis_being_healthy():
     assert "healthcheck" in compose_service("redis")
 
 
+def compose_variable(value: str) -> str:
+    """The variable a Compose value interpolates: `${NAME}` or `${NAME:?message}`."""
+    match = re.fullmatch(r"\$\{(\w+)(:?\?[^}]*)?\}", value)
+    assert match, f"not a variable reference: {value!r}"
+    return match.group(1)
+
+
 def test_compose_points_api_and_workers_at_the_redis_service():
+    redis = compose_service("redis")
+    argv = command_argv(redis["command"])
+    assert "--requirepass" in argv, argv
+    password = compose_variable(argv[argv.index("--requirepass") + 1])
+    assert "?" in argv[argv.index("--requirepass") + 1], "compose must refuse to start without the password"
+    assert compose_variable(redis["environment"]["REDISCLI_AUTH"]) == password, "the health check cannot log in"
     for name in ("api", "worker"):
         url = urllib.parse.urlsplit(compose_service(name)["environment"]["REDIS_URL"])
         assert (url.scheme, url.hostname, url.port) == ("redis", "redis", 6379), name
+        assert compose_variable(url.password) == password, name
     for name in ("api", "worker"):
         env = compose_service(name)["environment"]
         # Passed through from the shell (no value in the file): no secret is written down here.

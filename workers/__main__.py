@@ -1,25 +1,29 @@
-"""`python -m workers [--burst] [QUEUE ...]`: an RQ worker on REDIS_URL with the JSON serializer and the
-scheduler (retry back-off needs it)."""
+"""`python -m workers [--burst] [QUEUE ...]`: a worker of the service (workers/worker.py) on REDIS_URL with the JSON
+serializer and the scheduler (retry back-off needs it), until SIGTERM or SIGINT."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
+import threading
 
-from rq import Worker
+from redis.exceptions import RedisError
 
 from service.rules.warm import warm_tables
 
 from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse
-from .queues import QUEUES, SERIALIZER, connect
+from .queues import QUEUES, SERIALIZER
+from .worker import MAINTENANCE_SECONDS, ServiceWorker, worker_connection
 
-#: RQ's default is 10 minutes; a job whose worker died is found at the first clean-up after its started-registry
-#: entry expires, so a shorter interval brings it back (retried or failed) sooner, at one cheap scan a minute.
-MAINTENANCE_SECONDS = 60
+log = logging.getLogger(__name__)
+#: Seconds before a worker that stopped on a Redis failure (Redis gone for minutes) starts again: doubling to 30.
+RESTART_BACKOFF = (1.0, 30.0)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run one worker until stopped (or, with --burst, until the queues are empty)."""
+    """Run workers until stopped (or, with --burst, until the queues are empty); one that stops on a Redis
+    failure is replaced after a back-off, so a long outage never ends the process."""
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("queues", nargs="*", default=list(QUEUES))
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
@@ -29,11 +33,26 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     # Each job runs in a fork of this process: tables built here are shared copy-on-write, while tables built
     # in a work horse die with it, and every replay job would pay seconds to build them again.
-    logging.getLogger(__name__).info("evaluation tables built in %.2f s", warm_tables())
-    connection = connect()
-    worker = Worker(args.queues, connection=connection, serializer=SERIALIZER,
-                    maintenance_interval=args.maintenance_interval)
-    worker.work(with_scheduler=True, burst=args.burst)
+    log.info("evaluation tables built in %.2f s", warm_tables())
+    stop = threading.Event()
+    delay = RESTART_BACKOFF[0]
+    while True:
+        worker = None
+        try:
+            worker = ServiceWorker(args.queues, connection=worker_connection(), serializer=SERIALIZER,
+                                   maintenance_interval=args.maintenance_interval)
+            worker.work(with_scheduler=True, burst=args.burst)
+        except RedisError as error:  # Redis did not come back within the connection's retries
+            log.warning("worker could not reach Redis: %s", error)
+        if args.burst or (worker is not None and worker.stop_signalled):
+            return
+        # RQ's loop ends on a Redis error it cannot wait out; a stop signal ends the process.
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        log.warning("worker stopped on a Redis failure; a new one starts in %.0f s", delay)
+        if stop.wait(delay):
+            return
+        delay = min(delay * 2, RESTART_BACKOFF[1])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,150 @@
+"""The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
+finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from redis import Redis
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
+from rq import Worker, worker_registration
+from rq.job import Job
+
+from .queues import connect
+
+log = logging.getLogger(__name__)
+
+#: The only functions a job may name, and the only callbacks it may carry: anything that can write to Redis could
+#: otherwise make a worker import and call any function on its path (`os.makedirs`, `subprocess.run`...).
+JOB_FUNCTIONS = frozenset({"workers.replays.analyse_replays", "workers.searches.deep_search",
+                           "workers.webhooks.deliver_webhook"})
+JOB_CALLBACKS = frozenset({"workers.webhooks.notify_success", "workers.webhooks.notify_failure"})
+
+#: Seconds between two heartbeats of a running job. A job's started-registry entry expires this long plus
+#: HEARTBEAT_GRACE after its last heartbeat; a worker's idle heartbeat and registry clean-up come every
+#: DEQUEUE_TIMEOUT seconds at most. So the job of a worker killed mid-job is found abandoned (retried, or failed
+#: with no retries left) at most JOB_HEARTBEAT + HEARTBEAT_GRACE + DEQUEUE_TIMEOUT = 55 s after the kill.
+JOB_HEARTBEAT = 10
+HEARTBEAT_GRACE = 30
+WORKER_TTL = 30  # RQ blocks on the queues for WORKER_TTL - 15 s, then heartbeats and maybe cleans up
+DEQUEUE_TIMEOUT = WORKER_TTL - 15
+MAINTENANCE_SECONDS = 10  # registry clean-ups at most this often (one lock and one ZRANGEBYSCORE per queue)
+#: How long every Redis command of a worker waits for Redis to come back before it gives up: 0.5, 1, 2, 4, then
+#: 5 s apart, about two minutes in all.
+REDIS_RETRIES = 25
+REDIS_BACKOFF = ExponentialBackoff(cap=5, base=0.25)
+
+
+class ForeignJobError(Exception):
+    """The job names a function or callback that is not one of the service's jobs; it is failed, never run."""
+
+
+def refusal(job: Job) -> str | None:
+    """Why the job must not run (a foreign function or callback), or None."""
+    if job.func_name not in JOB_FUNCTIONS or job.instance is not None:
+        return f"{job.func_name!r} is not a job function of this service"
+    for name in (job._success_callback_name, job._failure_callback_name, job._stopped_callback_name):
+        if name and name not in JOB_CALLBACKS:
+            return f"callback {name!r} is not a callback of this service"
+    return None
+
+
+class ServiceJob(Job):
+    """A job that resolves only the service's job functions and callbacks."""
+
+    @property
+    def func(self) -> Any:
+        """The job function; ForeignJobError for any other."""
+        reason = refusal(self)
+        if reason:
+            raise ForeignJobError(reason)
+        return super().func
+
+    @property
+    def should_retry(self) -> bool:
+        """A refused job is failed at once, whatever retries it asks for."""
+        return refusal(self) is None and super().should_retry
+
+    @property
+    def success_callback(self) -> Any:
+        return super().success_callback if self._callback_allowed(self._success_callback_name) else None
+
+    @property
+    def failure_callback(self) -> Any:
+        return super().failure_callback if self._callback_allowed(self._failure_callback_name) else None
+
+    @property
+    def stopped_callback(self) -> Any:
+        return super().stopped_callback if self._callback_allowed(self._stopped_callback_name) else None
+
+    @staticmethod
+    def _callback_allowed(name: str | None) -> bool:
+        """A foreign callback is never imported (the job itself is refused)."""
+        return not name or name in JOB_CALLBACKS
+
+
+def worker_connection(url: str | None = None) -> Redis:
+    """A Redis client whose commands wait for Redis (retrying with back-off) instead of failing at once."""
+    connection = connect(url)
+    # OSError too: a refused or missing socket surfaces as one while a pooled connection reconnects.
+    connection.set_retry(Retry(REDIS_BACKOFF, REDIS_RETRIES, (RedisConnectionError, RedisTimeoutError, OSError)))
+    return connection
+
+
+class ServiceWorker(Worker):
+    """RQ's forking worker with the service's job class, short heartbeats and self-repairing registration."""
+
+    job_class = ServiceJob
+    max_connection_wait_time = 30.0  # RQ's own back-off while dequeueing, 1 s doubling up to this
+    stop_signalled = False  # SIGTERM or SIGINT came (RQ's loop also ends on errors it cannot wait out)
+
+    def __init__(self, queues: Any, connection: Redis, **kwargs: Any) -> None:
+        kwargs = {"job_monitoring_interval": JOB_HEARTBEAT, "worker_ttl": WORKER_TTL,
+                  "maintenance_interval": MAINTENANCE_SECONDS, **kwargs}
+        super().__init__(queues, connection=connection, job_class=ServiceJob, **kwargs)
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        """Warm shutdown on SIGTERM/SIGINT, remembered so the process ends instead of starting a new worker."""
+        self.stop_signalled = True
+        super().request_stop(signum, frame)
+
+    def get_heartbeat_ttl(self, job: Job) -> int:
+        """RQ allows 60 s past the next expected heartbeat; HEARTBEAT_GRACE is enough and finds dead workers
+        sooner."""
+        return super().get_heartbeat_ttl(job) - 60 + HEARTBEAT_GRACE
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        """Extend the worker's key; register again if Redis forgot the worker."""
+        super().heartbeat(timeout, pipeline)
+        if pipeline is None:
+            self.register_if_forgotten()
+
+    def maintain_heartbeats(self, job: Job) -> None:
+        """The running job's heartbeats, and registration again if Redis forgot the worker."""
+        super().maintain_heartbeats(job)
+        self.register_if_forgotten()
+
+    def register_if_forgotten(self) -> None:
+        """After Redis restarted without its data the worker set is empty: /readyz and the probes would say no
+        worker is alive. Put this worker back (its hash and both registry sets)."""
+        if self.birth_date is None or self.connection.sismember(worker_registration.REDIS_WORKER_KEYS, self.key):
+            return
+        log.warning("worker %s was missing from Redis (data lost?): registering again", self.name)
+        with self.connection.pipeline() as pipeline:
+            pipeline.hset(self.key, mapping=self.serialize())
+            worker_registration.register(self, pipeline)
+            pipeline.expire(self.key, self.worker_ttl + 60)
+            pipeline.execute()
+
+    def teardown(self) -> None:
+        """Leave the registry if Redis answers now; never wait minutes for it on the way out (the key expires)."""
+        self.connection.set_retry(Retry(NoBackoff(), 0))
+        try:
+            super().teardown()
+        except RedisError as error:
+            log.warning("worker %s stopped without unregistering: %s", self.name, error)
