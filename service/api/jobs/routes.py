@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-from urllib.parse import urlsplit
-
 from flask import current_app, jsonify, request
 from flask.views import MethodView
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 from rq.command import send_stop_job_command
 
+from workers.callbacks import CallbackRefused
+from workers.callbacks import resolve as resolve_callback
 from workers.queues import SERIALIZER, enqueue, new_job_id
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
@@ -32,22 +30,16 @@ blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jo
 
 def check_callback(url: str) -> None:
     """Webhooks need the shared secret, and go to public addresses only unless WEBHOOK_ALLOW_PRIVATE is set
-    (a callback to loopback or a private network would let a caller make this service probe them)."""
+    (a callback to loopback or a private network would let a caller make this service probe them). The
+    workers check the address again at every delivery."""
     if not current_app.config.get("WEBHOOK_SECRET"):
         raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
     if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
         return
-    host = urlsplit(url).hostname or ""
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        raise DomainError(f"callback_url host {host!r} does not resolve", "callback_url",
-                          code="invalid_callback_url") from None
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        if not ip.is_global:
-            raise DomainError(f"callback_url resolves to a non-public address ({ip})", "callback_url",
-                              code="invalid_callback_url")
+        resolve_callback(url)
+    except CallbackRefused as refused:
+        raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
 
 
 def submit(key: str, make, attempts: int = 5):
