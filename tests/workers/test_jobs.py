@@ -135,6 +135,21 @@ def test_idempotency_key_header_returns_the_same_job(client, redis_db):
     assert submit(client, batch(1), {"Idempotency-Key": "order-18"}).get_json()["id"] != first["id"]
 
 
+def test_idempotency_key_reused_with_another_body_is_422(client, redis_db):
+    """A key names one request: sent again with another body it is refused (422 idempotency_key_reused, nothing
+    queued) instead of answering with the first job, whose result is another analysis's."""
+    key = {"Idempotency-Key": "order-19"}
+    first = submit(client, batch(1), key).get_json()
+    reused = submit(client, batch(2), key)
+    assert reused.status_code == 422, reused.get_json()
+    body = reused.get_json()
+    assert body["code"] == "idempotency_key_reused" and "Idempotency-Key" in body["errors"]
+    assert submit(client, batch(1), key, players=[PLAYERS[0]]).status_code == 422
+    assert queued(redis_db) == 1
+    again = submit(client, batch(1), key)
+    assert again.status_code == 202 and again.get_json()["id"] == first["id"]
+
+
 def test_identical_payload_returns_the_same_job_and_another_payload_a_new_one(client, redis_db):
     """Without a key the payload is the key: the same body gets the same job, a different body a new one."""
     first = submit(client, batch(2), players=PLAYERS).get_json()

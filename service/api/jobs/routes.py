@@ -15,7 +15,7 @@ from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 
 from ...errors import problem
-from ...jobs import JobNotFound, idempotency_key, job_json, load, owner, redis
+from ...jobs import JobNotFound, idempotency, job_json, load, owner, redis
 from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
@@ -42,22 +42,29 @@ def check_callback(url: str) -> None:
         raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
 
 
-def submit(key: str, make, attempts: int = 5):
+def submit(key: str, digest: str, make, attempts: int = 5):
     """The job this idempotency key names, or a new one: the key and the job are written in one transaction
-    watched on the key, so two identical requests at once get one job and nothing is half-enqueued."""
+    watched on the key, so two identical requests at once get one job and nothing is half-enqueued. A key that
+    names a job made from another payload is refused: its job answers a different question."""
     for _ in range(attempts):
         with redis().pipeline() as pipe:
             try:
                 pipe.watch(key)
                 existing = pipe.get(key)
                 if existing is not None:
+                    job_id, _, made_from = existing.decode().partition(" ")
                     try:
-                        return load(existing.decode())
+                        job = load(job_id)
                     except JobNotFound:
-                        pass  # that job has expired: this request starts a new one
+                        job = None  # that job has expired: this request starts a new one
+                    if job is not None and made_from not in ("", digest):
+                        raise DomainError("this Idempotency-Key was used with another request body",
+                                          "Idempotency-Key", code="idempotency_key_reused")
+                    if job is not None:
+                        return job
                 job_id = new_job_id()
                 pipe.multi()
-                pipe.set(key, job_id, ex=analyse_replays.spec.result_ttl)
+                pipe.set(key, f"{job_id} {digest}", ex=analyse_replays.spec.result_ttl)
                 job = make(pipe, job_id)
                 pipe.execute()
                 return job
@@ -100,8 +107,8 @@ class Replays(MethodView):
                 "progress": {"events_done": 0, "events_total": sum(len(log["events"]) for log in payload["logs"]),
                              "logs_done": 0, "logs_total": len(payload["logs"]), "decisions_done": 0,
                              "decisions_total": decisions}}
-        key = idempotency_key(request.headers.get("Idempotency-Key"), payload)
-        return accepted(submit(key, lambda pipe, job_id: enqueue(
+        key, digest = idempotency(request.headers.get("Idempotency-Key"), payload)
+        return accepted(submit(key, digest, lambda pipe, job_id: enqueue(
             analyse_replays, redis(), payload["logs"], payload["players"], review, job_id=job_id, meta=meta,
             on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
 
