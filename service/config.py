@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT": "",
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
+    # Reverse proxies in front of the API whose X-Forwarded-For / X-Forwarded-Proto are trusted (the deploy files'
+    # nginx: 1); 0 = none, the headers are ignored (a client could forge them).
+    "TRUSTED_PROXIES": 0,
 }
 
 
