@@ -116,11 +116,16 @@ class PinnedHTTPConnection(http.client.HTTPConnection):
         self.sock = connect(self.addresses, self.timeout)
 
 
+def tls_context() -> ssl.SSLContext:
+    """The TLS settings of deliveries: the system's trusted CAs, certificates and host names checked."""
+    return ssl.create_default_context()
+
+
 class PinnedHTTPSConnection(http.client.HTTPSConnection):
     """HTTPS to checked addresses; the Host header, TLS server name and certificate check use the URL's host."""
 
     def __init__(self, host: str, port: int, addresses: list[Address], timeout: float) -> None:
-        self.tls = ssl.create_default_context()
+        self.tls = tls_context()
         super().__init__(host, port, timeout=timeout, context=self.tls)
         self.addresses = addresses
 

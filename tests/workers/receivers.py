@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ssl
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,8 +24,8 @@ class Receiver:
 
 
 @contextlib.contextmanager
-def receiving() -> Iterator[Receiver]:
-    """A receiver on a free port of 127.0.0.1, shut down and closed afterwards."""
+def receiving(tls: ssl.SSLContext | None = None) -> Iterator[Receiver]:
+    """A receiver on a free port of 127.0.0.1 (HTTPS with a server context `tls`), shut down and closed afterwards."""
     record = Receiver()
 
     class Handler(BaseHTTPRequestHandler):
@@ -46,10 +47,12 @@ def receiving() -> Iterator[Receiver]:
             """Keep the test output quiet."""
 
     server = HTTPServer(("127.0.0.1", 0), Handler)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     record.port = server.server_port
-    record.url = f"http://127.0.0.1:{server.server_port}/hook"
+    record.url = f"{'https' if tls else 'http'}://127.0.0.1:{server.server_port}/hook"
     try:
         yield record
     finally:

@@ -4,9 +4,11 @@ the address it checked, redirects are never followed, and IPv6 forms embedding a
 from __future__ import annotations
 
 import socket
+import ssl
 from collections.abc import Iterator
 
 import pytest
+import trustme
 from rq.registry import ScheduledJobRegistry
 
 from workers import callbacks
@@ -81,6 +83,32 @@ def test_delivery_connects_to_the_address_it_checked_with_the_url_host(receivers
     [(headers, body)] = first.requests
     assert headers["Host"] == f"{HOST}:{first.port}"
     assert verify(WEBHOOK_SECRET, headers[SIGNATURE_HEADER], body)
+
+
+@pytest.mark.parametrize("certified", [HOST, "other.example.test"])
+def test_https_delivery_checks_the_certificate_against_the_url_host(receivers, monkeypatch, certified):
+    """Connected to the checked address, TLS still names and verifies the URL's host: a certificate for it is
+    accepted, one for another name is not (and nothing is delivered)."""
+    authority = trustme.CA()
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert(certified).configure_cert(server)
+
+    def trusting() -> ssl.SSLContext:
+        context = ssl.create_default_context()
+        authority.configure_trust(context)
+        return context
+
+    monkeypatch.setattr(callbacks, "tls_context", trusting)
+    with receiving(server) as receiver:
+        resolving_to(monkeypatch, "127.0.0.1")
+        url = f"https://{HOST}:{receiver.port}/hook"
+        if certified == HOST:
+            assert deliver_webhook(url, PAYLOAD) == 200
+            assert receiver.requests[0][0]["Host"] == f"{HOST}:{receiver.port}"
+        else:
+            with pytest.raises(ssl.SSLCertVerificationError, match="other.example.test|match"):
+                deliver_webhook(url, PAYLOAD)
+            assert receiver.requests == []
 
 
 def test_a_job_webhook_to_a_host_gone_private_is_never_sent(app, client, redis_db, receivers, monkeypatch):
