@@ -41,7 +41,7 @@ done
 import json, os, statistics, sys
 runs = [json.loads(line) for line in open(sys.argv[1])]
 conf = (f"{os.environ.get('WEB_CONCURRENCY', 2 * os.cpu_count())} workers "
-        f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gthread')}, {os.environ.get('GUNICORN_THREADS', '1')} threads)")
+        f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')}, {os.environ.get('GUNICORN_THREADS', '1')} threads if gthread)")
 print(f"gunicorn {conf}; {sys.argv[2]} keep-alive client processes; {len(runs) // 2} rounds of {sys.argv[3]} s per endpoint")
 by = {p: [r for r in runs if r["path"] == p] for p in ("/healthz", "/v1/hu")}
 for path, rs in by.items():

@@ -6,9 +6,15 @@ import os
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # CPU-bound requests: processes, not threads, carry the load (threads only contend for the GIL).
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# gevent: each connection is a greenlet, so a client that sends its request slowly holds a few kilobytes, not a
+# worker. With gthread a thread blocks reading such a request to its end: a few dozen slow clients (slowloris)
+# take every thread and /healthz goes unanswered. Requests still run one at a time per process (CPU-bound).
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))  # gthread only
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# Under gevent also the deadline for reading a request's line and headers: a client that has not sent them in
+# this many seconds is disconnected.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Build the evaluation tables once in the master; forked workers share them copy-on-write.
 preload_app = True

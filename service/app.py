@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import auth, compression, cors, errors, metrics, ratelimit, requestid
 from . import config as settings
@@ -19,6 +20,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     errors.register(app)
     compression.init_app(app)
     cors.init_app(app)

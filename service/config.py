@@ -37,6 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "METRICS": True,
     # Origins whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers, not cookies).
     "CORS_ORIGINS": "*",
+    # Reverse proxies in front of the API whose X-Forwarded-For / X-Forwarded-Proto are trusted (the deploy files'
+    # nginx: 1); 0 = none, the headers are ignored (a client could forge them).
+    "TRUSTED_PROXIES": 0,
 }
 
 

@@ -59,11 +59,12 @@ def load(job_id: str) -> Job:
     return job
 
 
-def idempotency_key(header: str | None, payload: Any) -> str:
-    """The Redis key remembering which job answers this request (header, or the payload's digest)."""
-    basis = header if header else json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(basis.encode()).hexdigest()
-    return f"{IDEMPOTENCY_PREFIX}{owner()}:{'key' if header else 'body'}:{digest}"
+def idempotency(header: str | None, payload: Any) -> tuple[str, str]:
+    """The Redis key remembering which job answers this request (named by the Idempotency-Key header, else by
+    the payload), and the payload's digest, which a reused key must match."""
+    body = hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    basis = hashlib.sha256(header.encode()).hexdigest() if header else body
+    return f"{IDEMPOTENCY_PREFIX}{owner()}:{'key' if header else 'body'}:{basis}", body
 
 
 def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:

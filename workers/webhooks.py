@@ -2,7 +2,8 @@
 
 Signature: header `X-Longcards-Signature: t=<unix seconds>,v1=<hex>` where hex is HMAC-SHA256 with the shared
 secret `LONGCARDS_WEBHOOK_SECRET` over `<t>.<raw body>`. A receiver recomputes it, compares in constant time
-and rejects old timestamps (replays).
+and rejects old timestamps (replays). Delivery resolves and checks the callback's host again and connects to the
+checked addresses (workers/callbacks.py); a redirect is not followed but counts as a failed delivery.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ import hmac
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
+from .callbacks import CallbackRefused, allow_private, post
 from .queues import QUEUE_WEBHOOKS, enqueue, job
 
 SIGNATURE_HEADER = "X-Longcards-Signature"
@@ -23,7 +23,7 @@ SECRET_ENV = "LONGCARDS_WEBHOOK_SECRET"
 
 
 class WebhookRefused(Exception):
-    """The receiver answered with a non-2xx status (RQ retries the delivery)."""
+    """The receiver answered with a non-2xx status, or its address may not be reached (RQ retries the delivery)."""
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -46,20 +46,22 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300, now: flo
 
 @job(QUEUE_WEBHOOKS, timeout=30, retries=5, intervals=(2, 10, 60, 300, 1800))
 def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
-    """POST the payload; any answer but 2xx raises, so RQ retries with backoff."""
+    """POST the payload to the address checked now; any answer but 2xx raises, so RQ retries with backoff."""
     secret = os.environ.get(SECRET_ENV)
     if not secret:
         raise RuntimeError(f"{SECRET_ENV} is not set: webhooks cannot be signed")
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
-    request = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
-        "User-Agent": "longcards-webhooks/1"})
+    headers = {"Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
+               "User-Agent": "longcards-webhooks/1"}
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - http(s) only, checked at submit
-            return response.status
-    except urllib.error.HTTPError as error:
-        error.close()  # the refusal holds the connection open: close it, or every retry leaks a socket
-        raise WebhookRefused(f"{url} answered {error.code}") from None
+        status = post(url, body, headers, timeout=10, private=allow_private())
+    except CallbackRefused as refused:
+        raise WebhookRefused(f"{url} refused: {refused}") from None
+    if 300 <= status < 400:
+        raise WebhookRefused(f"{url} answered {status} (redirects are not followed)")
+    if not 200 <= status < 300:
+        raise WebhookRefused(f"{url} answered {status}")
+    return status
 
 
 def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:

@@ -257,6 +257,21 @@ def test_rate_limit_without_keys_is_per_address(redis_db, redis_url):
     assert client.post("/v1/hu", json=HAND, environ_base=second).status_code == 200
 
 
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_rate_limit_behind_the_proxy_is_per_forwarded_address(redis_db, redis_url, proxies):
+    """Behind the trusted proxy (TRUSTED_PROXIES 1) the budget is the X-Forwarded-For address's; with none
+    trusted the header is ignored, so a client cannot forge a fresh address per request."""
+    client = create_app({"TESTING": True, "RATE_LIMIT": "1/minute", "REDIS_URL": redis_url,
+                         "TRUSTED_PROXIES": proxies}).test_client()
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    assert client.post("/v1/hu", json=HAND, environ_base=proxy,
+                       headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 200
+    other = client.post("/v1/hu", json=HAND, environ_base=proxy, headers={"X-Forwarded-For": "192.0.2.2"})
+    assert other.status_code == (200 if proxies else 429)
+    again = client.post("/v1/hu", json=HAND, environ_base=proxy, headers={"X-Forwarded-For": "192.0.2.1"})
+    assert again.status_code == 429
+
+
 def test_redis_down_never_fails_synchronous_endpoints(dead_redis_url):
     """The limiter falls back to counting in memory: 200s, and the limit still holds."""
     client = create_app({"TESTING": True, "RATE_LIMIT": "2/minute", "REDIS_URL": dead_redis_url}).test_client()

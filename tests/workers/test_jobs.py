@@ -8,18 +8,19 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from dataclasses import replace
 
 import pytest
 from rq.registry import FailedJobRegistry, ScheduledJobRegistry
 
 from workers import replays
+from workers.callbacks import ALLOW_PRIVATE_ENV
 from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, fetch, queue
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, deliver_webhook, verify
 
 from .conftest import WEBHOOK_SECRET, batch, run_worker
+from .receivers import Receiver, receiving
 
 PLAYERS = [["ann", "bao", "cam"], ["ann", "bao", "cam", "dan"]]
 
@@ -135,6 +136,21 @@ def test_idempotency_key_header_returns_the_same_job(client, redis_db):
     assert submit(client, batch(1), {"Idempotency-Key": "order-18"}).get_json()["id"] != first["id"]
 
 
+def test_idempotency_key_reused_with_another_body_is_422(client, redis_db):
+    """A key names one request: sent again with another body it is refused (422 idempotency_key_reused, nothing
+    queued) instead of answering with the first job, whose result is another analysis's."""
+    key = {"Idempotency-Key": "order-19"}
+    first = submit(client, batch(1), key).get_json()
+    reused = submit(client, batch(2), key)
+    assert reused.status_code == 422, reused.get_json()
+    body = reused.get_json()
+    assert body["code"] == "idempotency_key_reused" and "Idempotency-Key" in body["errors"]
+    assert submit(client, batch(1), key, players=[PLAYERS[0]]).status_code == 422
+    assert queued(redis_db) == 1
+    again = submit(client, batch(1), key)
+    assert again.status_code == 202 and again.get_json()["id"] == first["id"]
+
+
 def test_identical_payload_returns_the_same_job_and_another_payload_a_new_one(client, redis_db):
     """Without a key the payload is the key: the same body gets the same job, a different body a new one."""
     first = submit(client, batch(2), players=PLAYERS).get_json()
@@ -206,39 +222,12 @@ def test_failing_job_ends_failed_after_its_retries(client, redis_db, monkeypatch
     assert webhook.args[1]["status"] == "failed" and webhook.args[1]["error"]["code"] == "job_failed"
 
 
-@dataclass
-class Receiver:
-    """A local webhook endpoint that records each request and answers the next of `answers` (then 200)."""
-
-    answers: list[int] = field(default_factory=list)
-    requests: list[tuple[dict[str, str], bytes]] = field(default_factory=list)
-    url: str = ""
-
-
 @pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    """An http.server on 127.0.0.1 (port 0) in a thread; shut down and closed afterwards."""
-    record = Receiver()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            record.requests.append((dict(self.headers), body))
-            self.send_response(record.answers.pop(0) if record.answers else 200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args) -> None:
-            """Keep the test output quiet."""
-
-    server = HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    record.url = f"http://127.0.0.1:{server.server_port}/hook"
-    yield record
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+def receiver(monkeypatch) -> Iterator[Receiver]:
+    """A webhook receiver on 127.0.0.1; the worker in this process may deliver to loopback."""
+    monkeypatch.setenv(ALLOW_PRIVATE_ENV, "true")
+    with receiving() as record:
+        yield record
 
 
 def test_webhook_is_signed_with_the_shared_secret(client, redis_db, receiver, monkeypatch):

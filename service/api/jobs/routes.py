@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-from urllib.parse import urlsplit
-
 from flask import current_app, jsonify, request
 from flask.views import MethodView
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -14,13 +10,15 @@ from redis.exceptions import WatchError
 from rq.command import send_stop_job_command
 from rq.utils import now, utcformat
 
+from workers.callbacks import CallbackRefused
+from workers.callbacks import resolve as resolve_callback
 from workers.queues import SERIALIZER, enqueue, new_job_id
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 
 from ...errors import problem
 from ...joblist import BadCursor, page, remember
-from ...jobs import JobNotFound, idempotency_key, job_json, load, owner, redis
+from ...jobs import JobNotFound, idempotency, job_json, load, owner, redis
 from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
@@ -38,40 +36,41 @@ blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jo
 
 def check_callback(url: str) -> None:
     """Webhooks need the shared secret, and go to public addresses only unless WEBHOOK_ALLOW_PRIVATE is set
-    (a callback to loopback or a private network would let a caller make this service probe them)."""
+    (a callback to loopback or a private network would let a caller make this service probe them). The
+    workers check the address again at every delivery."""
     if not current_app.config.get("WEBHOOK_SECRET"):
         raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
     if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
         return
-    host = urlsplit(url).hostname or ""
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except (OSError, UnicodeError):
-        raise DomainError(f"callback_url host {host!r} does not resolve", "callback_url",
-                          code="invalid_callback_url") from None
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        if not ip.is_global:
-            raise DomainError(f"callback_url resolves to a non-public address ({ip})", "callback_url",
-                              code="invalid_callback_url")
+        resolve_callback(url)
+    except CallbackRefused as refused:
+        raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
 
 
-def submit(key: str, make, attempts: int = 5):
+def submit(key: str, digest: str, make, attempts: int = 5):
     """The job this idempotency key names, or a new one: the key and the job are written in one transaction
-    watched on the key, so two identical requests at once get one job and nothing is half-enqueued."""
+    watched on the key, so two identical requests at once get one job and nothing is half-enqueued. A key that
+    names a job made from another payload is refused: its job answers a different question."""
     for _ in range(attempts):
         with redis().pipeline() as pipe:
             try:
                 pipe.watch(key)
                 existing = pipe.get(key)
                 if existing is not None:
+                    job_id, _, made_from = existing.decode().partition(" ")
                     try:
-                        return load(existing.decode())
+                        job = load(job_id)
                     except JobNotFound:
-                        pass  # that job has expired: this request starts a new one
+                        job = None  # that job has expired: this request starts a new one
+                    if job is not None and made_from not in ("", digest):
+                        raise DomainError("this Idempotency-Key was used with another request body",
+                                          "Idempotency-Key", code="idempotency_key_reused")
+                    if job is not None:
+                        return job
                 job_id = new_job_id()
                 pipe.multi()
-                pipe.set(key, job_id, ex=analyse_replays.spec.result_ttl)
+                pipe.set(key, f"{job_id} {digest}", ex=analyse_replays.spec.result_ttl)
                 job = make(pipe, job_id)
                 remember(pipe, owner(), job_id)
                 pipe.execute()
@@ -117,8 +116,8 @@ class Replays(MethodView):
                 "progress": {"events_done": 0, "events_total": sum(len(log["events"]) for log in payload["logs"]),
                              "logs_done": 0, "logs_total": len(payload["logs"]), "decisions_done": 0,
                              "decisions_total": decisions}}
-        key = idempotency_key(request.headers.get("Idempotency-Key"), payload)
-        return accepted(submit(key, lambda pipe, job_id: enqueue(
+        key, digest = idempotency(request.headers.get("Idempotency-Key"), payload)
+        return accepted(submit(key, digest, lambda pipe, job_id: enqueue(
             analyse_replays, redis(), payload["logs"], payload["players"], review, job_id=job_id, meta=meta,
             on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
 

@@ -9,7 +9,7 @@ from workers.queues import enqueue
 from workers.searches import deep_search
 from workers.webhooks import notify_failure, notify_success
 
-from ...jobs import idempotency_key, owner, redis
+from ...jobs import idempotency, owner, redis
 from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
@@ -40,7 +40,7 @@ class Searches(MethodView):
             check_callback(payload["callback_url"])
         meta = {"owner": owner(), "kind": "search", "callback_url": payload["callback_url"],
                 "progress": {"deals_done": 0, "deals_total": payload["samples"]}}
-        key = idempotency_key(request.headers.get("Idempotency-Key"), {"search": payload})
-        return accepted(submit(key, lambda pipe, job_id: enqueue(
+        key, digest = idempotency(request.headers.get("Idempotency-Key"), {"search": payload})
+        return accepted(submit(key, digest, lambda pipe, job_id: enqueue(
             deep_search, redis(), payload, job_id=job_id, meta=meta,
             on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
