@@ -18,6 +18,10 @@ from .rules.errors import DomainError
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
+#: An answer lists at most this many invalid fields (`errors_omitted` counts the rest) ...
+MAX_REPORTED_ERRORS = 50
+#: ... and cuts every field path and message to this many characters: a huge input is never echoed back.
+MAX_ERROR_TEXT = 200
 
 #: Stable codes for HTTP-level failures (domain codes come from service.rules.errors).
 HTTP_CODES = {
@@ -37,8 +41,9 @@ class ProblemSchema(ma.Schema):
     code = ma.fields.String(required=True, metadata={"description": "stable snake_case error code"})
     errors = ma.fields.Dict(
         keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
-        metadata={"description": "invalid input: dotted field path -> messages"},
+        metadata={"description": f"invalid input: dotted field path -> messages (the first {MAX_REPORTED_ERRORS})"},
     )
+    errors_omitted = ma.fields.Integer(metadata={"description": "invalid fields found beyond those in `errors`"})
 
 
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
@@ -46,14 +51,22 @@ def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]]
     """Build a problem+json response."""
     body: dict[str, Any] = {
         "type": f"/problems/{code}", "title": HTTPStatus(status).phrase, "status": status,
-        "detail": detail, "code": code,
+        "detail": clip(detail, 2 * MAX_ERROR_TEXT), "code": code,
     }
     if errors:
-        body["errors"] = {k: list(v) for k, v in errors.items()}
+        shown = list(errors.items())[:MAX_REPORTED_ERRORS]
+        body["errors"] = {clip(k): [clip(m) for m in list(v)[:MAX_REPORTED_ERRORS]] for k, v in shown}
+        if len(errors) > len(shown):
+            body["errors_omitted"] = len(errors) - len(shown)
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """`text`, cut to `limit` characters with an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -86,8 +99,9 @@ def handle_http_exception(error: HTTPException) -> Response:
         return problem(400, "malformed_json", "the request body is not valid JSON", flatten(messages) or None)
     if status == 422 and messages is not None:
         errors = flatten(messages)
-        fields = ", ".join(sorted(errors))
-        return problem(422, "invalid_request", f"invalid fields: {fields}", errors)
+        names = sorted(errors)
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        return problem(422, "invalid_request", f"invalid fields: {', '.join(names[:10])}{more}", errors)
     if status == 413:
         return problem(413, "payload_too_large", "the request body exceeds the configured maximum size")
     code = HTTP_CODES.get(status, "http_error")

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...replay.log import EVENT_TYPES, MAX_EVENTS
-from ..common import EchoSchema, RulesetRequestSchema, card_field, card_list
+from ..common import BoundedList, EchoSchema, RulesetRequestSchema, card_field, card_list, integer
 
 EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
 
@@ -14,7 +14,7 @@ EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
 class LogEventSchema(ma.Schema):
     """One event of a round, in order."""
 
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+    seat = integer(required=True, validate=validate.Range(min=0, max=3))
     type = fields.String(required=True, validate=validate.OneOf(EVENT_KINDS), metadata={
         "description": "Four Color Cards: discard, draw, claim, hu. Chắn: discard, capture, draw, chiu, win, pass"})
     card = card_field("the card discarded, drawn (may be omitted when `stock` is given) or captured",
@@ -29,21 +29,21 @@ class LogResultSchema(ma.Schema):
     """What the source recorded as the round's result."""
 
     type = fields.String(validate=validate.OneOf(["hu", "win", "draw"]))
-    winner = fields.Integer(strict=True, allow_none=True)
-    points = fields.Integer(strict=True, allow_none=True)
-    deltas = fields.List(fields.Integer(strict=True), allow_none=True)
+    winner = integer(allow_none=True)
+    points = integer(allow_none=True)
+    deltas = BoundedList(integer(), allow_none=True, validate=validate.Length(max=4))
 
 
 class GameLogSchema(RulesetRequestSchema):
     """One round: the deal, the stock in draw order, the events, and the recorded result (CONTRACT.md)."""
 
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
-    dealer = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3))
-    hands = fields.List(card_list(validate=validate.Length(max=21)), required=True,
+    seats = integer(required=True, validate=validate.Range(min=2, max=4))
+    dealer = integer(load_default=0, validate=validate.Range(min=0, max=3))
+    hands = BoundedList(card_list(validate=validate.Length(max=21)), required=True,
                         validate=validate.Length(min=2, max=4), metadata={"description": "each seat's initial deal"})
     stock = card_list(load_default=None, allow_none=True, validate=validate.Length(max=117), metadata={
         "description": "the undealt cards in the order they are turned up"})
-    events = fields.List(fields.Nested(LogEventSchema), required=True, validate=validate.Length(max=MAX_EVENTS))
+    events = BoundedList(fields.Nested(LogEventSchema), required=True, validate=validate.Length(max=MAX_EVENTS))
     result = fields.Nested(LogResultSchema, load_default=None, allow_none=True)
 
 
