@@ -27,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "API_KEYS": "",
     # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.
     "RATE_LIMIT": "",
+    # Failed authentications (401/403) per client address, e.g. "20/minute"; beyond it the address gets 429.
+    "AUTH_FAIL_LIMIT": "20/minute",
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
 }
