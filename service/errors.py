@@ -46,6 +46,14 @@ class ProblemSchema(ma.Schema):
     errors_omitted = ma.fields.Integer(metadata={"description": "invalid fields found beyond those in `errors`"})
 
 
+class TooManyRequests(Exception):
+    """A request refused for now (429 problem+json with `Retry-After`): the caller may retry later."""
+
+    def __init__(self, code: str, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.retry_after = code, detail, retry_after
+
+
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
             headers: Mapping[str, str] | None = None) -> Response:
     """Build a problem+json response."""
@@ -117,6 +125,11 @@ def handle_domain_error(error: DomainError) -> Response:
     return problem(error.status, error.code, error.message, errors)
 
 
+def handle_too_many(error: TooManyRequests) -> Response:
+    """429 with the seconds to wait."""
+    return problem(429, error.code, error.detail, headers={"Retry-After": str(error.retry_after)})
+
+
 def handle_redis_down(error: Exception) -> Response:
     """Redis unreachable: job endpoints answer 503 with Retry-After; nothing was enqueued."""
     log.warning("redis unavailable: %s", error)
@@ -134,6 +147,7 @@ def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(DomainError, handle_domain_error)
+    app.register_error_handler(TooManyRequests, handle_too_many)
     app.register_error_handler(RedisConnectionError, handle_redis_down)
     app.register_error_handler(RedisTimeoutError, handle_redis_down)
     app.register_error_handler(Exception, handle_unexpected)

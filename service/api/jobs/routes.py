@@ -16,16 +16,18 @@ from workers.queues import SERIALIZER, enqueue, new_job_id
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 
-from ...errors import problem
-from ...jobs import JobNotFound, idempotency_key, job_json, load, owner, redis
+from ...errors import TooManyRequests, problem
+from ...jobs import JobNotFound, active_jobs, active_key, count_active, idempotency_key, job_json, load, owner, redis
 from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from .schemas import JobSchema, ReplayRequestSchema
 
-#: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
-MAX_DEEP_SECONDS = 3000
+#: A deep review's worst case (decisions x time budget): one job never holds a worker for more than 5 minutes.
+MAX_DEEP_SECONDS = 300
+#: Seconds a caller over MAX_ACTIVE_JOBS is told to wait.
+ACTIVE_RETRY_AFTER = 10
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
 
@@ -51,21 +53,28 @@ def check_callback(url: str) -> None:
 
 
 def submit(key: str, make, attempts: int = 5):
-    """The job this idempotency key names, or a new one: the key and the job are written in one transaction
-    watched on the key, so two identical requests at once get one job and nothing is half-enqueued."""
+    """The job this idempotency key names, or a new one: the key, the job and the caller's set of active jobs
+    are written in one transaction watched on the key and the set, so two identical requests at once get one
+    job, nothing is half-enqueued, and a caller never has more than MAX_ACTIVE_JOBS queued or running (429)."""
+    limit, active = current_app.config.get("MAX_ACTIVE_JOBS") or 0, active_key()
     for _ in range(attempts):
         with redis().pipeline() as pipe:
             try:
-                pipe.watch(key)
+                pipe.watch(key, active)
                 existing = pipe.get(key)
                 if existing is not None:
                     try:
                         return load(existing.decode())
                     except JobNotFound:
                         pass  # that job has expired: this request starts a new one
+                running, ended = active_jobs(redis(), active)
+                if limit and len(running) >= limit:
+                    raise TooManyRequests("too_many_active_jobs", f"{len(running)} jobs of this caller are queued "
+                                          f"or running; at most {limit} at once", ACTIVE_RETRY_AFTER)
                 job_id = new_job_id()
                 pipe.multi()
                 pipe.set(key, job_id, ex=analyse_replays.spec.result_ttl)
+                count_active(pipe, active, job_id, ended)
                 job = make(pipe, job_id)
                 pipe.execute()
                 return job
@@ -88,6 +97,8 @@ class Replays(MethodView):
 
     @blp.arguments(ReplayRequestSchema())
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
+    @blp.alt_response(429, description="too many jobs of this caller queued or running (MAX_ACTIVE_JOBS), over "
+                      "the rate limit, or too many failed authentications; retry after Retry-After seconds")
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):
         """Queue an analysis: audit and per-seat statistics of every log, one summary across games."""
