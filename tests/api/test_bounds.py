@@ -172,3 +172,30 @@ def test_a_bounded_list_checks_items_until_the_cap():
     messages = caught.value.messages
     assert len([k for k in messages if isinstance(k, int)]) == MAX_ITEM_ERRORS
     assert "not checked" in messages["_schema"][0]
+
+
+def test_a_batch_of_long_valid_logs_is_validated_fast():
+    """200 logs of 275 events (about the most 2 MiB holds): well-formed events are not loaded one by one
+    (that took 1.3 s and more), the log parser checks them after."""
+    from service.replay.simulate_fourcolor import simulate
+
+    log = simulate("bga-taiwan", 1, 4, "greedy")
+    log = {**log, "events": log["events"] + [{"seat": 0, "type": "draw"}] * (275 - len(log["events"]))}
+    body = {"logs": [log] * 200}
+    start = time.perf_counter()
+    loaded = ReplayRequestSchema().load(body)
+    assert time.perf_counter() - start < 0.3
+    assert loaded["logs"][0]["events"] == log["events"]
+
+
+@pytest.mark.parametrize(("event", "field"), [
+    ({"seat": 0, "type": "draw", "extra": 1}, "events.1.extra"),
+    ({"seat": True, "type": "draw"}, "events.1.seat"),
+    ({"seat": 0, "type": "draw", "cards": []}, "events.1.cards"),
+    ({"seat": 0, "type": "teleport"}, "events.1.type"),
+])
+def test_a_doubtful_event_is_checked_by_the_schema(client, event, field):
+    body = {"ruleset": "bga-taiwan", "seats": 2, "hands": [[], []], "events": [{"seat": 0, "type": "draw"}, event]}
+    response, _ = post(client, "/v1/audits", body)
+    assert response.status_code == 422
+    assert field in response.json["errors"]

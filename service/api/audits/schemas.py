@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...replay.log import EVENT_TYPES, MAX_EVENTS
-from ..common import BoundedList, EchoSchema, RulesetRequestSchema, card_field, card_list, integer
+from ..common import BoundedList, EchoSchema, RulesetRequestSchema, card_field, card_list, integer, is_str
 
 EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
 
@@ -23,6 +23,21 @@ class LogEventSchema(ma.Schema):
         "description": "claim / capture: the meld or pair kind formed with the public card"})
     cards = card_list(load_default=None, allow_none=True, validate=validate.Length(min=1, max=4), metadata={
         "description": "claim / capture: every card of the meld or pair, the public card included"})
+
+
+EVENT_FIELDS = frozenset(LogEventSchema._declared_fields)
+SEATS = range(4)
+
+
+def plain_event(event: object) -> bool:
+    """An event LogEventSchema would load unchanged (the log parser checks it against the log, naming the field):
+    known keys, a seat 0-3, a known type, card and meld strings, 1-4 card strings. Logs hold thousands."""
+    if type(event) is not dict or not event.keys() <= EVENT_FIELDS or type(event.get("seat")) is not int:
+        return False
+    card, meld, cards = event.get("card"), event.get("meld"), event.get("cards")
+    return (event["seat"] in SEATS and event.get("type") in EVENT_KINDS and (card is None or type(card) is str)
+            and (meld is None or type(meld) is str)
+            and (cards is None or (type(cards) is list and 1 <= len(cards) <= 4 and all(map(is_str, cards)))))
 
 
 class LogResultSchema(ma.Schema):
@@ -43,7 +58,8 @@ class GameLogSchema(RulesetRequestSchema):
                         validate=validate.Length(min=2, max=4), metadata={"description": "each seat's initial deal"})
     stock = card_list(load_default=None, allow_none=True, validate=validate.Length(max=117), metadata={
         "description": "the undealt cards in the order they are turned up"})
-    events = BoundedList(fields.Nested(LogEventSchema), required=True, validate=validate.Length(max=MAX_EVENTS))
+    events = BoundedList(fields.Nested(LogEventSchema), plain=plain_event, required=True,
+                         validate=validate.Length(max=MAX_EVENTS))
     result = fields.Nested(LogResultSchema, load_default=None, allow_none=True)
 
 
