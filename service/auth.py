@@ -16,6 +16,7 @@ from flask import Flask, Response, current_app, g, request
 from .config import ConfigError
 from .cors import is_preflight
 from .errors import problem
+from .ratelimit import FailureLimit
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 DIGEST = re.compile(r"[0-9a-fA-F]{64}")
@@ -97,15 +98,24 @@ def is_open(path: str, method: str) -> bool:
 
 
 def require_key() -> Response | None:
-    """Before each request: 401 without a key, 403 with an unknown one; else remember the key's name.
-    CORS preflights pass: browsers send them without the key's header, and they run nothing."""
+    """Before each request: 429 for an address over its failed authentications, 401 without a key, 403 with an
+    unknown one; else remember the key's name. CORS preflights pass: browsers send them without the key's
+    header, and they run nothing."""
     if is_open(request.path, request.method) or is_preflight():
         return None
+    failures: FailureLimit | None = current_app.extensions.get("longcards_auth_failures")
+    address = request.remote_addr or "unknown"
+    wait = failures.retry_after(address) if failures else None
+    if wait is not None:
+        return problem(429, "rate_limited", "too many failed authentications from this address; retry later",
+                       headers={"Retry-After": str(wait)})
     key = presented_key()
+    name = None if key is None else key_name(key, current_app.extensions["longcards_api_keys"])
+    if name is None and failures:
+        failures.failed(address)
     if key is None:
         return problem(401, "missing_api_key", "an API key is required: Authorization: Bearer <key> or X-API-Key",
                        headers={"WWW-Authenticate": "Bearer"})
-    name = key_name(key, current_app.extensions["longcards_api_keys"])
     if name is None:
         return problem(403, "invalid_api_key", "the API key is not valid")
     g.api_key = name
@@ -113,11 +123,15 @@ def require_key() -> Response | None:
 
 
 def init_app(app: Flask) -> None:
-    """Check API keys on every request when `API_KEYS` names any; refuse to start on a malformed entry, or on
-    none with `REQUIRE_AUTH`; warn when the API runs open."""
+    """Check API keys on every request when `API_KEYS` names any, limiting each address's failed attempts
+    when `AUTH_FAIL_LIMIT` is set; refuse to start on a malformed entry, or on none with `REQUIRE_AUTH`;
+    warn when the API runs open."""
     keys = parse_keys(app.config.get("API_KEYS"))
     app.extensions["longcards_api_keys"] = keys
     if keys:
+        if app.config.get("AUTH_FAIL_LIMIT"):
+            app.extensions["longcards_auth_failures"] = FailureLimit(app.config["AUTH_FAIL_LIMIT"],
+                                                                     app.config.get("REDIS_URL"))
         app.before_request(require_key)
     elif app.config.get("REQUIRE_AUTH"):
         raise ConfigError(NO_KEYS_REQUIRED)

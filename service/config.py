@@ -33,6 +33,10 @@ DEFAULTS: dict[str, Any] = {
     "REQUIRE_AUTH": False,
     # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.
     "RATE_LIMIT": "",
+    # Failed authentications (401/403) per client address, e.g. "20/minute"; beyond it the address gets 429.
+    "AUTH_FAIL_LIMIT": "20/minute",
+    # Jobs one API key (else one client address) may have queued or running at once; 0 = no limit.
+    "MAX_ACTIVE_JOBS": 20,
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
     # Origins whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers, not cookies).

@@ -20,6 +20,10 @@ from .rules.errors import DomainError
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
+#: An answer lists at most this many invalid fields (`errors_omitted` counts the rest) ...
+MAX_REPORTED_ERRORS = 50
+#: ... and cuts every field path and message to this many characters: a huge input is never echoed back.
+MAX_ERROR_TEXT = 200
 
 #: Stable codes for HTTP-level failures (domain codes come from service.rules.errors).
 HTTP_CODES = {
@@ -60,9 +64,18 @@ class ProblemSchema(ma.Schema):
     code = ma.fields.String(required=True, metadata={"description": "stable snake_case error code"})
     errors = ma.fields.Dict(
         keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
-        metadata={"description": "invalid input: dotted field path -> messages"},
+        metadata={"description": f"invalid input: dotted field path -> messages (the first {MAX_REPORTED_ERRORS})"},
     )
     request_id = ma.fields.String(metadata={"description": "the request's X-Request-ID, to quote when reporting"})
+    errors_omitted = ma.fields.Integer(metadata={"description": "invalid fields found beyond those in `errors`"})
+
+
+class TooManyRequests(Exception):
+    """A request refused for now (429 problem+json with `Retry-After`): the caller may retry later."""
+
+    def __init__(self, code: str, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.retry_after = code, detail, retry_after
 
 
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
@@ -71,16 +84,25 @@ def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]]
     if code not in PROBLEMS:
         log.warning("problem code %r has no entry in service.problems", code)
     body: dict[str, Any] = {
-        "type": uri(code), "title": HTTPStatus(status).phrase, "status": status, "detail": detail, "code": code,
+        "type": uri(code), "title": HTTPStatus(status).phrase, "status": status,
+        "detail": clip(detail, 2 * MAX_ERROR_TEXT), "code": code,
     }
     if errors:
-        body["errors"] = {k: list(v) for k, v in errors.items()}
+        shown = list(errors.items())[:MAX_REPORTED_ERRORS]
+        body["errors"] = {clip(k): [clip(m) for m in list(v)[:MAX_REPORTED_ERRORS]] for k, v in shown}
+        if len(errors) > len(shown):
+            body["errors_omitted"] = len(errors) - len(shown)
     if has_request_context() and g.get("request_id"):
         body["request_id"] = g.request_id
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """`text`, cut to `limit` characters with an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -123,8 +145,9 @@ def handle_http_exception(error: HTTPException) -> Response:
         return problem(400, "malformed_json", "the request body is not valid JSON", flatten(messages) or None)
     if status == 422 and messages is not None:
         errors = flatten(messages)
-        fields = ", ".join(sorted(errors))
-        return problem(422, "invalid_request", f"invalid fields: {fields}", errors)
+        names = sorted(errors)
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        return problem(422, "invalid_request", f"invalid fields: {', '.join(names[:10])}{more}", errors)
     if status == 413:
         return problem(413, "payload_too_large", "the request body exceeds the configured maximum size")
     code = HTTP_CODES.get(status, "http_error")
@@ -138,6 +161,11 @@ def handle_domain_error(error: DomainError) -> Response:
     """Rules-engine rejections: 422 with the stable code and the field at fault."""
     errors = {error.field or "body": [error.message]}
     return problem(error.status, error.code, error.message, errors)
+
+
+def handle_too_many(error: TooManyRequests) -> Response:
+    """429 with the seconds to wait."""
+    return problem(429, error.code, error.detail, headers={"Retry-After": str(error.retry_after)})
 
 
 def handle_redis_down(error: Exception) -> Response:
@@ -157,6 +185,7 @@ def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(DomainError, handle_domain_error)
+    app.register_error_handler(TooManyRequests, handle_too_many)
     app.register_error_handler(RedisConnectionError, handle_redis_down)
     app.register_error_handler(RedisTimeoutError, handle_redis_down)
     app.register_error_handler(Exception, handle_unexpected)

@@ -11,14 +11,19 @@ import json
 import re
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app, g, request
 from redis import Redis
+from redis.client import Pipeline
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from workers.queues import connect, fetch
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
+#: A set per owner of the ids of the jobs it submitted that may still be queued or running.
+ACTIVE_PREFIX = "longcards:active:"
+ACTIVE_TTL = 7 * 24 * 3600
+ENDED = frozenset({b"finished", b"failed", b"stopped", b"canceled"})
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
 STATUS = {
@@ -44,6 +49,31 @@ def redis() -> Redis:
 def owner() -> str:
     """Who is asking: the API key's name when keys are on, else everyone is `public`."""
     return getattr(g, "api_key", None) or "public"
+
+
+def active_key() -> str:
+    """The set of active jobs a submission counts against: the API key's name, else the client address."""
+    name = getattr(g, "api_key", None)
+    return ACTIVE_PREFIX + (f"key:{name}" if name else f"addr:{request.remote_addr or 'unknown'}")
+
+
+def active_jobs(connection: Redis, key: str) -> tuple[list[bytes], list[bytes]]:
+    """The ids in an owner's set of jobs still queued or running, and those of jobs that have ended (or expired)."""
+    ids = list(connection.smembers(key))
+    with connection.pipeline(transaction=False) as pipe:
+        for job_id in ids:
+            pipe.hget(Job.key_for(job_id.decode()), "status")
+        statuses = pipe.execute()
+    active = [job_id for job_id, status in zip(ids, statuses) if status is not None and status not in ENDED]
+    return active, [job_id for job_id, status in zip(ids, statuses) if status is None or status in ENDED]
+
+
+def count_active(pipe: Pipeline, key: str, job_id: str, ended: list[bytes]) -> None:
+    """Queue the set update of a new job: the ended ones pruned, the new one added."""
+    if ended:
+        pipe.srem(key, *ended)
+    pipe.sadd(key, job_id)
+    pipe.expire(key, ACTIVE_TTL)
 
 
 def load(job_id: str) -> Job:

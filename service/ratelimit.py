@@ -1,19 +1,23 @@
 """Rate limits (Flask-Limiter): `RATE_LIMIT` per API key, else per client address, counted in Redis; every
-limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
+limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds). And
+`AUTH_FAIL_LIMIT`, failed authentications per client address (the `limits` library Flask-Limiter is built on).
 
 One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
-never fails a request: the limiter counts in process memory until Redis answers again.
+never fails a request: the limiters count in process memory until Redis answers again.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.errors import RateLimitExceeded
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from workers.queues import redis_url
 
@@ -27,6 +31,40 @@ EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 #: job submissions' polling hint) that set it themselves.
 HEADERS = {HeaderNames.LIMIT: "RateLimit-Limit", HeaderNames.REMAINING: "RateLimit-Remaining",
            HeaderNames.RESET: "RateLimit-Reset", HeaderNames.RETRY_AFTER: "RateLimit-Reset"}
+
+log = logging.getLogger(__name__)
+
+
+class FailureLimit:
+    """Failed authentications per client address in a moving window: past the limit, the address is refused
+    (429) whatever key it sends until its oldest failure leaves the window, so keys cannot be guessed at speed."""
+
+    def __init__(self, limit: str, redis_url: str | None) -> None:
+        self.items: list[RateLimitItem] = parse_many(limit)
+        self.shared = MovingWindowRateLimiter(storage_from_string(
+            storage_uri(redis_url), socket_connect_timeout=1, socket_timeout=1))
+        self.local = MovingWindowRateLimiter(MemoryStorage())  # while Redis does not answer
+
+    def _call(self, method: str, *args: object):
+        """The shared limiter's `method`, or the in-process one's when Redis fails."""
+        try:
+            return getattr(self.shared, method)(*args)
+        except Exception as error:  # Redis down or timing out: never fail the request for it
+            log.warning("auth failure limit: redis unavailable (%s); counting in memory", error)
+            return getattr(self.local, method)(*args)
+
+    def retry_after(self, address: str) -> int | None:
+        """Seconds until `address` may try again, or None when it is under the limit."""
+        for item in self.items:
+            if not self._call("test", item, "authfail", address):
+                reset = self._call("get_window_stats", item, "authfail", address).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None
+
+    def failed(self, address: str) -> None:
+        """Count one failed authentication of `address`."""
+        for item in self.items:
+            self._call("hit", item, "authfail", address)
 
 
 def caller() -> str:

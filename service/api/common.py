@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -27,14 +28,84 @@ def card_field(description: str = "canonical card code of the rule-set", **kwarg
     return fields.String(metadata={"description": description, "enum": enum}, **kwargs)
 
 
-class CardList(fields.List):
+#: A list stops checking its items after this many invalid ones (the rest would only cost time to report).
+MAX_ITEM_ERRORS = 50
+
+
+class BoundedList(fields.List):
+    """A list whose length limits (its `validate.Length`) are checked before any item is deserialised, and
+    whose items are checked only until MAX_ITEM_ERRORS of them are invalid: a long list of bad items costs
+    no more than a short one. Every list of every request schema is one (a test enforces it).
+
+    `plain`, when given, is a quick test of an item that is already what the inner field would load it to (and
+    that the engine checks again, naming the field): a list of such items passes as it is, the per-item
+    deserialisation left for lists with a doubtful item. Large valid requests are the point."""
+
+    def __init__(self, inner: Any, *, plain: Callable[[Any], bool] | None = None, **kwargs: Any) -> None:
+        super().__init__(inner, **kwargs)
+        self.plain = plain
+        self.lengths = [v for v in self.validators if isinstance(v, validate.Length)]
+        if not any(v.max is not None or v.equal is not None for v in self.lengths):
+            raise ValueError("a request list needs validate.Length(max=...)")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        for length in self.lengths:
+            length(value)
+        if self.plain is not None and all(map(self.plain, value)):
+            return value
+        result: list[Any] = []
+        errors: dict[Any, Any] = {}
+        for index, item in enumerate(value):
+            try:
+                result.append(self.inner.deserialize(item, **kwargs))
+            except ma.ValidationError as error:
+                errors[index] = error.messages
+                if len(errors) == MAX_ITEM_ERRORS and index + 1 < len(value):
+                    errors["_schema"] = [f"{MAX_ITEM_ERRORS} invalid items; items after {index} were not checked"]
+                    break
+        if errors:
+            raise ma.ValidationError(errors)
+        return result
+
+
+def is_str(item: Any) -> bool:
+    """A string (a card code the engine will check)."""
+    return type(item) is str
+
+
+class CardList(BoundedList):
     """A list of card codes. Strings pass straight through (the engine checks codes and names the field);
     only non-strings fall back to per-item errors. Hand requests are the hot path."""
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
-        if isinstance(value, list) and all(type(item) is str for item in value):
-            return value
+    def __init__(self, inner: Any, **kwargs: Any) -> None:
+        super().__init__(inner, plain=is_str, **kwargs)
+
+
+class BoundedDict(fields.Dict):
+    """A JSON object whose number of keys (its `validate.Length`) is checked before any key or value is."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict[Any, Any]:
+        if isinstance(value, dict):
+            for length in self.validators:
+                if isinstance(length, validate.Length):
+                    length(value)
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Number(fields.Float):
+    """A JSON number, strictly: marshmallow's Float would also take the string "4.5"."""
+
+    def _validated(self, value: Any) -> float:
+        if not isinstance(value, (int, float)):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+def integer(**kwargs: Any) -> fields.Integer:
+    """A JSON integer, strictly: 4.5 and "4" are refused (422), never truncated or converted."""
+    return fields.Integer(strict=True, **kwargs)
 
 
 def card_list(**kwargs: Any) -> CardList:
@@ -49,11 +120,16 @@ class ExposedMeldSchema(ma.Schema):
     cards = card_list(required=True, validate=validate.Length(min=1, max=4))
 
 
+#: Rule options a request may name (every rule-set has fewer).
+MAX_OPTIONS = 16
+
+
 class RulesetRequestSchema(ma.Schema):
     """`ruleset` and `options`, common to every evaluating request."""
 
     ruleset = fields.String(required=True, metadata={"enum": list(RULESET_IDS)})
-    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict,
+    options = BoundedDict(keys=fields.String(), values=fields.Raw(allow_none=True), load_default=dict,
+                          validate=validate.Length(max=MAX_OPTIONS),
                           metadata={"description": "rule options; see GET /v1/rulesets for names and defaults"})
 
 
@@ -61,7 +137,7 @@ class HandRequestSchema(RulesetRequestSchema):
     """A player's cards: concealed `hand`, `exposed` melds, and the `public_card` on offer, if any."""
 
     hand = card_list(required=True, validate=validate.Length(max=64))
-    exposed = fields.List(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
+    exposed = BoundedList(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
     public_card = card_field(load_default=None, allow_none=True)
 
 
@@ -78,7 +154,7 @@ class EchoSchema(ma.Schema):
     """The rule-set, its fully resolved options and the engine version, echoed by every answer."""
 
     ruleset = fields.String(required=True)
-    options = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+    options = BoundedDict(keys=fields.String(), values=fields.Raw(), required=True)
     engine_version = fields.String(required=True)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
+from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat, shown
 from ..rules.registry import get_ruleset
 
 MAX_EVENTS = 2000
@@ -103,16 +103,38 @@ def parse_log(raw: Mapping[str, Any]) -> GameLog:
     hands = _hands(raw.get("hands"), ruleset, seats, dealer, card)
     stock = None
     if raw.get("stock") is not None:
-        stock = tuple(card(t, "stock", i) for i, t in enumerate(_list(raw["stock"], "stock")))
+        cards = _list(raw["stock"], "stock")
+        if len(cards) > sum(_deck_limits(ruleset).values()):  # before any card is parsed
+            raise ImpossibleCount(f"a stock of {len(cards)} cards; the deck has fewer", "stock")
+        stock = tuple(card(t, "stock", i) for i, t in enumerate(cards))
     _check_deck(ruleset, hands, stock)
     raw_events = _list(raw.get("events"), "events")
     if len(raw_events) > MAX_EVENTS:  # checked before any work: a huge log is refused at once
         raise LogError(f"{len(raw_events)} events; at most {MAX_EVENTS} per round", "events", code="too_many_events")
     events = tuple(_event(i, e, ruleset, seats, card) for i, e in enumerate(raw_events))
-    result = raw.get("result")
-    if result is not None and not isinstance(result, Mapping):
-        raise LogError("result must be an object", "result")
+    result = _result(raw.get("result"), seats)
     return GameLog(ruleset, options, seats, dealer, hands, stock, events, result)
+
+
+def _is_int(value: object) -> bool:
+    """A JSON integer, strictly (not 1.0, "1" or true)."""
+    return type(value) is int
+
+
+def _result(result: object, seats: int) -> Mapping[str, Any] | None:
+    """The recorded result: an object whose `winner` and `points` are integers or null, `deltas` one integer
+    per seat or null."""
+    if result is None:
+        return None
+    if not isinstance(result, Mapping):
+        raise LogError("result must be an object", "result")
+    for name in ("winner", "points"):
+        if result.get(name) is not None and not _is_int(result[name]):
+            raise LogError(f"result.{name} must be an integer", f"result.{name}")
+    deltas = result.get("deltas")
+    if deltas is not None and not (isinstance(deltas, list) and len(deltas) == seats and all(map(_is_int, deltas))):
+        raise LogError(f"result.deltas must be {seats} integers, one per seat", "result.deltas")
+    return result
 
 
 def _list(value: object, field: str) -> Sequence[Any]:
@@ -130,21 +152,31 @@ def _hands(raw: object, ruleset: Any, seats: int, dealer: int, card: Callable) -
     sizes = deal_sizes(ruleset, seats, dealer)
     out = []
     for s, hand in enumerate(hands):
-        cards = tuple(card(t, "hands", s, i) for i, t in enumerate(_list(hand, f"hands.{s}")))
-        if len(cards) != sizes[s]:
-            raise LogError(f"seat {s} was dealt {len(cards)} cards; {ruleset.id} deals {sizes[s]}", f"hands.{s}",
+        codes = _list(hand, f"hands.{s}")
+        if len(codes) != sizes[s]:  # before any card is parsed
+            raise LogError(f"seat {s} was dealt {len(codes)} cards; {ruleset.id} deals {sizes[s]}", f"hands.{s}",
                            code="wrong_deal_size")
-        out.append(cards)
+        out.append(tuple(card(t, "hands", s, i) for i, t in enumerate(codes)))
     return tuple(out)
+
+
+def _deck_codes(ruleset: Any) -> Sequence[str]:
+    """Every card code of the log's game family."""
+    if ruleset.family == "chan":
+        from ..rules.chan.cards import CODES
+        return CODES
+    from ..rules.fourcolor.cards import ALL_CODES
+    return ALL_CODES
+
+
+def _deck_limits(ruleset: Any) -> dict[str, int]:
+    """Copies of each card code in the deck (flowers: one)."""
+    return {c: (1 if c.startswith("F") else 4) for c in _deck_codes(ruleset)}
 
 
 def _check_deck(ruleset: Any, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...] | None) -> None:
     """No card more often than the deck holds, over every hand and the stock."""
-    if ruleset.family == "chan":
-        from ..rules.chan.cards import CODES as codes
-    else:
-        from ..rules.fourcolor.cards import ALL_CODES as codes
-    limits = {c: (1 if c.startswith("F") else 4) for c in codes}
+    codes, limits = _deck_codes(ruleset), _deck_limits(ruleset)
     everything = [c for h in hands for c in h] + list(stock or ())
     if all(everything.count(c) <= limits[codes[c]] for c in set(everything)):
         return
@@ -170,7 +202,7 @@ def _event(i: int, raw: object, ruleset: Any, seats: int, card: Callable) -> Eve
                      None if cards is None else tuple(card(t, "events", i, "cards", j) for j, t in enumerate(cards)))
     field = f"events.{i}"
     if kind not in EVENT_TYPES[ruleset.family]:
-        raise LogError(f"unknown event type {kind!r}; {ruleset.id} has {', '.join(EVENT_TYPES[ruleset.family])}",
+        raise LogError(f"unknown event type {shown(kind)}; {ruleset.id} has {', '.join(EVENT_TYPES[ruleset.family])}",
                        f"{field}.type")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
         raise LogError(f"seat must be a seat index 0..{seats - 1}", f"{field}.seat")

@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import reprlib
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 2, 4, 4
+
+
+def shown(value: object) -> str:
+    """`value` as messages quote it: its repr, cut to about 40 characters (a huge input is never echoed)."""
+    return _SHORT.repr(value)
+
 
 class DomainError(Exception):
     """A request the rules reject; `code` is stable, `field` names the offending input (dotted path)."""

@@ -9,7 +9,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from .errors import InvalidOption
+from .errors import InvalidOption, shown
 
 KIND_PHRASES = {"boolean": "true or false", "integer": "an integer", "string": "a string"}
 
@@ -93,7 +93,7 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any] | Non
     resolved = {o.name: o.default for o in declared}
     for name, value in (given or {}).items():
         if name not in known:
-            raise InvalidOption(f"unknown option {name!r}", f"options.{name}", code="unknown_option")
+            raise InvalidOption(f"unknown option {shown(name)}", f"options.{name}", code="unknown_option")
         resolved[name] = known[name].validate(value)
     return MappingProxyType(resolved)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .errors import UnknownRuleset
+from .errors import UnknownRuleset, shown
 
 ENGINE_VERSION = "0.1.0"
 
@@ -36,7 +36,7 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
     _load()
     if not isinstance(ruleset_id, str) or ruleset_id not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
-        raise UnknownRuleset(f"unknown rule-set {ruleset_id!r}; known: {known}", "ruleset")
+        raise UnknownRuleset(f"unknown rule-set {shown(ruleset_id)}; known: {known}", "ruleset")
     return _REGISTRY[ruleset_id]
 
 

@@ -169,8 +169,10 @@ def _candidates(position: Position, given: Sequence[int] | None, ranking: Sequen
         if card not in legal:
             raise DomainError(f"{position.code(card)} is not a legal discard of this hand", f"candidates.{i}",
                               code="illegal_discard")
-        if card not in chosen:
-            chosen.append(card)
+        if card in chosen:  # the same card twice would only be played twice over
+            raise DomainError(f"{position.code(card)} is already candidate {given.index(card)}", f"candidates.{i}",
+                              code="duplicate_candidate")
+        chosen.append(card)
     return chosen
 
 

@@ -14,7 +14,8 @@ from workers.queues import enqueue
 from workers.replays import analyse_replays
 
 from .conftest import batch, run_worker
-from .test_faults import LONG_BATCH, wait_for, worker_process
+from .processes import wait_for, worker_process
+from .test_recovery import LONG_BATCH
 
 
 def submit(client, logs: list[dict], **extra):

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...replay.log import EVENT_TYPES, MAX_EVENTS
-from ..common import EchoSchema, RulesetRequestSchema, card_field, card_list
+from ..common import BoundedList, EchoSchema, RulesetRequestSchema, card_field, card_list, integer, is_str
 
 EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
 
@@ -14,7 +14,7 @@ EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
 class LogEventSchema(ma.Schema):
     """One event of a round, in order."""
 
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+    seat = integer(required=True, validate=validate.Range(min=0, max=3))
     type = fields.String(required=True, validate=validate.OneOf(EVENT_KINDS), metadata={
         "description": "Four Color Cards: discard, draw, claim, hu. Chắn: discard, capture, draw, chiu, win, pass"})
     card = card_field("the card discarded, drawn (may be omitted when `stock` is given) or captured",
@@ -25,25 +25,41 @@ class LogEventSchema(ma.Schema):
         "description": "claim / capture: every card of the meld or pair, the public card included"})
 
 
+EVENT_FIELDS = frozenset(LogEventSchema._declared_fields)
+SEATS = range(4)
+
+
+def plain_event(event: object) -> bool:
+    """An event LogEventSchema would load unchanged (the log parser checks it against the log, naming the field):
+    known keys, a seat 0-3, a known type, card and meld strings, 1-4 card strings. Logs hold thousands."""
+    if type(event) is not dict or not event.keys() <= EVENT_FIELDS or type(event.get("seat")) is not int:
+        return False
+    card, meld, cards = event.get("card"), event.get("meld"), event.get("cards")
+    return (event["seat"] in SEATS and event.get("type") in EVENT_KINDS and (card is None or type(card) is str)
+            and (meld is None or type(meld) is str)
+            and (cards is None or (type(cards) is list and 1 <= len(cards) <= 4 and all(map(is_str, cards)))))
+
+
 class LogResultSchema(ma.Schema):
     """What the source recorded as the round's result."""
 
     type = fields.String(validate=validate.OneOf(["hu", "win", "draw"]))
-    winner = fields.Integer(strict=True, allow_none=True)
-    points = fields.Integer(strict=True, allow_none=True)
-    deltas = fields.List(fields.Integer(strict=True), allow_none=True)
+    winner = integer(allow_none=True)
+    points = integer(allow_none=True)
+    deltas = BoundedList(integer(), allow_none=True, validate=validate.Length(max=4))
 
 
 class GameLogSchema(RulesetRequestSchema):
     """One round: the deal, the stock in draw order, the events, and the recorded result (docs/rules.md#logs)."""
 
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
-    dealer = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3))
-    hands = fields.List(card_list(validate=validate.Length(max=21)), required=True,
+    seats = integer(required=True, validate=validate.Range(min=2, max=4))
+    dealer = integer(load_default=0, validate=validate.Range(min=0, max=3))
+    hands = BoundedList(card_list(validate=validate.Length(max=21)), required=True,
                         validate=validate.Length(min=2, max=4), metadata={"description": "each seat's initial deal"})
     stock = card_list(load_default=None, allow_none=True, validate=validate.Length(max=117), metadata={
         "description": "the undealt cards in the order they are turned up"})
-    events = fields.List(fields.Nested(LogEventSchema), required=True, validate=validate.Length(max=MAX_EVENTS))
+    events = BoundedList(fields.Nested(LogEventSchema), plain=plain_event, required=True,
+                         validate=validate.Length(max=MAX_EVENTS))
     result = fields.Nested(LogResultSchema, load_default=None, allow_none=True)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import EchoSchema, ExposedMeldSchema, RulesetRequestSchema, card_field, card_list
+from ..common import BoundedList, EchoSchema, ExposedMeldSchema, RulesetRequestSchema, card_field, card_list, integer
 from ..hands.schemas import HistorySchema
 
 MAX_VISIBLE = 120
@@ -16,14 +16,14 @@ class DiscardsRequestSchema(RulesetRequestSchema):
 
     hand = card_list(required=True, validate=validate.Length(max=64), metadata={
         "description": "concealed cards, including the card just taken (or the dealer's full deal)"})
-    exposed = fields.List(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
+    exposed = BoundedList(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
     visible = card_list(load_default=list, validate=validate.Length(max=MAX_VISIBLE), metadata={
         "description": "every other card the player has seen: discards, turned-up stock cards and the other "
                        "players' exposed melds (a claimed card once, inside its meld). Unseen copies = the deck "
                        "minus the player's own cards minus these."})
-    seats = fields.Integer(load_default=4, strict=True, validate=validate.Range(min=2, max=4), metadata={
+    seats = integer(load_default=4, validate=validate.Range(min=2, max=4), metadata={
         "description": "players at the table (settlement of each wait depends on it)"})
-    seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=3), metadata={
+    seat = integer(load_default=0, validate=validate.Range(min=0, max=3), metadata={
         "description": "the player's seat: waits list the seats whose discards they can be won on"})
     history = fields.Nested(HistorySchema, load_default=None, allow_none=True, metadata={
         "description": "cardavia-chan: the player's earlier moves (capture rules 3 and 6 bar some discards)"})

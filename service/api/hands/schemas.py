@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import EchoSchema, HandRequestSchema, MeldSchema
+from ..common import BoundedList, EchoSchema, HandRequestSchema, MeldSchema
 
 ROLES = ["drawer", "next", "other", "discarder"]
 
@@ -22,12 +22,12 @@ class JsonBoolean(fields.Boolean):
 class HistorySchema(ma.Schema):
     """Chắn: the player's own earlier moves that capture rules 3-6 depend on (faces as card codes)."""
 
-    discarded = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+    discarded = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
         "description": "faces he discarded (rule 4: he cannot capture them; rule 6: two suits of one value "
                        "discarded forbid Cạ captures)"})
-    passed_identical = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+    passed_identical = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
         "description": "faces whose identical capture he passed up (rule 3: never discard them or use them in a Cạ)"})
-    played_into_ca = fields.List(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
+    played_into_ca = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
         "description": "faces he played from hand into a Cạ (rule 4: he cannot capture them)"})
     captured_ca = JsonBoolean(load_default=False, metadata={
         "description": "he has captured a Cạ (rule 6: he may never discard both cards of a Cạ)"})

@@ -16,9 +16,9 @@ from workers.queues import SERIALIZER, enqueue, new_job_id
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, notify_failure, notify_success
 
-from ...errors import problem
+from ...errors import TooManyRequests, problem
 from ...joblist import BadCursor, page, remember
-from ...jobs import JobNotFound, idempotency, job_json, load, owner, redis
+from ...jobs import JobNotFound, active_jobs, active_key, count_active, idempotency, job_json, load, owner, redis
 from ...replay.log import parse_log
 from ...replay.stats import count_discards
 from ...rules.errors import DomainError
@@ -26,8 +26,10 @@ from ..blueprint import Blueprint
 from ..examples import CREATE_REPLAY
 from .schemas import JobListArgsSchema, JobListSchema, JobSchema, ReplayRequestSchema, ResultPageArgsSchema
 
-#: A deep review's worst case (decisions x time budget) must fit well inside the job's time limit.
-MAX_DEEP_SECONDS = 3000
+#: A deep review's worst case (decisions x time budget): one job never holds a worker for more than 5 minutes.
+MAX_DEEP_SECONDS = 300
+#: Seconds a caller over MAX_ACTIVE_JOBS is told to wait.
+ACTIVE_RETRY_AFTER = 10
 #: Seconds a client should wait before polling a job it just submitted.
 POLL_AFTER = "1"
 
@@ -49,13 +51,15 @@ def check_callback(url: str) -> None:
 
 
 def submit(key: str, digest: str, make, attempts: int = 5):
-    """The job this idempotency key names, or a new one: the key and the job are written in one transaction
-    watched on the key, so two identical requests at once get one job and nothing is half-enqueued. A key that
-    names a job made from another payload is refused: its job answers a different question."""
+    """The job this idempotency key names, or a new one: the key, the job and the caller's set of active jobs
+    are written in one transaction watched on the key and the set, so two identical requests at once get one
+    job, nothing is half-enqueued, and a caller never has more than MAX_ACTIVE_JOBS queued or running (429).
+    A key that names a job made from another payload is refused: its job answers a different question."""
+    limit, active = current_app.config.get("MAX_ACTIVE_JOBS") or 0, active_key()
     for _ in range(attempts):
         with redis().pipeline() as pipe:
             try:
-                pipe.watch(key)
+                pipe.watch(key, active)
                 existing = pipe.get(key)
                 if existing is not None:
                     job_id, _, made_from = existing.decode().partition(" ")
@@ -68,9 +72,14 @@ def submit(key: str, digest: str, make, attempts: int = 5):
                                           "Idempotency-Key", code="idempotency_key_reused")
                     if job is not None:
                         return job
+                running, ended = active_jobs(redis(), active)
+                if limit and len(running) >= limit:
+                    raise TooManyRequests("too_many_active_jobs", f"{len(running)} jobs of this caller are queued "
+                                          f"or running; at most {limit} at once", ACTIVE_RETRY_AFTER)
                 job_id = new_job_id()
                 pipe.multi()
                 pipe.set(key, f"{job_id} {digest}", ex=analyse_replays.spec.result_ttl)
+                count_active(pipe, active, job_id, ended)
                 job = make(pipe, job_id)
                 remember(pipe, owner(), job_id)
                 pipe.execute()
@@ -96,6 +105,8 @@ class Replays(MethodView):
     @blp.doc(operationId="create_replay")
     @blp.arguments(ReplayRequestSchema(), example=CREATE_REPLAY)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
+    @blp.alt_response(429, description="too many jobs of this caller queued or running (MAX_ACTIVE_JOBS), over "
+                      "the rate limit, or too many failed authentications; retry after Retry-After seconds")
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):
         """Queue an analysis: audit and per-seat statistics of every log, one summary across games."""

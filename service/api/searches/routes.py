@@ -29,6 +29,8 @@ class Searches(MethodView):
     @blp.doc(operationId="create_search")
     @blp.arguments(SearchRequestSchema(), example=CREATE_SEARCH)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
+    @blp.alt_response(429, description="too many jobs of this caller queued or running (MAX_ACTIVE_JOBS), over "
+                      "the rate limit, or too many failed authentications; retry after Retry-After seconds")
     @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
     def post(self, payload: dict):
         """Queue a search: per candidate discard, win probability, expected settlement and chance of paying,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import EchoSchema, HandRequestSchema, MeldSchema, RulesetRequestSchema, card_field
+from ..common import BoundedList, EchoSchema, HandRequestSchema, MeldSchema, RulesetRequestSchema, card_field, integer
 
 
 class ChanContextSchema(ma.Schema):
@@ -27,9 +27,9 @@ class ChanContextSchema(ma.Schema):
 class SettlementRequestSchema(HandRequestSchema):
     """The winner's hand (`public_card` is the winning card), the table size and the winner's seat."""
 
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4),
+    seats = integer(required=True, validate=validate.Range(min=2, max=4),
                            metadata={"description": "players at the table (bga-taiwan 2-4, cardavia-flowers 4)"})
-    winner = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3),
+    winner = integer(required=True, validate=validate.Range(min=0, max=3),
                             metadata={"description": "seat index of the winner, below seats"})
     lucky_card = card_field(
         "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus",
@@ -63,10 +63,11 @@ class SettlementResponseSchema(EchoSchema):
 class MatchRequestSchema(RulesetRequestSchema):
     """Round deltas of a match, in order."""
 
-    seats = fields.Integer(required=True, strict=True, validate=validate.Range(min=2, max=4))
-    rounds = fields.List(fields.List(fields.Integer(strict=True, validate=validate.Range(min=-100000, max=100000))),
+    seats = integer(required=True, validate=validate.Range(min=2, max=4))
+    rounds = BoundedList(BoundedList(integer(validate=validate.Range(min=-100000, max=100000)),
+                                     validate=validate.Length(max=4)),
                          required=True, validate=validate.Length(max=1000))
-    start = fields.Integer(load_default=20, strict=True, validate=validate.Range(min=-100000, max=100000),
+    start = integer(load_default=20, validate=validate.Range(min=-100000, max=100000),
                            metadata={"description": "points every player starts with (docs/rules.md#fc-match: 20)"})
 
 

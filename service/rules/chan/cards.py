@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import ImpossibleCount, InvalidCard
+from ..errors import ImpossibleCount, InvalidCard, shown
 
 SUITS = "msc"
 CHI_CHI = 24
@@ -38,7 +38,7 @@ def parse_card(text: object, field: str) -> int:
     """Parse one canonical, case-sensitive Chắn card code."""
     card = CODE_INDEX.get(text) if isinstance(text, str) else None
     if card is None:
-        raise InvalidCard(f"{text!r} is not a Chắn card code (value 2-9 + suit m/s/c, or CC)", field)
+        raise InvalidCard(f"{shown(text)} is not a Chắn card code (value 2-9 + suit m/s/c, or CC)", field)
     return card
 
 

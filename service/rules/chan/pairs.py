@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..errors import InvalidMeld
+from ..errors import InvalidMeld, shown
 from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 
 KINDS = ("chan", "ca", "chiu")
@@ -124,7 +124,7 @@ def parse_exposed(items: Sequence[Mapping[str, object]]) -> tuple[Pair, ...]:
         field = f"exposed.{i}"
         kind = item.get("kind")
         if kind not in KINDS:
-            raise InvalidMeld(f"unknown pair kind {kind!r}; Chắn has: {', '.join(KINDS)}", f"{field}.kind")
+            raise InvalidMeld(f"unknown pair kind {shown(kind)}; Chắn has: {', '.join(KINDS)}", f"{field}.kind")
         raw = item.get("cards")
         if not isinstance(raw, (list, tuple)) or not raw:
             raise InvalidMeld("a pair needs a non-empty list of cards", f"{field}.cards")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import DiscardAnalysis
-from ..errors import DomainError
+from ..errors import DomainError, shown
 from ..options import Option, resolve_options
 from ..registry import register
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards
@@ -90,7 +90,7 @@ class ChanRuleSet:
         context = dict(context or {})
         for name, value in context.items():
             if name not in CONTEXT_FLAGS:
-                raise DomainError(f"unknown context flag {name!r}; known: {', '.join(CONTEXT_FLAGS)}",
+                raise DomainError(f"unknown context flag {shown(name)}; known: {', '.join(CONTEXT_FLAGS)}",
                                   f"context.{name}", code="unknown_context")
             if not isinstance(value, bool):
                 raise DomainError(f"context.{name} must be true or false", f"context.{name}", code="unknown_context")

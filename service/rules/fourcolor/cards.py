@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import ImpossibleCount, InvalidCard
+from ..errors import ImpossibleCount, InvalidCard, shown
 
 COLOURS = "rygw"
 CHARACTERS = "GAECHPS"
@@ -49,9 +49,9 @@ def parse_card(text: object, field: str, flowers: bool) -> int:
     """Parse one canonical, case-sensitive card code; flowers only in the flowers variant."""
     index = CODE_INDEX.get(text) if isinstance(text, str) else None
     if index is None:
-        raise InvalidCard(f"{text!r} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)", field)
+        raise InvalidCard(f"{shown(text)} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)", field)
     if is_flower(index) and not flowers:
-        raise InvalidCard(f"{text!r}: flower cards exist only in cardavia-flowers", field)
+        raise InvalidCard(f"{shown(text)}: flower cards exist only in cardavia-flowers", field)
     return index
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import ImpossibleCount, InvalidMeld
+from ..errors import ImpossibleCount, InvalidMeld, shown
 from .cards import CODE_INDEX, FLOWER_BASE, Tally, check_copies, code, overfull, parse_card
 from .melds import KINDS, Meld, MeldRules, classify
 
@@ -83,13 +83,13 @@ def _parse_meld(rules: MeldRules, item: Mapping[str, object], field: str) -> Mel
     raw = item.get("cards")
     if kind not in KINDS or not rules.allows(str(kind)):
         allowed = ", ".join(k for k in KINDS if rules.allows(k))
-        raise InvalidMeld(f"unknown meld kind {kind!r}; this rule-set has: {allowed}", f"{field}.kind")
+        raise InvalidMeld(f"unknown meld kind {shown(kind)}; this rule-set has: {allowed}", f"{field}.kind")
     if not isinstance(raw, (list, tuple)) or not raw:
         raise InvalidMeld("a meld needs a non-empty list of cards", f"{field}.cards")
     cards = tuple(sorted(parse_card(t, f"{field}.cards.{j}", rules.flowers) for j, t in enumerate(raw)))
     found = classify(cards, rules)
     if found != kind:
-        shown = " ".join(code(c) for c in cards)
+        held = " ".join(code(c) for c in cards)
         what = f"a {found}" if found else "no meld"
-        raise InvalidMeld(f"{shown} is {what}, not a {kind}", f"{field}.cards")
+        raise InvalidMeld(f"{held} is {what}, not a {kind}", f"{field}.cards")
     return Meld(str(kind), cards, concealed=False)
