@@ -74,8 +74,10 @@ PROBLEMS: dict[str, Problem] = {
     "no_legal_discard": Problem(
         422, "A hand with no legal discard (only Generals and flowers; Chắn: capture rules 2, 3, 6).",
         "Check the hand: a player who must discard holds at least one card he may discard."),
+    "duplicate_candidate": Problem(422, "A search candidate given twice.",
+                                   "Give each candidate discard once."),
     "review_too_long": Problem(
-        422, "A deep review whose worst case (discards x `review.time_budget`) exceeds 3,000 s.",
+        422, "A deep review whose worst case (discards x `review.time_budget`) exceeds 300 s.",
         "Lower `review.time_budget`, send fewer logs, or use the exact review."),
     "invalid_log": Problem(422, "A game log whose frame cannot be replayed.",
                            "Correct the log field named in `errors`; GET /v1/schemas/game-log describes the format."),
@@ -83,13 +85,20 @@ PROBLEMS: dict[str, Problem] = {
                                "Give each seat the cards it was dealt (the dealer one more)."),
     "webhooks_disabled": Problem(422, "A `callback_url` while the service has no webhook secret.",
                                  "Leave `callback_url` out and poll the job, or ask the operator to enable webhooks."),
-    "invalid_callback_url": Problem(422, "A `callback_url` that does not resolve, or resolves to a non-public "
-                                    "address.", "Give a public http(s) URL."),
+    "invalid_callback_url": Problem(422, "A `callback_url` that does not resolve, resolves to a non-public "
+                                    "address, or to an IPv6 form embedding an IPv4 address.",
+                                    "Give a public http(s) URL."),
+    "idempotency_key_reused": Problem(
+        422, "An `Idempotency-Key` already used with another request body.",
+        "Send a new key for a new request; the same key only repeats the same request."),
     "missing_api_key": Problem(401, "API keys are configured and the request carries none.",
                                "Send `Authorization: Bearer <key>` or `X-API-Key: <key>`."),
     "invalid_api_key": Problem(403, "The key is not one the service knows.", "Check the key; ask for a new one."),
-    "rate_limited": Problem(429, "Over the configured rate limit.",
-                            "Wait the `Retry-After` seconds; `RateLimit-Remaining` shows what is left."),
+    "rate_limited": Problem(429, "Over the configured rate limit, or too many failed authentications from the "
+                            "address.", "Wait the `Retry-After` seconds; `RateLimit-Remaining` shows what is left."),
+    "too_many_active_jobs": Problem(
+        429, "A job submission while the caller already has the most jobs queued or running that it may have.",
+        "Wait the `Retry-After` seconds, or for a job to end (GET /v1/jobs lists yours), then submit again."),
     "payload_too_large": Problem(413, "A request body over the configured maximum size.",
                                  "Send a smaller body: fewer logs per job, or one round per log."),
     "not_found": Problem(404, "No resource at this path.", "Check the path; /docs lists every endpoint."),

@@ -95,6 +95,12 @@ CASES = {
                         422),
     "no_legal_discard": ({"REDIS_URL": "redis"}, "POST", "/v1/searches", {"json": {
         "ruleset": "cardavia-flowers", "seats": 4, "seat": 0, "hand": GENERALS_AND_FLOWERS}}, 422),
+    "duplicate_candidate": ({"REDIS_URL": "redis"}, "POST", "/v1/searches", {"json": {
+        **DECISION, "candidates": ["yA", "yA"]}}, 422),
+    "idempotency_key_reused": ({"REDIS_URL": "redis"}, "POST", "/v1/replays", {
+        "json": {"logs": [LOG, LOG]}, "headers": {"Idempotency-Key": "k1"}}, 422),
+    "too_many_active_jobs": ({"REDIS_URL": "redis", "MAX_ACTIVE_JOBS": 1}, "POST", "/v1/replays", {
+        "json": {"logs": [LOG, LOG]}}, 429),
     "review_too_long": ({"REDIS_URL": "redis"}, "POST", "/v1/replays", {"json": {
         "logs": [LOG] * 10, "review": {"mode": "deep", "time_budget": 30}}}, 422),
     "invalid_log": ({}, "POST", "/v1/audits", {"json": {**LOG, "events": [{"seat": 0, "type": "capture"}]}}, 422),
@@ -131,6 +137,9 @@ def test_request_produces_the_documented_code(code, redis_db, redis_url, dead_re
         monkeypatch.setattr(rulesets.FourColorRuleSet, "hu", lambda *_: 1 / 0)
     if code == "rate_limited":
         client.get(path)
+    if code in ("idempotency_key_reused", "too_many_active_jobs"):  # a first job, then another body
+        first = client.post(path, json={"logs": [LOG]}, headers=kwargs.get("headers", {}))
+        assert first.status_code == 202, first.get_json()
     if path == "canceled job":
         path = client.post("/v1/replays", json={"logs": [LOG]}).headers["Location"]
         assert client.delete(path).status_code == 200
