@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.fourcolor import reference, samples
-from service.rules.fourcolor.cards import COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, SOLDIER, Tally, code
+from service.rules.fourcolor.cards import COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, SOLDIER, Tally, character_of, code
 from service.rules.fourcolor.evaluate import Evaluator, evaluator_for
 from service.rules.fourcolor.melds import MeldRules, classify
 from service.rules.registry import get_ruleset
@@ -252,7 +252,14 @@ def test_settlement_deltas_sum_to_zero(ruleset_id: str, data: st.DataObject) -> 
         else:
             assert result.deltas[r["winner"]] == result.points * (r["seats"] - 1) >= 0
         return
-    assert result.lucky_bonus == (0 if r["lucky"] is None else all_cards.count(r["lucky"]))
+    # docs/rules.md#fc-lucky-match: identical cards by default; option "character": any card of its character.
+    if r["lucky"] is None:
+        expected_bonus = 0
+    elif options["lucky_match"] == "character":
+        expected_bonus = sum(character_of(c) == character_of(r["lucky"]) for c in all_cards)
+    else:
+        expected_bonus = all_cards.count(r["lucky"])
+    assert result.lucky_bonus == expected_bonus
     if options["winning_meld_concealed"] or public is None:
         assert result.points == exposed_points + concealed_points + result.lucky_bonus
     check_bga_payments(result.deltas, result.points, r["winner"], options)
