@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.fourcolor import reference, samples
+from service.rules.fourcolor import samples
 from service.rules.fourcolor.cards import COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, SOLDIER, Tally, code
 from service.rules.fourcolor.evaluate import Evaluator, evaluator_for
 from service.rules.fourcolor.melds import MeldRules, classify
 from service.rules.registry import get_ruleset
+from service.testbed import fourcolor_reference as reference
 
 MAX_CARDS = 21  # 20 dealt + the public card, or the dealer's 21 (docs/rules.md#fc-turn)
 
