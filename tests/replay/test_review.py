@@ -127,3 +127,9 @@ def test_deep_review_searches_the_position_each_player_saw(log):
         assert 2 <= len(deep["values"]) <= 4 or d["options"] == 1
         assert d["expected_loss"] == deep["expected_loss"] >= 0
         assert deep["expected_loss"] == round(max(0.0, deep["values"][deep["best"]] - deep["values"][d["card"]]), 4)
+
+
+def test_a_deep_review_without_a_rater_is_refused():
+    """The replay never reaches the search itself: deep mode needs the rater its caller hands in."""
+    with pytest.raises(ValueError, match="rater"):
+        review(dealt_log("rA"), ReviewSettings("deep"))
