@@ -51,12 +51,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=500)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rulesets = ["bga-taiwan", "cardavia-flowers"]
-    try:
-        import service.replay.simulate_chan  # noqa: F401
-        rulesets.append("cardavia-chan")
-    except ImportError:
-        pass
+    rulesets = ["bga-taiwan", "cardavia-flowers", "cardavia-chan"]
     print(f"audit throughput, one core: {platform.platform()}, {platform.python_implementation()} "
           f"{platform.python_version()}; {args.rounds} simulated rounds per rule-set, best of 3 passes")
     figures = {}

@@ -36,12 +36,13 @@ if str(ROOT) not in sys.path:
 from service.rules.chan import samples as chan_samples  # noqa: E402
 from service.rules.chan.cards import code as chan_code  # noqa: E402
 from service.rules.chan.hand import ChanHand, evaluate_win  # noqa: E402
-from service.rules.fourcolor import reference, samples  # noqa: E402
+from service.rules.fourcolor import samples  # noqa: E402
 from service.rules.fourcolor.cards import Tally  # noqa: E402
 from service.rules.fourcolor.evaluate import Evaluator  # noqa: E402
 from service.rules.fourcolor.melds import MeldRules  # noqa: E402
 from service.rules.fourcolor.tables import tables_for  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
+from service.testbed import fourcolor_reference as reference  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers")
 HAND_SIZE = 21

@@ -1,5 +1,7 @@
 """The engine (service/rules, service/replay, service/search) imports neither the web stack nor the queue
-stack (STYLE.md "Shape of this project": "a test enforces it")."""
+stack (STYLE.md "Shape of this project": "a test enforces it"); its layers import downwards only (the rules
+reach neither the replay nor the search, the replay never the search: a deep review gets its rater handed in),
+and nothing the service runs imports the test-only service/testbed."""
 
 from __future__ import annotations
 
@@ -12,10 +14,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search")
+ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.testbed")
 FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
 #: Project modules that carry the web or queue stack: the engine must not reach them either.
 FORBIDDEN_PROJECT = ("service.app", "service.api", "service.errors", "workers")
+#: Packages and what they must not import: the engine's layers, and the test-only testbed kept out of the service.
+LAYERS = {
+    "service.rules": ("service.replay", "service.search", "service.testbed"),
+    "service.replay": ("service.search", "service.testbed"),
+    "service.search": ("service.testbed",),
+    "service.api": ("service.testbed",),
+    "workers": ("service.testbed",),
+}
 
 
 def engine_files() -> list[Path]:
@@ -68,6 +78,26 @@ def test_engine_module_imports_no_web_or_queue_stack(path: Path) -> None:
     """Static check, so imports inside functions (lazy imports) count too."""
     bad = [f"line {line}: {name}" for line, name in imported_names(path)
            if is_under(name, FORBIDDEN) or is_under(name, FORBIDDEN_PROJECT)]
+    assert not bad, f"{module_name(path)} imports {bad}"
+
+
+def package_files(package: str) -> list[Path]:
+    """Every .py file of a package (a top-level one like `workers` too)."""
+    return sorted(ROOT.joinpath(*package.split(".")).rglob("*.py"))
+
+
+LAYERED = [(package, path) for package in LAYERS for path in package_files(package)]
+
+
+def test_layers_have_modules() -> None:
+    """The layer check is not vacuous: each package it constrains has modules."""
+    assert all(package_files(package) for package in LAYERS)
+
+
+@pytest.mark.parametrize(("package", "path"), LAYERED, ids=lambda v: v if isinstance(v, str) else module_name(v))
+def test_module_imports_only_downwards(package: str, path: Path) -> None:
+    """Static check (lazy imports inside functions count): e.g. the replay never imports the search."""
+    bad = [f"line {line}: {name}" for line, name in imported_names(path) if is_under(name, LAYERS[package])]
     assert not bad, f"{module_name(path)} imports {bad}"
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from rq import get_current_job
 
-from service.replay.decisions import ReviewSettings
-from service.replay.stats import count_discards, review
+from service.replay.reviewers import count_discards, review
+from service.search.review import settings_with_rater
 
 from .queues import QUEUE_REPLAYS, job
 
@@ -49,7 +49,7 @@ class Progress:
 def analyse_replays(logs: list[dict[str, Any]], players: list[list[str]] | None = None,
                     review_settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """Audit and review each log and gather per-seat statistics; progress goes to job.meta."""
-    settings = ReviewSettings(**(review_settings or {}))
+    settings = settings_with_rater(**(review_settings or {}))
     progress = Progress(logs, settings.mode == "deep")
     results = []
     totals = defaultdict(lambda: {"games": 0, "points": 0, "wins": 0, "violations": 0, "trajectory": [],

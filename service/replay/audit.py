@@ -22,13 +22,8 @@ class Audit:
     events: int
 
 
-def replay_for(log: GameLog, review: bool = False, **settings: Any) -> Any:
-    """The turn state machine of the log's game family (`review`: the one that also gathers statistics and
-    rates decisions; `settings` go to it)."""
-    if review:
-        from .stats import reviewer_for
-
-        return reviewer_for(log, **settings)
+def replay_for(log: GameLog) -> Any:
+    """The turn state machine of the log's game family."""
     if log.ruleset.family == "chan":
         from .chan import ChanReplay
 
@@ -40,12 +35,13 @@ def replay_for(log: GameLog, review: bool = False, **settings: Any) -> Any:
 
 def audit(raw: Mapping[str, Any]) -> Audit:
     """Audit one log document (raises DomainError when the frame itself is malformed)."""
-    return audit_replay(parse_log(raw))[0]
+    log = parse_log(raw)
+    return audit_replay(log, replay_for(log))
 
 
-def audit_replay(log: GameLog, review: bool = False, **settings: Any) -> tuple[Audit, Any]:
-    """Replay a parsed log; the audit and the replay itself (whose state a review reads)."""
-    replay = replay_for(log, review, **settings)
+def audit_replay(log: GameLog, replay: Any) -> Audit:
+    """Run `replay` (a fresh turn state machine of the log, or a reviewer, whose state a review then reads) over
+    the parsed log and audit it."""
     replay.run()
     violations = list(replay.violations)
     outcome = replay.outcome or {"type": "incomplete"}
@@ -57,7 +53,7 @@ def audit_replay(log: GameLog, review: bool = False, **settings: Any) -> tuple[A
             violations.append(Violation(None, None, "result_mismatch",
                                         f"the recorded result {_json(log.result)} differs from the replay's "
                                         f"{_json(shown)}"))
-    return Audit(not violations, tuple(violations), outcome, matches, len(log.events)), replay
+    return Audit(not violations, tuple(violations), outcome, matches, len(log.events))
 
 
 def _json(value: Mapping[str, Any]) -> str:

@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..rules.chan.captures import (
+    NO_PAIR,
     PRIORITY,
     History,
     capture_rule_broken,
     discard_rule_broken,
     legal_discards,
+    rule_number,
 )
 from ..rules.chan.cards import code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
@@ -26,11 +28,6 @@ from ..rules.chan.pairs import Pair
 from ..rules.errors import DomainError
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
-
-RULE_CODES = {0: "not_in_hand", -1: "invalid_meld", 1: "chan_capture_rule_1", 2: "chan_capture_rule_2",
-              3: "chan_capture_rule_3", 4: "chan_capture_rule_4", 5: "chan_capture_rule_5",
-              6: "chan_capture_rule_6", 7: "chan_capture_rule_7"}
-DISCARD_CODES = {0: "not_in_hand", 2: "chan_capture_rule_2", 3: "chan_capture_rule_3", 6: "chan_capture_rule_6"}
 
 
 @dataclass
@@ -113,9 +110,10 @@ class ChanReplay(TurnReplay):
     def discard(self, event: Event) -> None:
         """A discard by the seat that must discard."""
         card = self.discarded_card(event, "the card on offer awaits a capture or a draw")
-        rule = discard_rule_broken(self.counts[event.seat], card, self.history[event.seat])
-        if rule is not None:
-            self.flag(event, DISCARD_CODES[rule], f"seat {event.seat} may not discard {code(card)} (rule {rule})"
+        broken = discard_rule_broken(self.counts[event.seat], card, self.history[event.seat])
+        if broken is not None:
+            rule = rule_number(broken)
+            self.flag(event, broken, f"seat {event.seat} may not discard {code(card)} (rule {rule})"
                       if rule else f"{code(card)} is not in seat {event.seat}'s hand")
         if self.counts[event.seat][card]:
             self.discarding(event, card)
@@ -247,13 +245,14 @@ class ChanReplay(TurnReplay):
             self.flag(claim, "invalid_meld", f"a capture pairs {code(card)} with one hand card")
             return None
         cards.remove(card)
-        rule = capture_rule_broken(counts, card, cards[0], history)
+        broken = capture_rule_broken(counts, card, cards[0], history)
         kind = "chan" if cards[0] == card else "ca"
-        if rule is None and kind != claim.meld:
-            rule = -1
-        if rule is not None:
-            self.flag(claim, RULE_CODES[rule], f"seat {seat} may not capture {code(card)} with {code(cards[0])}"
-                      + (f" (capture rule {rule})" if rule > 0 else ""))
+        if broken is None and kind != claim.meld:
+            broken = NO_PAIR
+        if broken is not None:
+            rule = rule_number(broken)
+            self.flag(claim, broken, f"seat {seat} may not capture {code(card)} with {code(cards[0])}"
+                      + (f" (capture rule {rule})" if rule else ""))
             return None
         return PRIORITY["capture"]
 

@@ -1,5 +1,6 @@
 """Decision review: every discard of every seat rated against the exact analysis (and, in deep mode, against a
-Monte Carlo search of the same position), plus the wins and claims each seat passed up.
+Monte Carlo search of the same position, run by the `rater` the settings carry), plus the wins and claims each
+seat passed up.
 
 A reviewer keeps what each seat has seen: every public card that was not claimed (a claimed card is inside its
 meld) and the other seats' exposed melds. At a discard the seat's cards are as the log has them, so the
@@ -13,30 +14,48 @@ discard's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules.analysis import DiscardAnalysis
-from ..rules.chan.captures import history_json
-from ..rules.chan.cards import code as chan_code
 from ..rules.errors import DomainError
-from ..rules.fourcolor.cards import code as fc_code
 from .log import Event
 
 MODES = ("none", "exact", "deep")
 COSTLIEST = 5
-DEEP_CANDIDATES = 3  # besides the actual discard, the best of the exact ranking
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What a seat knows when it must discard, in engine values: the position a deep rater searches from."""
+
+    ruleset: Any
+    options: Mapping[str, Any]
+    hand: tuple[int, ...]  # concealed cards, sorted
+    exposed: tuple[Any, ...]  # his exposed melds
+    visible: tuple[int, ...]  # public cards seen outside every exposed meld
+    seats: int
+    seat: int
+    opponents: tuple[tuple[Any, ...], ...]  # exposed melds of every seat by seat index (his own seat: ())
+    stock_remaining: int | None
+    history: Any  # Chắn: his earlier moves; None for Four Color
+
+
+#: A deep rater: (the seat's view, the card he discarded, the exact analysis, the settings) -> the deep rating.
+Rater = Callable[[SeatView, int, DiscardAnalysis, "ReviewSettings"], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """How deep to review: `mode` none / exact / deep; the deep search's limits per decision."""
+    """How deep to review: `mode` none / exact / deep; the deep search's limits per decision, and the `rater`
+    that performs it (given by whoever asks for a deep review, so the replay never reaches the search)."""
 
     mode: str = "exact"
     samples: int = 300
     time_budget: float = 2.0
     seed: int = 0
+    rater: Rater | None = field(default=None, compare=False, repr=False)
 
 
 class DecisionReview:
@@ -44,6 +63,8 @@ class DecisionReview:
 
     def init_decisions(self, settings: ReviewSettings | None, progress: Callable[[], None] | None = None) -> None:
         self.settings = settings or ReviewSettings("none")
+        if self.settings.mode == "deep" and self.settings.rater is None:
+            raise ValueError("a deep review needs a rater (ReviewSettings.rater)")
         self.shown: list[int] = []
         self.decisions: list[dict[str, Any]] = []
         self.passes: list[dict[str, Any]] = []
@@ -110,7 +131,8 @@ class DecisionReview:
         }
         if self.settings.mode == "deep":
             try:
-                entry["deep"] = self.deep_rating(event.seat, card, analysis)
+                entry["deep"] = self.settings.rater(self.seat_view(event.seat, self.shown, self.stock_left()),
+                                                    card, analysis, self.settings)
                 entry["expected_loss"] = entry["deep"]["expected_loss"]
             except DomainError:
                 pass  # a position an illegal log made impossible to deal: the exact rating stands
@@ -118,46 +140,27 @@ class DecisionReview:
         if self.progress is not None:
             self.progress()
 
-    def deep_rating(self, seat: int, card: int, analysis: DiscardAnalysis) -> dict[str, Any]:
-        """Search the seat's position over the best exact candidates and the actual discard."""
-        from ..search.montecarlo import search
-        from ..search.position import parse_position
-
-        show = self.show  # type: ignore[attr-defined]
-        candidates = [o.card for o in analysis.options[:DEEP_CANDIDATES]]
-        if card not in candidates:
-            candidates.append(card)
+    def stock_left(self) -> int | None:
+        """Cards still in the stock (None when the log does not give the stock)."""
         stock = self.log.stock  # type: ignore[attr-defined]
-        left = None if stock is None else len(stock) - self.drawn  # type: ignore[attr-defined]
-        request = position_request(self, seat, self.shown, left)
-        position = parse_position(self.ruleset, dict(self.options), request)  # type: ignore[attr-defined]
-        found = search(position, candidates, samples=self.settings.samples, time_budget=self.settings.time_budget,
-                       seed=self.settings.seed).to_json()
-        rows = found["candidates"]
-        key = "win_probability" if found["objective"] == "win_probability" else "expected_settlement"
-        value = {row["card"]: row[key]["mean"] for row in rows}
-        top = found["best"]  # the search's leader (a candidate it dropped early may show a noisier mean)
-        return {"objective": found["objective"], "best": top, "values": value,
-                "expected_loss": round(max(0.0, value[top] - value[show(card)]), 4),
-                "deals": found["deals"], "stopped": found["stopped"]}
+        return None if stock is None else len(stock) - self.drawn  # type: ignore[attr-defined]
 
+    def seat_view(self, seat: int, visible: list[int], stock_remaining: int | None) -> SeatView:
+        """The seat's position now: his cards and melds, the other seats' melds, the `visible` cards."""
+        exposed = self.exposed  # type: ignore[attr-defined]
+        hand = tuple(sorted(self.concealed(seat)))
+        return SeatView(self.log.ruleset, dict(self.options), hand,  # type: ignore[attr-defined]
+                        tuple(exposed[seat]), tuple(visible), self.seats, seat,  # type: ignore[attr-defined]
+                        tuple(() if s == seat else tuple(melds) for s, melds in enumerate(exposed)),
+                        stock_remaining, self.history_of(seat))
 
-def position_request(replay: Any, seat: int, visible: list[int], stock_remaining: int | None) -> dict[str, Any]:
-    """A seat's position in a replay (either family's turn machine) as a search request, in codes: his cards,
-    his melds, the other seats' melds, `visible` cards, and for Chắn his history."""
-    chan = replay.log.ruleset.family == "chan"
-    show = chan_code if chan else fc_code
-    hand = [f for f, n in enumerate(replay.counts[seat]) for _ in range(n)] if chan else replay.hands[seat].cards()
+    def concealed(self, seat: int) -> list[int]:
+        """The seat's concealed cards (each family's reviewer says how its replay keeps them)."""
+        raise NotImplementedError
 
-    def melds(of: int) -> list[dict[str, Any]]:
-        return [{"kind": m.kind, "cards": m.codes()} for m in replay.exposed[of]]
-
-    return {
-        "hand": [show(c) for c in hand], "exposed": melds(seat), "visible": [show(c) for c in visible],
-        "seats": replay.seats, "seat": seat, "stock_remaining": stock_remaining,
-        "opponents": [{"seat": s, "exposed": melds(s)} for s in range(replay.seats) if s != seat],
-        "history": history_json(replay.history[seat]) if chan else None,
-    }
+    def history_of(self, seat: int) -> Any:
+        """What the seat did earlier that its rules remember (None where nothing is)."""
+        return None
 
 
 def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], seat: int) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from ..rules.registry import get_ruleset
 SEATS = 4
 
 
-class ChanTable:
+class SimulatedChanRound:
     """One simulated round."""
 
     def __init__(self, seed: int, policy: str, options: dict | None) -> None:
@@ -180,4 +180,4 @@ class ChanTable:
 def simulate(ruleset_id: str = "cardavia-chan", seed: int = 0, seats: int = SEATS, policy: str = "greedy",
              options: dict | None = None) -> dict:
     """One simulated Chắn round's log."""
-    return ChanTable(seed, policy, options).play()
+    return SimulatedChanRound(seed, policy, options).play()

@@ -17,7 +17,7 @@ from ..rules.registry import get_ruleset
 from .log import deal_sizes
 
 
-class FourColorTable:
+class SimulatedFourColorRound:
     """One simulated round."""
 
     def __init__(self, ruleset_id: str, seed: int, seats: int, policy: str, options: dict | None) -> None:
@@ -147,7 +147,7 @@ class FourColorTable:
 
 def simulate(ruleset_id: str, seed: int, seats: int = 4, policy: str = "greedy", options: dict | None = None) -> dict:
     """One simulated round's log."""
-    return FourColorTable(ruleset_id, seed, seats, policy, options).play()
+    return SimulatedFourColorRound(ruleset_id, seed, seats, policy, options).play()
 
 
 __all__ = ["simulate", "Tally"]

@@ -76,9 +76,7 @@ def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[st
     exposed_raw = _list(payload.get("exposed", []), "exposed")
     hand = ruleset.parse(options, hand_cards, exposed_raw)
     concealed = _concealed(hand, chan)
-    if len(concealed) + _size(hand.exposed) != RESTING[ruleset.family] + 1:
-        raise ImpossibleCount(f"a player about to discard holds {RESTING[ruleset.family] + 1} cards (hand + exposed); "
-                              f"these are {len(concealed) + _size(hand.exposed)}", "hand", code="wrong_card_count")
+    _check_count(ruleset, concealed, hand.exposed)
     seats, seat = _seats(ruleset, payload)
     visible = tuple(_card(ruleset, t, f"visible.{i}") for i, t in enumerate(_list(payload.get("visible", []),
                                                                                  "visible")))
@@ -89,20 +87,55 @@ def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[st
     located += [(c, f"opponents.{i}.exposed.{j}.cards") for i, (_, melds) in enumerate(opponents)
                 for j, m in enumerate(melds) for c in m.cards]
     (chan_cards if chan else fc_cards).check_copies(located)
-    by_seat = [()] * seats
+    by_seat: list[tuple[Any, ...]] = [()] * seats
     for s, melds in opponents:
         by_seat[s] = melds
-    sizes = [len(concealed) if s == seat else RESTING[ruleset.family] - _size(by_seat[s]) for s in range(seats)]
-    unseen = _unseen(ruleset, [c for c, _ in located])
+    sizes, unseen, stock = _rest(ruleset, concealed, by_seat, seat, [c for c, _ in located],
+                                 payload.get("stock_remaining"))
+    history = _history(payload.get("history"), chan)
+    return Position(ruleset, options, tuple(sorted(concealed)), tuple(hand.exposed), visible, seats, seat,
+                    tuple(tuple(m) for m in by_seat), payload.get("stock_remaining"), history, unseen, sizes, stock)
+
+
+def position_of(ruleset: Any, options: Mapping[str, Any], hand: Sequence[int], exposed: Sequence[Any],
+                visible: Sequence[int], seats: int, seat: int, opponents: Sequence[Sequence[Any]],
+                stock_remaining: int | None, history: History | None) -> Position:
+    """A position from engine values (a replayed seat's view: `opponents` are the exposed melds by seat index),
+    under the same checks as `parse_position`; the field an error names is that of the request it would be."""
+    _check_count(ruleset, list(hand), exposed)
+    by_seat = [tuple(() if s == seat else opponents[s]) for s in range(seats)]
+    for s, melds in enumerate(by_seat):
+        if _size(melds) >= RESTING[ruleset.family]:
+            raise ImpossibleCount(f"seat {s} cannot have {_size(melds)} exposed cards: a seat holds "
+                                  f"{RESTING[ruleset.family]} between turns", "opponents")
+    known = [*hand, *(c for m in exposed for c in m.cards), *visible]
+    known += [c for melds in by_seat for m in melds for c in m.cards]
+    surplus = Counter(known) - Counter(deck(ruleset.id))
+    if surplus:
+        raise ImpossibleCount(f"{sum(surplus.values())} cards beyond the deck's copies (counted over hand, exposed "
+                              "melds, visible cards and the other seats' melds)", "visible")
+    sizes, unseen, stock = _rest(ruleset, list(hand), by_seat, seat, known, stock_remaining)
+    return Position(ruleset, options, tuple(sorted(hand)), tuple(exposed), tuple(visible), seats, seat, tuple(by_seat),
+                    stock_remaining, history, unseen, sizes, stock)
+
+
+def _check_count(ruleset: Any, concealed: list[int], exposed: Sequence[Any]) -> None:
+    """A player about to discard holds one card more than a seat between turns."""
+    if len(concealed) + _size(exposed) != RESTING[ruleset.family] + 1:
+        raise ImpossibleCount(f"a player about to discard holds {RESTING[ruleset.family] + 1} cards (hand + exposed); "
+                              f"these are {len(concealed) + _size(exposed)}", "hand", code="wrong_card_count")
+
+
+def _rest(ruleset: Any, concealed: list[int], by_seat: Sequence[Sequence[Any]], seat: int, known: list[int],
+          stock_remaining: object) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """The concealed hand sizes by seat, the unseen cards and the unseen cards in the stock."""
+    sizes = [len(concealed) if s == seat else RESTING[ruleset.family] - _size(by_seat[s]) for s in range(len(by_seat))]
+    unseen = _unseen(ruleset, known)
     in_hands = sum(sizes) - len(concealed)
     if len(unseen) < in_hands:
         raise DomainError(f"only {len(unseen)} cards are unseen but the other seats hold {in_hands} concealed cards: "
                           "too many visible cards", "visible", code="impossible_card_count")
-    stock = _stock_remaining(payload.get("stock_remaining"), len(unseen) - in_hands)
-    history = _history(payload.get("history"), chan)
-    return Position(ruleset, options, tuple(sorted(concealed)), tuple(hand.exposed), visible, seats, seat,
-                    tuple(tuple(m) for m in by_seat), payload.get("stock_remaining"), history, tuple(unseen),
-                    tuple(sizes), stock)
+    return tuple(sizes), tuple(unseen), _stock_remaining(stock_remaining, len(unseen) - in_hands)
 
 
 def _concealed(hand: Any, chan: bool) -> list[int]:

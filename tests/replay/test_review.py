@@ -1,5 +1,6 @@
-"""Decision review in the replay (`service/replay/decisions.py`): every discard rated against the exact
-ranking, per-seat agreement and expected loss, passed-up wins and claims listed by event."""
+"""Decision review in the replay (`service/replay/decisions.py`, deep ratings by `service/search/review.py`):
+every discard rated against the exact ranking, per-seat agreement and expected loss, passed-up wins and claims
+listed by event."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import random
 import pytest
 
 from service.replay.decisions import ReviewSettings
+from service.replay.reviewers import review
 from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.stats import review
 from service.rules.fourcolor.cards import CHESS_CODES
+from service.search.review import deep_rating
 
 from .logs import BGA, FLOWERS, simulated
 
@@ -116,7 +118,7 @@ def test_deep_review_searches_the_position_each_player_saw(log):
     """Deep mode: the first discards each get a search over the best exact candidates and the actual discard;
     the expected loss is the best value minus the actual one's, never negative."""
     log = {**log, "events": log["events"][:12], "result": None}
-    _, seats = review(log, ReviewSettings("deep", samples=20, time_budget=5.0, seed=2))
+    _, seats = review(log, ReviewSettings("deep", samples=20, time_budget=5.0, seed=2, rater=deep_rating))
     decisions = [d for s in seats for d in s["decisions"]]
     assert decisions
     for d in decisions:
@@ -125,3 +127,9 @@ def test_deep_review_searches_the_position_each_player_saw(log):
         assert 2 <= len(deep["values"]) <= 4 or d["options"] == 1
         assert d["expected_loss"] == deep["expected_loss"] >= 0
         assert deep["expected_loss"] == round(max(0.0, deep["values"][deep["best"]] - deep["values"][d["card"]]), 4)
+
+
+def test_a_deep_review_without_a_rater_is_refused():
+    """The replay never reaches the search itself: deep mode needs the rater its caller hands in."""
+    with pytest.raises(ValueError, match="rater"):
+        review(dealt_log("rA"), ReviewSettings("deep"))

@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.fourcolor import reference, samples
+from service.rules.fourcolor import samples
 from service.rules.fourcolor.cards import COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, SOLDIER, Tally, character_of, code
 from service.rules.fourcolor.evaluate import Evaluator, evaluator_for
 from service.rules.fourcolor.melds import MeldRules, classify
 from service.rules.registry import get_ruleset
+from service.testbed import fourcolor_reference as reference
 
 MAX_CARDS = 21  # 20 dealt + the public card, or the dealer's 21 (docs/rules.md#fc-turn)
 
@@ -213,6 +214,16 @@ def won_rounds(draw: st.DrawFn, ruleset_id: str) -> dict[str, Any]:
     }
 
 
+def lucky_matches(cards: list[int], lucky: int | None, match: str) -> int:
+    """The lucky-card bonus by its definition (docs/rules.md#fc-lucky-match): cards identical to the lucky card, or
+    of its character in any colour."""
+    if lucky is None:
+        return 0
+    if match == "character":
+        return sum(character_of(c) == character_of(lucky) for c in cards)
+    return cards.count(lucky)
+
+
 def check_bga_payments(deltas: tuple[int, ...], h: int, winner: int, options: Mapping[str, Any]) -> None:
     """docs/rules.md#fc-threshold: h >= T: each opponent pays (h - T) + stake (flat: T + stake); h < T: caller pays T +
     stake."""
@@ -252,14 +263,7 @@ def test_settlement_deltas_sum_to_zero(ruleset_id: str, data: st.DataObject) -> 
         else:
             assert result.deltas[r["winner"]] == result.points * (r["seats"] - 1) >= 0
         return
-    # docs/rules.md#fc-lucky-match: identical cards by default; option "character": any card of its character.
-    if r["lucky"] is None:
-        expected_bonus = 0
-    elif options["lucky_match"] == "character":
-        expected_bonus = sum(character_of(c) == character_of(r["lucky"]) for c in all_cards)
-    else:
-        expected_bonus = all_cards.count(r["lucky"])
-    assert result.lucky_bonus == expected_bonus
+    assert result.lucky_bonus == lucky_matches(all_cards, r["lucky"], options["lucky_match"])
     if options["winning_meld_concealed"] or public is None:
         assert result.points == exposed_points + concealed_points + result.lucky_bonus
     check_bga_payments(result.deltas, result.points, r["winner"], options)

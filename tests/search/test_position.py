@@ -6,10 +6,14 @@ from typing import Any
 
 import pytest
 
+from service.replay.log import parse_log
+from service.replay.reviewers import reviewer_for
 from service.rules.errors import DomainError
 from service.search.deal import deal_rng, sample_deal
+from service.search.position import position_of as position_from_values
+from service.testbed.replayed import discards, position_request
 
-from .tables import CHAN, RULESETS, position_of, sample_position
+from .tables import CHAN, RULESETS, position_of, sample_position, simulated
 
 HAND = "rG rA rE yC yH yP gS wS yS rC rC rH rP yA yA gE gE wH wH wP rS".split()
 BASE: dict[str, Any] = {
@@ -124,3 +128,34 @@ def test_candidate_cards_parse_with_the_field_named() -> None:
     with pytest.raises(DomainError) as caught:
         position.card("F1", "candidates.2")
     assert caught.value.field == "candidates.2"
+
+
+def replayed_view(ruleset_id: str, seed: int, which: int) -> tuple[Any, Any]:
+    """The seat view (what he saw, the stock left) of the seat making a simulated round's `which`-th discard, and
+    the reviewer that replayed the round up to it."""
+    log = simulated(ruleset_id, seed)
+    k = discards(log)[which]
+    replay = reviewer_for(parse_log({**log, "events": log["events"][:k], "result": None}))
+    replay.run()
+    return replay.seat_view(log["events"][k]["seat"], replay.shown, replay.stock_left()), replay
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("which", [0, 5, 12])
+def test_a_position_from_engine_values_is_the_one_its_request_parses_to(ruleset_id: str, which: int) -> None:
+    """The deep review builds the position from the replay's values: the same position as writing them as a
+    request and parsing it."""
+    view, replay = replayed_view(ruleset_id, 4, which)
+    direct = position_from_values(view.ruleset, view.options, view.hand, view.exposed, view.visible, view.seats,
+                                  view.seat, view.opponents, view.stock_remaining, view.history)
+    assert direct == position_of({"ruleset": ruleset_id, **position_request(view, replay.show)})
+    assert len(direct.hand) + sum(len(m.cards) for m in direct.exposed) in (20, 21)
+
+
+def test_a_position_from_engine_values_with_an_impossible_count_is_refused() -> None:
+    """A seat view holding a card too many (an illegal log's) raises, as its request would."""
+    view, _ = replayed_view("bga-taiwan", 4, 3)
+    with pytest.raises(DomainError) as found:
+        position_from_values(view.ruleset, view.options, view.hand + view.hand[:1], view.exposed, view.visible,
+                             view.seats, view.seat, view.opponents, view.stock_remaining, view.history)
+    assert found.value.code == "wrong_card_count"

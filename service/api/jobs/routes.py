@@ -20,7 +20,7 @@ from ...errors import TooManyRequests, problem
 from ...joblist import BadCursor, page, remember
 from ...jobs import JobNotFound, active_jobs, active_key, count_active, idempotency, job_json, load, owner, redis
 from ...replay.log import parse_log
-from ...replay.stats import count_discards
+from ...replay.reviewers import count_discards
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from ..examples import CREATE_REPLAY

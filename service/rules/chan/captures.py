@@ -72,20 +72,35 @@ def _ca_mates(face: int, faces: frozenset[int]) -> bool:
         f != CHI_CHI and f != face and value_of(f) == value_of(face) for f in faces)
 
 
-def discard_rule_broken(counts: Sequence[int], face: int, history: History) -> int | None:
-    """The capture rule a discard of `face` breaks (0: not in hand), or None when it is legal.
+NOT_IN_HAND = "not_in_hand"
+NO_PAIR = "invalid_meld"
+RULE_PREFIX = "chan_capture_rule_"
+
+
+def rule_code(rule: int) -> str:
+    """The violation code of capture rule `rule` (1-7)."""
+    return f"{RULE_PREFIX}{rule}"
+
+
+def rule_number(code: str) -> int | None:
+    """The capture rule a violation code names (None: `not_in_hand` or `invalid_meld`)."""
+    return int(code.removeprefix(RULE_PREFIX)) if code.startswith(RULE_PREFIX) else None
+
+
+def discard_rule_broken(counts: Sequence[int], face: int, history: History) -> str | None:
+    """The code of what a discard of `face` breaks (`not_in_hand`, or a capture rule's), or None when it is legal.
 
     Rule 2: never break an identical pair (a triple may lose one card). Rule 3: not a face whose identical
     capture he passed up. Rule 6: having captured a Cạ, never discard both cards of a Cạ.
     """
     if counts[face] == 0:
-        return 0
+        return NOT_IN_HAND
     if counts[face] % 2 == 0:
-        return 2
+        return rule_code(2)
     if face in history.passed_identical:
-        return 3
+        return rule_code(3)
     if history.captured_ca and _ca_mates(face, history.discarded):
-        return 6
+        return rule_code(6)
     return None
 
 
@@ -94,30 +109,28 @@ def legal_discards(counts: Sequence[int], history: History) -> list[int]:
     return [face for face in range(len(counts)) if discard_rule_broken(counts, face, history) is None]
 
 
-def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> int | None:
-    """The first capture rule (1-7) that pairing the public `card` with hand card `mate` breaks, or None.
-
-    0 means the hand does not hold `mate`; -1 that the two cards form no pair.
-    """
+def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> str | None:
+    """The code of the first capture rule (1-7) that pairing the public `card` with hand card `mate` breaks, or
+    None; `not_in_hand` when the hand does not hold `mate`, `invalid_meld` when the two cards form no pair."""
     if counts[mate] == 0:
-        return 0
+        return NOT_IN_HAND
     if mate != card and (CHI_CHI in (card, mate) or value_of(card) != value_of(mate)):
-        return -1
+        return NO_PAIR
     if card in history.discarded or card in history.played_into_ca:
-        return 4
+        return rule_code(4)
     if mate == card:
-        return None if _after(counts, [card], history, False) else 7
+        return None if _after(counts, [card], history, False) else rule_code(7)
     if counts[card]:
-        return 1  # an identical card in hand: the capture must be a Chắn
+        return rule_code(1)  # an identical card in hand: the capture must be a Chắn
     if counts[mate] % 2 == 0:
-        return 2  # the Cạ would break an identical pair
+        return rule_code(2)  # the Cạ would break an identical pair
     if card in history.passed_identical or mate in history.passed_identical:
-        return 3
+        return rule_code(3)
     if holds_ca_at(counts, value_of(card)) or len(pair_up(counts).unpaired) == 1:
-        return 5
+        return rule_code(5)
     if history.discarded_a_ca():
-        return 6
-    return None if _after(counts, [mate], history, True) else 7
+        return rule_code(6)
+    return None if _after(counts, [mate], history, True) else rule_code(7)
 
 
 def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:

@@ -1,5 +1,5 @@
-"""Per-seat statistics of a replayed round: claims made and passed up, illegal moves, points, and the review of
-every discard (`decisions.py`).
+"""The reviewers, and the per-seat statistics of a replayed round they give: claims made and passed up, illegal
+moves, points, and the review of every discard (`decisions.py`).
 
 The reviewers are the replays with the hooks filled in: each time a card was offered, every seat that made no
 claim is asked what it could have claimed (engine's legal claims for its role then); each discard is rated.
@@ -13,6 +13,7 @@ from typing import Any
 
 from ..rules.analysis import DiscardAnalysis
 from ..rules.chan import cards as chan_cards
+from ..rules.chan.captures import History
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor import cards as fc_cards
 from .audit import Audit, audit_replay
@@ -39,6 +40,9 @@ class FourColorReviewer(DecisionReview, FourColorReplay):
             legal, _ = self.ruleset.legal_claims(self.hand_of(seat, public.card), self.role(seat, public),
                                                  self.options)
             self.record_pass(seat, {c.kind for c in legal})
+
+    def concealed(self, seat: int) -> list[int]:
+        return self.hands[seat].cards()
 
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [fc_cards.code(c) for c in self.visible_to(seat)]
@@ -68,23 +72,34 @@ class ChanReviewer(DecisionReview, ChanReplay):
     def chan_hand(self, seat: int, card: int | None) -> ChanHand:
         return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
 
+    def concealed(self, seat: int) -> list[int]:
+        return [face for face, n in enumerate(self.counts[seat]) for _ in range(n)]
+
+    def history_of(self, seat: int) -> History:
+        return self.history[seat]
+
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [chan_cards.code(c) for c in self.visible_to(seat)]
         return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.history[seat],
                                              self.seats)
 
 
+#: The reviewing replay of each game family.
+REVIEWERS: dict[str, type[FourColorReviewer] | type[ChanReviewer]] = {"fourcolor": FourColorReviewer,
+                                                                      "chan": ChanReviewer}
+
+
 def reviewer_for(log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> Any:
     """The reviewing replay of the log's family."""
-    kind = ChanReviewer if log.ruleset.family == "chan" else FourColorReviewer
-    return kind(log, settings, progress)
+    return REVIEWERS[log.ruleset.family](log, settings, progress)
 
 
 def review(raw: dict[str, Any], settings: ReviewSettings | None = None, progress: Callable | None = None
            ) -> tuple[Audit, list[dict[str, Any]]]:
     """Audit a log, gather per-seat statistics and (unless settings.mode is none) review every decision."""
     log = parse_log(raw)
-    found, replay = audit_replay(log, review=True, settings=settings, progress=progress)
+    replay = reviewer_for(log, settings, progress)
+    found = audit_replay(log, replay)
     claims: list[Counter] = [Counter() for _ in range(log.seats)]
     for event in log.events:
         if event.type in ("claim", "capture", "chiu", "hu", "win"):

@@ -1,0 +1,60 @@
+"""The position of a seat about to discard at some event of a round log, with the true rest of the round.
+
+`position_before(log, k)` replays the log's first k events with the audit's own state machine, as a reviewer
+(event k must be a discard), and returns the discarding seat's position as a search request (what he has seen:
+every card out of play, the exposed melds), plus what the sampled deals of a search stand for, here known: the
+other seats' concealed cards, the stock still to come and, for Chắn, every seat's history and initial deal. A
+playout of the discard on that deal, appended to the first k events, is a whole round log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..replay.decisions import SeatView
+from ..replay.log import parse_log
+from ..replay.reviewers import reviewer_for
+from ..rules.chan.captures import history_json
+from ..search.deal import Deal
+from ..search.position import deck
+
+
+def discards(log: dict) -> list[int]:
+    """Indices of the log's discards a search can start from: the discard goes to the next seat (not the one
+    after an out-of-turn Chíu, whose discard returns to the interrupted gate)."""
+    events = log["events"]
+    return [k for k, e in enumerate(events) if e["type"] == "discard" and (k == 0 or events[k - 1]["type"] != "chiu")]
+
+
+def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
+    """The position of the seat discarding at event k (a search request) and the true rest of the round."""
+    parsed = parse_log({**log, "events": log["events"][:k], "result": None})
+    replay = reviewer_for(parsed)
+    replay.run()
+    chan = parsed.ruleset.family == "chan"
+    seat = log["events"][k]["seat"]
+    hands = [replay.concealed(s) for s in range(replay.seats)]
+    left = Counter(deck(log["ruleset"]))
+    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
+        left.subtract(cards)
+    view = replay.seat_view(seat, sorted(left.elements()), None)
+    payload = {"ruleset": log["ruleset"], **position_request(view, replay.show)}
+    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(parsed.stock[replay.drawn:]),
+                tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
+    return payload, deal
+
+
+def position_request(view: SeatView, show: Any) -> dict[str, Any]:
+    """A seat's view as a search request, cards as codes (`show`: the family's card code)."""
+
+    def melds(of: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return [{"kind": m.kind, "cards": m.codes()} for m in of]
+
+    return {
+        "hand": [show(c) for c in view.hand], "exposed": melds(view.exposed),
+        "visible": [show(c) for c in view.visible], "seats": view.seats, "seat": view.seat,
+        "stock_remaining": view.stock_remaining,
+        "opponents": [{"seat": s, "exposed": melds(m)} for s, m in enumerate(view.opponents) if s != view.seat],
+        "history": None if view.history is None else history_json(view.history),
+    }
