@@ -17,9 +17,11 @@ from typing import Any
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
+from .algebra import INF, Fast, Pair
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
-from .distance import INF, Fast, Groups, Pair, limits_of, members, place, shifted
+from .distance import Groups, limits_of, members, place
 from .evaluate import evaluator_for
+from .group_tables import shifted
 from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import Meld, MeldRules
