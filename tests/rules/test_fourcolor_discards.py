@@ -18,7 +18,7 @@ import pytest
 from service.rules.errors import DomainError
 from service.rules.fourcolor import group_tables, reference
 from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, Tally, code
-from service.rules.fourcolor.discards import DiscardDistances
+from service.rules.fourcolor.discard_distances import DiscardDistances
 from service.rules.fourcolor.distance import ALL_GENERALS, Groups, complete_distance, distance, limits_of
 from service.rules.fourcolor.melds import Meld, MeldRules, classify
 from service.rules.registry import get_ruleset
