@@ -26,20 +26,16 @@ holds when the playout starts (exact for quads and triples, which concealed hand
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
-from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims
+from ..rules.chan.captures import PRIORITY, History
 from ..rules.chan.cards import CHI_CHI, N_FACES, code
 from ..rules.chan.discards import history_key, legal_faces
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, unpaired
 from ..rules.chan.scoring import settle
+from .chan_table import DISCARD, SEATS, STOCK, ChanTable, with_capture
 from .deal import Deal, Outcome
-from .player import Answer, Hold, Planner, Turns, with_meld
-from .position import Position
-
-STOCK, DISCARD = "stock", "discard"
-SEATS = 4
+from .player import Answer, Hold, Turns
 
 
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
@@ -47,72 +43,6 @@ def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     if source == STOCK:
         return "drawer" if seat == gate else "next" if seat == (gate + 1) % SEATS else "other"
     return "discarder" if seat == gate else "next" if seat == to_act else "other"
-
-
-def with_capture(history: History, answer: Answer) -> History:
-    """Rules 4 and 6: a Cạ capture marks the hand card played into it and that he captured a Cạ."""
-    if answer.kind != "ca":
-        return history
-    return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(answer.used))
-
-
-class ChanTable:
-    """What every playout of one position shares: seat orders and the player's memoised plans."""
-
-    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-chan"}
-
-    def __init__(self, position: Position, planner: Planner) -> None:
-        self.position, self.planner, self.options = position, planner, position.options
-        self.seat = position.seat
-        self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
-        counts = [0] * N_FACES
-        for card in position.hand:
-            counts[card] += 1
-        self.start = planner.plan(tuple(counts), tuple(position.exposed), position.history or History())
-
-    def answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
-        """The player's claim on card `x` (memoised on the hand)."""
-        key = (x, source, role)
-        if key not in hold.answers:
-            hold.answers[key] = self._answer(hold, x, source, role)
-        return hold.answers[key]
-
-    def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
-        """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
-        distance. Legality is the engine's `legal_claims` (rules 1-7)."""
-        if role == "discarder" and source == DISCARD:
-            return None
-        chiu = hold.counts[x] == 3
-        if x in hold.waits and (source == STOCK or chiu):
-            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
-        if x not in hold.improving:
-            return None
-        options = []
-        for claim in legal_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
-            if claim.kind == "win" or not claim.discards:
-                continue
-            used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
-                                                          if claim.kind == "ca" else x,)
-            rest = list(hold.counts)
-            for c in used:
-                rest[c] -= 1
-            answer = Answer(claim.priority, claim.kind, claim.pair, used)
-            exposed = with_meld(hold.exposed, claim.pair)
-            options.append((answer, tuple(rest), exposed, with_capture(hold.history, answer)))
-        return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
-
-    def passed(self, hold: Hold, x: int) -> Hold:
-        """Rule 3 as the replay infers it: the player let an identical capture of `x` go (memoised)."""
-        key = ("passed", x)
-        if key not in hold.answers:
-            history = hold.history
-            if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
-                history = replace(history, passed_identical=history.passed_identical | {x})
-                hold.answers[key] = Hold(hold.counts, hold.exposed, hold.distance, hold.waits, hold.improving,
-                                         history)
-            else:
-                hold.answers[key] = hold
-        return hold.answers[key]
 
 
 class Seat:

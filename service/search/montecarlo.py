@@ -38,7 +38,9 @@ from typing import Any
 
 from ..rules.errors import DomainError
 from . import chan, fourcolor
+from .chan_table import ChanTable
 from .deal import deal_rng, sample_deal
+from .fourcolor_table import FourColorTable
 from .player import Planner
 from .position import Position
 from .stats import Accumulator, CandidateStats
@@ -100,8 +102,7 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     """Compare candidate discards (default: the top 4 of the exact ranking) by playing out sampled deals."""
     start = clock()
     _check_limits(samples, time_budget, confidence, min_samples)
-    table: Any = (chan.ChanTable if position.family == "chan" else fourcolor.FourColorTable)(position,
-                                                                                             Planner(position))
+    table: Any = (ChanTable if position.family == "chan" else FourColorTable)(position, Planner(position))
     play = chan.playout if position.family == "chan" else fourcolor.playout
     ranks = dict(table.start.ranking)
     chosen = _candidates(position, candidates, table.start.ranking)

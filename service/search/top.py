@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..rules.fourcolor.cards import GENERAL, N_FLOWERS, N_KINDS, Tally
-from ..rules.fourcolor.discards import DiscardDistances
+from ..rules.fourcolor.discard_distances import DiscardDistances
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules

@@ -16,9 +16,9 @@ from itertools import combinations_with_replacement
 import pytest
 
 from service.rules.errors import DomainError
-from service.rules.fourcolor import distance as distance_module
+from service.rules.fourcolor import group_tables
 from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, Tally, code
-from service.rules.fourcolor.discards import DiscardDistances
+from service.rules.fourcolor.discard_distances import DiscardDistances
 from service.rules.fourcolor.distance import ALL_GENERALS, Groups, complete_distance, distance, limits_of
 from service.rules.fourcolor.melds import Meld, MeldRules, classify
 from service.rules.registry import get_ruleset
@@ -572,9 +572,9 @@ def test_interchangeable_cards_share_tables(same):
     per canonical key."""
     rng = random.Random(f"canonical {same}")
     for exact in (False, True):
-        alg = distance_module.Exact if exact else distance_module.Fast
+        alg = group_tables.Exact if exact else group_tables.Fast
         for _ in range(40):
-            for group in (0, distance_module.SOLDIER_GROUP):
+            for group in (0, group_tables.SOLDIER_GROUP):
                 size = 6 if group == 0 else 4
                 lim = [rng.choice((COPIES, COPIES, 3, 2, 1, 0)) for _ in range(size)]
                 held = [rng.randint(0, cap) for cap in lim]
@@ -585,13 +585,13 @@ def test_interchangeable_cards_share_tables(same):
                     rng.shuffle(order)
                 key = tuple(held + lim)
                 moved = tuple([held[i] for i in order] + [lim[i] for i in order])
-                canon = distance_module.canonical(group, key)
-                assert canon == distance_module.canonical(group, moved)
-                built = distance_module._build_table(alg, group, key, same)
-                assert built == distance_module._build_table(alg, group, moved, same)
-                assert built == distance_module._build_table(alg, group, canon, same)
-                fresh = distance_module.Memo(alg, same)
-                assert fresh.without_one(group, key) == distance_module.Memo(alg, same).without_one(group, moved)
+                canon = group_tables.canonical(group, key)
+                assert canon == group_tables.canonical(group, moved)
+                built = group_tables._build_table(alg, group, key, same)
+                assert built == group_tables._build_table(alg, group, moved, same)
+                assert built == group_tables._build_table(alg, group, canon, same)
+                fresh = group_tables.Memo(alg, same)
+                assert fresh.without_one(group, key) == group_tables.Memo(alg, same).without_one(group, moved)
 
 
 def flat(value: object) -> bool:
@@ -604,14 +604,14 @@ def test_memo_holds_tuples_of_ints_and_is_bounded(monkeypatch):
     collector stops tracking, so full collections do not walk the memo; a full memo starts again and gives the
     same answers."""
     before = analyse(FLOWERS, ONE_WAIT)
-    for memo in distance_module._MEMOS.values():
+    for memo in group_tables._MEMOS.values():
         assert memo.tables and all(flat(k) and flat(v) for k, v in memo.tables.items())
         assert all(flat(k) and flat(v) for k, v in memo.reduced.items())
         assert all(flat(k) and type(v) is tuple and all(map(flat, v)) for k, v in memo.fitted.items())
-    monkeypatch.setattr(distance_module, "MEMO_LIMIT", 8)
-    for memo in distance_module._MEMOS.values():
+    monkeypatch.setattr(group_tables, "MEMO_LIMIT", 8)
+    for memo in group_tables._MEMOS.values():
         for found in (memo.tables, memo.reduced, memo.fitted):
             found.clear()
     assert analyse(FLOWERS, ONE_WAIT) == before
-    assert all(len(found) <= 8 for memo in distance_module._MEMOS.values()
+    assert all(len(found) <= 8 for memo in group_tables._MEMOS.values()
                for found in (memo.tables, memo.reduced, memo.fitted))

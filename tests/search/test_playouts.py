@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from service.replay.audit import audit
 from service.search import chan, fourcolor
+from service.search.chan_table import ChanTable
 from service.search.deal import Deal, Outcome, deal_rng, sample_deal
+from service.search.fourcolor_table import FourColorTable
 from service.search.player import Planner
 from service.search.position import Position
 
@@ -24,16 +26,16 @@ from .tables import BGA, CHAN, RULESETS, discards, position_before, position_of,
 SEEDS = range(12)
 
 
-def table_of(position: Position) -> fourcolor.FourColorTable | chan.ChanTable:
+def table_of(position: Position) -> FourColorTable | ChanTable:
     """The family's playout table of a position."""
-    family = chan.ChanTable if position.family == "chan" else fourcolor.FourColorTable
+    family = ChanTable if position.family == "chan" else FourColorTable
     return family(position, Planner(position))
 
 
-def play(table: fourcolor.FourColorTable | chan.ChanTable, card: int, deal: Deal, seed: int,
+def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
          log: list[dict] | None = None) -> Outcome:
     """One playout of the family."""
-    run = chan.playout if isinstance(table, chan.ChanTable) else fourcolor.playout
+    run = chan.playout if isinstance(table, ChanTable) else fourcolor.playout
     return run(table, card, deal, random.Random(seed), log)
 
 
@@ -68,7 +70,7 @@ def delta_bound(position: Position) -> int:
 
 
 #: One table per rule-set across hypothesis examples: the player's memo is what a search shares between deals.
-TABLES: dict[str, fourcolor.FourColorTable | chan.ChanTable] = {}
+TABLES: dict[str, FourColorTable | ChanTable] = {}
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -1,0 +1,88 @@
+"""The shared table of Chắn playouts: what every playout of one position shares.
+
+`ChanTable` holds the seat orders of a position and the player's side of the playouts: his answers to each card
+(wins, Chíu and captures through the engine's `legal_claims`, memoised on his hand) and the identical captures he
+lets go (rule 3), with `with_capture`, the history a Cạ capture leaves (rules 4 and 6), which the opponents'
+captures use too. The playouts themselves (seats, turns, the opponents' answers and discards, the scores) are
+`chan.py`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims
+from ..rules.chan.cards import N_FACES
+from ..rules.chan.hand import ChanHand
+from .player import Answer, Hold, Planner, with_meld
+from .position import Position
+
+STOCK, DISCARD = "stock", "discard"
+SEATS = 4
+
+
+def with_capture(history: History, answer: Answer) -> History:
+    """Rules 4 and 6: a Cạ capture marks the hand card played into it and that he captured a Cạ."""
+    if answer.kind != "ca":
+        return history
+    return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(answer.used))
+
+
+class ChanTable:
+    """What every playout of one position shares: seat orders and the player's memoised plans."""
+
+    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-chan"}
+
+    def __init__(self, position: Position, planner: Planner) -> None:
+        self.position, self.planner, self.options = position, planner, position.options
+        self.seat = position.seat
+        self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
+        counts = [0] * N_FACES
+        for card in position.hand:
+            counts[card] += 1
+        self.start = planner.plan(tuple(counts), tuple(position.exposed), position.history or History())
+
+    def answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
+        """The player's claim on card `x` (memoised on the hand)."""
+        key = (x, source, role)
+        if key not in hold.answers:
+            hold.answers[key] = self._answer(hold, x, source, role)
+        return hold.answers[key]
+
+    def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
+        """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
+        distance. Legality is the engine's `legal_claims` (rules 1-7)."""
+        if role == "discarder" and source == DISCARD:
+            return None
+        chiu = hold.counts[x] == 3
+        if x in hold.waits and (source == STOCK or chiu):
+            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
+        if x not in hold.improving:
+            return None
+        options = []
+        for claim in legal_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
+            if claim.kind == "win" or not claim.discards:
+                continue
+            used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
+                                                          if claim.kind == "ca" else x,)
+            rest = list(hold.counts)
+            for c in used:
+                rest[c] -= 1
+            answer = Answer(claim.priority, claim.kind, claim.pair, used)
+            exposed = with_meld(hold.exposed, claim.pair)
+            options.append((answer, tuple(rest), exposed, with_capture(hold.history, answer)))
+        return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
+
+    def passed(self, hold: Hold, x: int) -> Hold:
+        """Rule 3 as the replay infers it: the player let an identical capture of `x` go (memoised)."""
+        key = ("passed", x)
+        if key not in hold.answers:
+            history = hold.history
+            if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
+                history = replace(history, passed_identical=history.passed_identical | {x})
+                hold.answers[key] = Hold(hold.counts, hold.exposed, hold.distance, hold.waits, hold.improving,
+                                         history)
+            else:
+                hold.answers[key] = hold
+        return hold.answers[key]
+
