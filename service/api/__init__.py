@@ -74,6 +74,7 @@ def register_blueprints(app: Flask) -> Api:
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
     from .problems.routes import blp as problems
+    from .replays import routes as _replays  # noqa: F401 - adds POST /v1/replays to the jobs blueprint (one `jobs` tag)
     from .rulesets.routes import blp as rulesets
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
