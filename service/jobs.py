@@ -1,4 +1,6 @@
-"""The app's side of the job platform: its Redis connection, job JSON, idempotency and ownership.
+"""The app's side of the job platform: its Redis connection, job JSON, idempotency, ownership and the one path
+every job takes in (`queue_job`: idempotency, the caller's active-job limit, the job list, the enqueue with its
+webhooks, the 202 answer).
 
 Redis is reached lazily (first job request), never at import or app creation; an unreachable Redis makes
 the job endpoints answer 503 while the synchronous endpoints keep working.
@@ -9,20 +11,34 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, g, request
 from redis import Redis
 from redis.client import Pipeline
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
-from workers.queues import connect, fetch
+from workers.callbacks import CallbackRefused
+from workers.callbacks import resolve as resolve_callback
+from workers.queues import connect, enqueue, fetch, new_job_id
+from workers.webhooks import SECRET_ENV, notify_failure, notify_success
+
+from .errors import TooManyRequests
+from .joblist import remember
+from .rules.errors import DomainError
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
 #: A set per owner of the ids of the jobs it submitted that may still be queued or running.
 ACTIVE_PREFIX = "longcards:active:"
 ACTIVE_TTL = 7 * 24 * 3600
+#: Seconds a caller over MAX_ACTIVE_JOBS is told to wait.
+ACTIVE_RETRY_AFTER = 10
+#: Seconds a client should wait before polling a job it just submitted.
+POLL_AFTER = "1"
 ENDED = frozenset({b"finished", b"failed", b"stopped", b"canceled"})
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
@@ -95,6 +111,81 @@ def idempotency(header: str | None, payload: Any) -> tuple[str, str]:
     body = hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     basis = hashlib.sha256(header.encode()).hexdigest() if header else body
     return f"{IDEMPOTENCY_PREFIX}{owner()}:{'key' if header else 'body'}:{basis}", body
+
+
+def check_callback(url: str) -> None:
+    """Webhooks need the shared secret, and go to public addresses only unless WEBHOOK_ALLOW_PRIVATE is set
+    (a callback to loopback or a private network would let a caller make this service probe them). The
+    workers check the address again at every delivery."""
+    if not current_app.config.get("WEBHOOK_SECRET"):
+        raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
+    if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
+        return
+    try:
+        resolve_callback(url)
+    except CallbackRefused as refused:
+        raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
+
+
+def queue_job(func: Callable[..., Any], args: tuple[Any, ...], *, kind: str, progress: dict[str, Any],
+              callback_url: str | None, key: str, digest: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Queue `func(*args)` as the caller's job (once per idempotency key and digest, see `submit`), its webhooks
+    on success and failure: the 202 answer."""
+    meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress}
+    job = submit(key, digest, func.spec.result_ttl, lambda pipe, job_id: enqueue(  # type: ignore[attr-defined]
+        func, redis(), *args, job_id=job_id, meta=meta, on_success=notify_success, on_failure=notify_failure,
+        pipeline=pipe))
+    return accepted(job)
+
+
+def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job], attempts: int = 5) -> Job:
+    """The job this idempotency key names, or a new one: the key, the job, the caller's set of active jobs and
+    job list are written in one transaction watched on the key and the set, so two identical requests at once
+    get one job, nothing is half-enqueued, and a caller never has more than MAX_ACTIVE_JOBS queued or running
+    (429). A key that names a job made from another payload is refused: its job answers a different question."""
+    limit, active = current_app.config.get("MAX_ACTIVE_JOBS") or 0, active_key()
+    for _ in range(attempts):
+        with redis().pipeline() as pipe:
+            try:
+                pipe.watch(key, active)
+                existing = pipe.get(key)
+                if existing is not None:
+                    job = _named_job(existing.decode(), digest)
+                    if job is not None:
+                        return job
+                running, ended = active_jobs(redis(), active)
+                if limit and len(running) >= limit:
+                    raise TooManyRequests("too_many_active_jobs", f"{len(running)} jobs of this caller are queued "
+                                          f"or running; at most {limit} at once", ACTIVE_RETRY_AFTER)
+                job_id = new_job_id()
+                pipe.multi()
+                pipe.set(key, f"{job_id} {digest}", ex=ttl)
+                count_active(pipe, active, job_id, ended)
+                job = make(pipe, job_id)
+                remember(pipe, owner(), job_id)
+                pipe.execute()
+                return job
+            except WatchError:
+                continue  # another request wrote the key meanwhile: read it again
+    raise RedisTimeoutError("idempotency key kept changing")
+
+
+def _named_job(entry: str, digest: str) -> Job | None:
+    """The job an idempotency key's entry names (None once it has expired), refused for another payload."""
+    job_id, _, made_from = entry.partition(" ")
+    try:
+        job = load(job_id)
+    except JobNotFound:
+        return None  # that job has expired: this request starts a new one
+    if made_from not in ("", digest):
+        raise DomainError("this Idempotency-Key was used with another request body", "Idempotency-Key",
+                          code="idempotency_key_reused")
+    return job
+
+
+def accepted(job: Job) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """202 with the job, its Location and when to poll it (Retry-After)."""
+    return job_json(job), 202, {"Location": f"/v1/jobs/{job.id}", "Retry-After": POLL_AFTER}
 
 
 def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:

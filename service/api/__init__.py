@@ -1,4 +1,12 @@
-"""HTTP API: flask-smorest blueprints, one package per resource, errors as problem+json."""
+"""HTTP API: flask-smorest blueprints, one package per resource, errors as problem+json.
+
+Answers: a view returns its answer and `@blp.response(code, Schema)` serialises it (flask-smorest's way), except
+on the per-move hand endpoints, where dumping through marshmallow costs more than the engine does
+(`bench/serialisation.py`, µs to encode one answer as built / through its schema: /v1/hu 11 / 104,
+/v1/melds 33 / 588, /v1/discards 66 / 2,168; /v1/audits 35 / 446, under 6% of its request). /v1/hu, /v1/melds
+and /v1/discards build their answers to the response schema and send them as they are (orjson, `jsonify`);
+the schemathesis suite checks those answers against the schema. Every other view returns objects.
+"""
 
 from __future__ import annotations
 
@@ -74,6 +82,7 @@ def register_blueprints(app: Flask) -> Api:
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
     from .problems.routes import blp as problems
+    from .replays import routes as _replays  # noqa: F401 - adds POST /v1/replays to the jobs blueprint (one `jobs` tag)
     from .rulesets.routes import blp as rulesets
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from flask import Response, request
 
 #: Rule-sets and schemas change only with a release; an hour is short enough to pick a new one up.
@@ -14,3 +18,12 @@ def cacheable(response: Response, max_age: int = MAX_AGE) -> Response:
     response.cache_control.public = True
     response.cache_control.max_age = max_age
     return response.make_conditional(request)
+
+
+def cached(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Make a view's answer cacheable once flask-smorest has serialised it (put above `@blp.response`)."""
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Response:
+        response = view(*args, **kwargs)
+        return cacheable(response) if response.status_code == 200 else response
+    return wrapper

@@ -13,7 +13,7 @@ from service.api.audits.schemas import GameLogSchema
 from service.api.common import MAX_ITEM_ERRORS, BoundedDict, BoundedList, Number
 from service.api.discards.schemas import DiscardsRequestSchema
 from service.api.hands.schemas import MeldsRequestSchema
-from service.api.jobs.schemas import ReplayRequestSchema
+from service.api.replays.schemas import ReplayRequestSchema
 from service.api.searches.schemas import SearchRequestSchema
 from service.api.settlements.schemas import MatchRequestSchema, SettlementRequestSchema
 from service.errors import MAX_REPORTED_ERRORS

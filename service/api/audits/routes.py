@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import current_app, jsonify
+from flask import current_app
 from flask.views import MethodView
 
 from ...replay.audit import audit
 from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
-from ..caching import cacheable
+from ..caching import cached
 from ..common import echo
 from ..examples import AUDIT_LOG
 from .schemas import AuditResponseSchema, GameLogSchema
@@ -40,20 +40,21 @@ class Audits(MethodView):
     @blp.response(200, AuditResponseSchema())
     def post(self, payload: dict):
         """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check."""
-        return jsonify(audit_json(payload))
+        return audit_json(payload)
 
 
 @blp.route("/schemas/game-log")
 class GameLogJsonSchema(MethodView):
     """The game-log format as a JSON Schema."""
 
+    @cached
     @blp.doc(operationId="get_game_log_schema")
     @blp.response(200)
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
         """JSON Schema (draft 2020-12) of a game log, generated from the same schema /v1/audits validates with."""
         spec = current_app.extensions["longcards_api"].spec.to_dict()
-        return cacheable(jsonify(json_schema(spec, "GameLog")))
+        return json_schema(spec, "GameLog")
 
 
 def json_schema(spec: dict, name: str) -> dict:

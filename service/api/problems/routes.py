@@ -6,14 +6,14 @@ from __future__ import annotations
 from http import HTTPStatus
 
 import marshmallow as ma
-from flask import Response, jsonify, request
+from flask import Response, request
 from flask.views import MethodView
 from markupsafe import escape
 
 from ...errors import problem
 from ...problems import PROBLEMS, uri
 from ..blueprint import Blueprint
-from ..caching import cacheable
+from ..caching import cached
 
 blp = Blueprint("problems", __name__, url_prefix="/problems", description="Problem types (error codes)")
 
@@ -51,6 +51,7 @@ def describe(code: str) -> dict:
 class ProblemType(MethodView):
     """One problem type."""
 
+    @cached
     @blp.response(200, ProblemTypeSchema())
     @blp.alt_response(404, description="no such problem code")
     @blp.doc(security=[], operationId="get_problem_type")  # open even when API keys are on
@@ -62,5 +63,5 @@ class ProblemType(MethodView):
         if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
             page = PAGE.format(code=escape(code), status=info["status"], phrase=escape(info["title"]),
                                when=escape(info["when"]), fix=escape(info["fix"]))
-            return cacheable(Response(page, mimetype="text/html"))
-        return cacheable(jsonify(info))
+            return Response(page, mimetype="text/html")
+        return info

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from flask import jsonify
 from flask.views import MethodView
 
 from ...errors import problem
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
 from ..blueprint import Blueprint
-from ..caching import cacheable
+from ..caching import cached
 from .schemas import RulesetListSchema, RulesetSchema
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Rule-sets and their options")
@@ -19,19 +18,20 @@ blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Ru
 class Rulesets(MethodView):
     """Every rule-set the engine knows."""
 
+    @cached
     @blp.doc(operationId="list_rulesets")
     @blp.response(200, RulesetListSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
-        answer = {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
-        return cacheable(jsonify(RulesetListSchema().dump(answer)))
+        return {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
 
 
 @blp.route("/<string:ruleset_id>")
 class Ruleset(MethodView):
     """One rule-set."""
 
+    @cached
     @blp.doc(operationId="get_ruleset")
     @blp.response(200, RulesetSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
@@ -42,4 +42,4 @@ class Ruleset(MethodView):
             ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as error:
             return problem(404, "unknown_ruleset", error.message)
-        return cacheable(jsonify(RulesetSchema().dump({"engine_version": ENGINE_VERSION, **ruleset.describe()})))
+        return {"engine_version": ENGINE_VERSION, **ruleset.describe()}

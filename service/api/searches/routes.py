@@ -5,17 +5,14 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from workers.queues import enqueue
 from workers.searches import deep_search
-from workers.webhooks import notify_failure, notify_success
 
-from ...jobs import idempotency, owner, redis
+from ...jobs import check_callback, idempotency, queue_job
 from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
 from ..examples import CREATE_SEARCH
-from ..jobs.routes import accepted, check_callback, submit
 from ..jobs.schemas import JobSchema
 from .schemas import SearchRequestSchema
 
@@ -40,9 +37,7 @@ class Searches(MethodView):
         parse_candidates(parse_position(ruleset, options, payload), payload["candidates"])
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
-        meta = {"owner": owner(), "kind": "search", "callback_url": payload["callback_url"],
-                "progress": {"deals_done": 0, "deals_total": payload["samples"]}}
         key, digest = idempotency(request.headers.get("Idempotency-Key"), {"search": payload})
-        return accepted(submit(key, digest, lambda pipe, job_id: enqueue(
-            deep_search, redis(), payload, job_id=job_id, meta=meta,
-            on_success=notify_success, on_failure=notify_failure, pipeline=pipe)))
+        return queue_job(deep_search, (payload,), kind="search",
+                         progress={"deals_done": 0, "deals_total": payload["samples"]},
+                         callback_url=payload["callback_url"], key=key, digest=digest)

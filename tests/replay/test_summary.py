@@ -1,0 +1,56 @@
+"""A batch's summary (`service/replay/summary.py`): seat names, each player's totals across games, and the
+progress a batch starts from."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.replay.summary import initial_progress, player_totals, seat_names
+
+from .logs import BGA, simulated
+
+
+def seat(player: str, delta: int | None, won: bool = False, violations: int = 0, review: dict | None = None) -> dict:
+    """One seat's statistics as the review gives them, named by player."""
+    return {"player": player, "delta": delta, "won": won, "violations": violations, "review": review}
+
+
+def entry(*seats: dict) -> dict:
+    """A log entry holding only its seats."""
+    return {"seats": list(seats)}
+
+
+@pytest.mark.parametrize(("players", "index", "seats", "names"), [
+    pytest.param([["ann", "bao", "cam"]], 0, 3, ["ann", "bao", "cam"], id="names_given_for_the_log"),
+    pytest.param([["ann", "bao", "cam"]], 1, 3, ["seat 0", "seat 1", "seat 2"], id="fewer_name_lists_than_logs"),
+    pytest.param(None, 0, 4, ["seat 0", "seat 1", "seat 2", "seat 3"], id="no_names_at_all"),
+])
+def test_seat_names(players, index, seats, names):
+    assert seat_names(players, index, seats) == names
+
+
+def test_player_totals_run_across_games_in_order():
+    """Points add up game after game (the trajectory is the running total); a player seated twice in a batch
+    is one player; agreement is over every reviewed discard, null without any."""
+    totals = player_totals([
+        entry(seat("ann", 6, won=True, review={"decisions": 4, "agreed": 3, "expected_loss": 0.25}),
+              seat("bao", -6, violations=1, review={"decisions": 2, "agreed": 0, "expected_loss": 1.5})),
+        entry(seat("bao", 3, won=True, review={"decisions": 3, "agreed": 3, "expected_loss": 0.0}),
+              seat("ann", -3, review={"decisions": 1, "agreed": 1, "expected_loss": 0.125}),
+              seat("cam", None)),
+    ])
+    assert list(totals) == ["ann", "bao", "cam"]
+    assert totals["ann"] == {"games": 2, "points": 3, "wins": 1, "violations": 0, "trajectory": [6, 3],
+                             "decisions": 5, "agreed": 4, "expected_loss": 0.375, "agreement_rate": 0.8}
+    assert totals["bao"]["trajectory"] == [-6, -3] and totals["bao"]["agreement_rate"] == 0.6
+    assert totals["cam"] == {"games": 1, "points": 0, "wins": 0, "violations": 0, "trajectory": [0],
+                             "decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None}
+
+
+def test_initial_progress_counts_events_logs_and_discards():
+    logs = list(simulated(BGA, 3, "greedy", 2))
+    progress = initial_progress(logs)
+    discards = sum(1 for log in logs for event in log["events"] if event["type"] == "discard")
+    assert progress == {"events_done": 0, "events_total": sum(len(log["events"]) for log in logs), "logs_done": 0,
+                        "logs_total": 2, "decisions_done": 0, "decisions_total": discards}
+    assert discards > 0
