@@ -226,6 +226,15 @@ def check_bga_payments(deltas: tuple[int, ...], h: int, winner: int, options: Ma
     assert all(d == -pay for seat, d in enumerate(deltas) if seat != winner)
 
 
+def lucky_matches(cards: list[int], lucky: int | None, match: str) -> int:
+    """Cards that match the lucky card (docs/rules.md#fc-lucky-match): identical ones, or any of its character."""
+    if lucky is None:
+        return 0
+    if match == "character":
+        return sum(c < FLOWER_BASE and c % 7 == lucky % 7 for c in cards)
+    return cards.count(lucky)
+
+
 @pytest.mark.parametrize("ruleset_id", ["bga-taiwan", "cardavia-flowers"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
@@ -252,7 +261,7 @@ def test_settlement_deltas_sum_to_zero(ruleset_id: str, data: st.DataObject) -> 
         else:
             assert result.deltas[r["winner"]] == result.points * (r["seats"] - 1) >= 0
         return
-    assert result.lucky_bonus == (0 if r["lucky"] is None else all_cards.count(r["lucky"]))
+    assert result.lucky_bonus == lucky_matches(all_cards, r["lucky"], options["lucky_match"])
     if options["winning_meld_concealed"] or public is None:
         assert result.points == exposed_points + concealed_points + result.lucky_bonus
     check_bga_payments(result.deltas, result.points, r["winner"], options)
