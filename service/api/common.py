@@ -13,9 +13,9 @@ from ..rules.chan.cards import CODES as CHAN_CODES
 from ..rules.chan.pairs import KINDS as PAIR_KINDS
 from ..rules.fourcolor.cards import ALL_CODES
 from ..rules.fourcolor.melds import KINDS, Meld
-from ..rules.registry import ENGINE_VERSION, RuleSet, get_ruleset
+from ..rules.registry import ENGINE_VERSION, RuleSet, all_rulesets, get_ruleset
 
-RULESET_IDS = ("bga-taiwan", "cardavia-chan", "cardavia-flowers")
+RULESET_IDS = tuple(r.id for r in all_rulesets())
 CARD_CODES = ALL_CODES + CHAN_CODES
 MELD_KINDS = KINDS + PAIR_KINDS
 

@@ -259,10 +259,7 @@ class ChanReplay(TurnReplay):
     # -- the end -------------------------------------------------------------------------------------------
     def finish(self, seat: int, hand: ChanHand, context: dict[str, bool]) -> None:
         """Settle the win with the context the replay knows (gate, Chíu, facts of the deal)."""
-        final = hand.with_public()
-        for pair in hand.exposed:
-            for c in pair.cards:
-                final[c] += 1
+        final = hand.all_counts()
         dealt = self.dealt[seat]
         context["dealt_quad"] = any(n == 4 for n in dealt)
         context["dealt_pair_became_quad"] = any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))

@@ -41,12 +41,14 @@ class FourColorReplay(TurnReplay):
         super().__init__(log)
         self.ruleset = log.ruleset
         self.rules = self.ruleset.meld_rules(self.options)
-        self.flowers = self.ruleset.id == "cardavia-flowers"
+        self.flowers = self.ruleset.has_flowers
         self.hands = [Tally.of(h) for h in log.hands]
         self.exposed: list[list[Meld]] = [[] for _ in range(self.seats)]
         self.public: Public | None = None
-        self.to_discard = None if self.flowers else log.dealer
-        self.next_drawer: int | None = log.dealer if self.flowers else None
+        # docs/rules.md#fc-deal: a dealer dealt the extra card starts by discarding; else he draws first.
+        opens = self.ruleset.dealer_extra_card
+        self.to_discard = log.dealer if opens else None
+        self.next_drawer: int | None = None if opens else log.dealer
 
     # -- helpers -------------------------------------------------------------------------------------------
     def hand_of(self, seat: int, public: int | None) -> FourColorHand:
@@ -118,7 +120,7 @@ class FourColorReplay(TurnReplay):
     def draw(self, event: Event) -> None:
         """The next stock card turned up by the seat whose turn it is."""
         if self.to_discard is not None:
-            if not self.flowers and self.public is None and not any(self.exposed):
+            if self.ruleset.dealer_extra_card and self.public is None and not any(self.exposed):
                 # docs/rules.md#fc-deal: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
                 self.flag(event, "opening_not_discard", "the dealer starts by discarding (or declares hu)")
             self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
@@ -142,7 +144,7 @@ class FourColorReplay(TurnReplay):
         """docs/rules.md#fc-must-take: a player who turns up a General must take it; flowers: a General or a flower
         (option, docs/rules.md#fl-must-take)."""
         if self.flowers:
-            return (is_flower(card) or character_of(card) == GENERAL) and self.options["must_take_drawn_general"]
+            return (is_flower(card) or character_of(card) == GENERAL) and self.ruleset.must_take_on(self.options)
         return character_of(card) == GENERAL
 
     def check_drawer_took(self, public: Public, winner: Event, claim: Any) -> None:
@@ -233,12 +235,12 @@ class FourColorReplay(TurnReplay):
         """Settle the round as `seat`'s hu (bga: lucky card = the next stock card, if any)."""
         stock = self.log.stock
         lucky = None
-        if not self.flowers and stock is not None and self.drawn < len(stock):
+        if self.ruleset.lucky_card and stock is not None and self.drawn < len(stock):
             lucky = code(stock[self.drawn])
         if not self.ruleset.hu(hand, self.options).hu:
             self.outcome = {"type": "hu", "winner": seat, "points": None, "deltas": None, "breakdown": []}
             return
-        result = self.ruleset.settle(hand, self.options, self.seats, seat, lucky if not self.flowers else None)
+        result = self.ruleset.settle(hand, self.options, self.seats, seat, lucky)
         self.outcome = {
             "type": "hu", "winner": seat, "points": result.points, "deltas": list(result.deltas),
             "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],

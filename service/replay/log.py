@@ -14,10 +14,6 @@ from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat, shown
 from ..rules.registry import get_ruleset
 
 MAX_EVENTS = 2000
-EVENT_TYPES = {
-    "fourcolor": ("discard", "draw", "claim", "hu"),
-    "chan": ("discard", "capture", "draw", "chiu", "win", "pass"),
-}
 
 
 class Event(NamedTuple):
@@ -51,42 +47,9 @@ class LogError(DomainError):
     code = "invalid_log"
 
 
-def _card_parser(ruleset: Any) -> Callable[[object, str], int]:
-    """The card parser of the log's game family: a dict look-up, the full check only for a bad code."""
-    if ruleset.family == "chan":
-        from ..rules.chan.cards import CODE_INDEX
-        from ..rules.chan.cards import parse_card as slow
-    else:
-        from ..rules.fourcolor.cards import CODE_INDEX, FLOWER_BASE
-        from ..rules.fourcolor.cards import parse_card as fc_card
-
-        flowers = ruleset.id == "cardavia-flowers"
-        index = CODE_INDEX if flowers else {k: v for k, v in CODE_INDEX.items() if v < FLOWER_BASE}
-
-        def slow(text: object, field: str) -> int:
-            return fc_card(text, field, flowers)
-
-        return _fast(index, slow)
-    return _fast(CODE_INDEX, slow)
-
-
-def _fast(index: Mapping[str, int], slow: Callable[[object, str], int]) -> Callable[..., int]:
-    """Parse through `index`, falling back to `slow` (which raises naming the field). The field is given
-    as parts, joined only on that slow path: logs hold hundreds of cards."""
-    def parse(text: object, *field: object) -> int:
-        card = index.get(text) if type(text) is str else None
-        return slow(text, ".".join(map(str, field))) if card is None else card
-
-    return parse
-
-
 def deal_sizes(ruleset: Any, seats: int, dealer: int) -> list[int]:
     """Cards dealt to each seat (docs/rules.md#fc-deal: bga dealer 21 / 20; flowers 20; Chắn dealer 20 / 19)."""
-    if ruleset.family == "chan":
-        return [20 if s == dealer else 19 for s in range(seats)]
-    if ruleset.id == "cardavia-flowers":
-        return [20] * seats
-    return [21 if s == dealer else 20 for s in range(seats)]
+    return ruleset.deal_sizes(seats, dealer)
 
 
 def parse_log(raw: Mapping[str, Any]) -> GameLog:
@@ -99,7 +62,7 @@ def parse_log(raw: Mapping[str, Any]) -> GameLog:
     ruleset.check_seats(seats)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
         raise InvalidSeat(f"dealer must be a seat index 0..{seats - 1}", "dealer")
-    card = _card_parser(ruleset)
+    card = ruleset.card_parser()
     hands = _hands(raw.get("hands"), ruleset, seats, dealer, card)
     stock = None
     if raw.get("stock") is not None:
@@ -162,11 +125,7 @@ def _hands(raw: object, ruleset: Any, seats: int, dealer: int, card: Callable) -
 
 def _deck_codes(ruleset: Any) -> Sequence[str]:
     """Every card code of the log's game family."""
-    if ruleset.family == "chan":
-        from ..rules.chan.cards import CODES
-        return CODES
-    from ..rules.fourcolor.cards import ALL_CODES
-    return ALL_CODES
+    return ruleset.card_codes()
 
 
 def _deck_limits(ruleset: Any) -> dict[str, int]:
@@ -196,13 +155,13 @@ def _event(i: int, raw: object, ruleset: Any, seats: int, card: Callable) -> Eve
         raise LogError("an event must be an object", f"events.{i}")
     kind, seat = raw.get("type"), raw.get("seat")
     one, cards, meld = raw.get("card"), raw.get("cards"), raw.get("meld")
-    if (kind in EVENT_TYPES[ruleset.family] and type(seat) is int and 0 <= seat < seats
+    if (kind in ruleset.event_types and type(seat) is int and 0 <= seat < seats
             and (meld is None or type(meld) is str) and (cards is None or type(cards) is list)):
         return Event(i, seat, kind, None if one is None else card(one, "events", i, "card"), meld,
                      None if cards is None else tuple(card(t, "events", i, "cards", j) for j, t in enumerate(cards)))
     field = f"events.{i}"
-    if kind not in EVENT_TYPES[ruleset.family]:
-        raise LogError(f"unknown event type {shown(kind)}; {ruleset.id} has {', '.join(EVENT_TYPES[ruleset.family])}",
+    if kind not in ruleset.event_types:
+        raise LogError(f"unknown event type {shown(kind)}; {ruleset.id} has {', '.join(ruleset.event_types)}",
                        f"{field}.type")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
         raise LogError(f"seat must be a seat index 0..{seats - 1}", f"{field}.seat")

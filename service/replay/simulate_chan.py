@@ -16,6 +16,7 @@ from ..rules.chan.captures import History, capture_rule_broken, legal_discards
 from ..rules.chan.cards import CODES, code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
+from ..rules.chan.rulesets import CARDAVIA_CHAN
 from ..rules.chan.scoring import settle
 from ..rules.registry import get_ruleset
 
@@ -25,8 +26,8 @@ SEATS = 4
 class SimulatedChanRound:
     """One simulated round."""
 
-    def __init__(self, seed: int, policy: str, options: dict | None) -> None:
-        self.rs = get_ruleset("cardavia-chan")
+    def __init__(self, ruleset_id: str, seed: int, policy: str, options: dict | None) -> None:
+        self.rs = get_ruleset(ruleset_id)
         self.options = self.rs.resolve_options(options)
         self.rng, self.policy = random.Random(seed), policy
         deck = list(CODES) * 4
@@ -167,17 +168,14 @@ class SimulatedChanRound:
 
     def finish(self, seat: int, hand: ChanHand, context: dict[str, bool]) -> None:
         """Settle the win and record the result."""
-        final = hand.with_public()
-        for pair in hand.exposed:
-            for c in pair.cards:
-                final[c] += 1
+        final = hand.all_counts()
         context["dealt_quad"] = any(n == 4 for n in self.dealt[seat])
         context["dealt_pair_became_quad"] = any(n == 2 and final[f] == 4 for f, n in enumerate(self.dealt[seat]))
         result = settle(hand, {k: v for k, v in context.items() if v}, self.options, SEATS, seat)
         self.result = {"type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas)}
 
 
-def simulate(ruleset_id: str = "cardavia-chan", seed: int = 0, seats: int = SEATS, policy: str = "greedy",
+def simulate(ruleset_id: str = CARDAVIA_CHAN.id, seed: int = 0, seats: int = SEATS, policy: str = "greedy",
              options: dict | None = None) -> dict:
     """One simulated Chắn round's log."""
-    return SimulatedChanRound(seed, policy, options).play()
+    return SimulatedChanRound(ruleset_id, seed, policy, options).play()

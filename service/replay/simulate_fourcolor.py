@@ -23,7 +23,7 @@ class SimulatedFourColorRound:
     def __init__(self, ruleset_id: str, seed: int, seats: int, policy: str, options: dict | None) -> None:
         self.rs = get_ruleset(ruleset_id)
         self.options = self.rs.resolve_options(options)
-        self.flowers = ruleset_id == "cardavia-flowers"
+        self.flowers = self.rs.has_flowers
         self.rng = random.Random(seed)
         self.seats, self.policy = seats, policy
         codes = list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if self.flowers else [])
@@ -49,7 +49,7 @@ class SimulatedFourColorRound:
 
     def play(self) -> dict:
         """Play to the end (hu, forced end or exhausted stock)."""
-        if self.flowers:
+        if not self.rs.dealer_extra_card:  # docs/rules.md#fc-deal: a dealer dealt no extra card draws first
             public = self.draw(self.dealer)
         else:
             hand = FourColorHand(self.hands[self.dealer], (), None)
@@ -139,7 +139,7 @@ class SimulatedFourColorRound:
 
     def finish(self, seat: int, hand: FourColorHand) -> None:
         """Settle the round as the seat's hu and record the result."""
-        lucky = self.stock[self.drawn] if not self.flowers and self.drawn < len(self.stock) else None
+        lucky = self.stock[self.drawn] if self.rs.lucky_card and self.drawn < len(self.stock) else None
         settled = self.rs.settle(hand, self.options, self.seats, seat, lucky)
         self.result = {"type": "hu", "winner": seat, "points": settled.points, "deltas": list(settled.deltas)}
         return None

@@ -68,3 +68,15 @@ class NotAWin(DomainError):
     """Settlement was asked for a hand that does not win."""
 
     code = "not_a_win"
+
+
+class NotInRuleset(DomainError):
+    """A request field the rule-set has no use for (a lucky card where there is none, a Chắn win context)."""
+
+    code = "not_in_ruleset"
+
+
+class DeltasNotZeroSum(DomainError):
+    """A round's deltas that do not sum to zero: points only change hands."""
+
+    code = "deltas_not_zero_sum"

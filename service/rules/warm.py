@@ -25,8 +25,8 @@ def warm_tables() -> float:
 
     start = time.perf_counter()
     for ruleset in all_rulesets():
-        if ruleset.family != "fourcolor":
-            continue
+        if ruleset.meld_rules(ruleset.resolve_options(None)) is None:
+            continue  # melds without points (Chắn's pairs): no tables to build
         options = ruleset.resolve_options(None)
         rules = ruleset.meld_rules(options)
         evaluator_for(rules)

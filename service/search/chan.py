@@ -215,10 +215,7 @@ class Round(Turns):
             seat = self.others[s]
             counts, exposed, dealt = tuple(seat.counts), tuple(seat.exposed), seat.dealt
         hand = ChanHand(tuple(counts), tuple(exposed), x)
-        final = hand.with_public()
-        for pair in exposed:
-            for c in pair.cards:
-                final[c] += 1
+        final = hand.all_counts()
         context = {"own_gate": own_gate, "by_chiu": by_chiu, "chiu_on_dealt_triple": by_chiu and dealt[x] == 3,
                    "dealt_quad": 4 in dealt,
                    "dealt_pair_became_quad": any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))}

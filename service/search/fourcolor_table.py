@@ -17,7 +17,6 @@ from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
-from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, tally, with_meld
 from .position import Position
 from .shapes import Shapes
@@ -40,11 +39,11 @@ class FourColorTable:
     def __init__(self, position: Position, planner: Planner) -> None:
         rs, options = position.ruleset, position.options
         self.position, self.options, self.planner = position, options, planner
-        self.flowers = rs.id == "cardavia-flowers"
+        self.flowers, self.ruleset = rs.has_flowers, rs
         self.rules = rules = rs.meld_rules(options)
         n = self.seats = position.seats
         self.seat = position.seat
-        self.payments = not self.flowers or options["payment"] != "none"
+        self.payments = rs.payments(options)
         self.orders = [tuple((s + k) % n for k in range(n)) for s in range(n)]
         # Per source and origin: the seats that answer a public card, in claim order, with their roles (the
         # discarder never claims his own discard).
@@ -88,21 +87,13 @@ class FourColorTable:
         return Answer(self.rank[(kind, "drawer")], kind, Meld(kind, (x,), False))
 
     def pays(self, points: int) -> bool:
-        """Whether a win of these hu points pays the winner (the win rule of both policies)."""
-        if not self.payments:
-            return True
-        if self.flowers:
-            return points > 0
-        threshold, stake = self.options["threshold"], self.options["stake"]
-        pay = threshold + stake if self.options["win_payment"] == "flat" else points - threshold + stake
-        return points >= threshold and pay > 0
+        """Whether a win of these hu points pays the winner (the win rule of both policies: the rule-set's)."""
+        return not self.payments or self.ruleset.win_pays(points, self.options)
 
     def settle(self, counts: Any, exposed: tuple[Meld, ...], card: int | None, winner: int, lucky: int | None) -> Any:
         """The engine's settlement of `winner`'s hu on `card` (None: the hand that must discard is all melds)."""
         hand = FourColorHand(tally(counts), exposed, card)
-        if self.flowers:
-            return settle_flowers(hand, self.rules, self.options, self.seats, winner)
-        return settle_bga(hand, self.rules, self.options, self.seats, winner, lucky)
+        return self.ruleset.settle_hand(hand, self.rules, self.options, self.seats, winner, lucky)
 
     # -- the player --------------------------------------------------------------------------------------------
     def answer(self, hold: Hold, x: int, role: str) -> Answer | None:

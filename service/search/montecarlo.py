@@ -48,6 +48,9 @@ from .stats import Accumulator, CandidateStats
 DEFAULT_CANDIDATES = 4
 PROGRESS_EVERY = 50
 CHECK_EVERY = 50  # deals between elimination checks, after the first at min_samples
+#: The table and the playout of each game family (a variant is data on its rule-set; a family plays differently).
+PLAYOUTS: dict[str, tuple[Any, Callable[..., Any]]] = {"fourcolor": (FourColorTable, fourcolor.playout),
+                                                       "chan": (ChanTable, chan.playout)}
 
 
 @dataclass(frozen=True)
@@ -88,11 +91,8 @@ class SearchResult:
 
 
 def objective_of(position: Position) -> str:
-    """Expected settlement, or the win probability where nobody pays (docs/rules.md#fl-payment: no payments, a
-    decision)."""
-    if position.ruleset.id == "cardavia-flowers" and position.options["payment"] == "none":
-        return "win_probability"
-    return "expected_settlement"
+    """Expected settlement, or the win probability where nobody pays (the rule-set's search objective)."""
+    return position.ruleset.objective(position.options)
 
 
 def search(position: Position, candidates: Sequence[int] | None = None, *, samples: int, time_budget: float,
@@ -102,8 +102,8 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     """Compare candidate discards (default: the top 4 of the exact ranking) by playing out sampled deals."""
     start = clock()
     _check_limits(samples, time_budget, confidence, min_samples)
-    table: Any = (ChanTable if position.family == "chan" else FourColorTable)(position, Planner(position))
-    play = chan.playout if position.family == "chan" else fourcolor.playout
+    kind, play = PLAYOUTS[position.family]
+    table: Any = kind(position, Planner(position))
     ranks = dict(table.start.ranking)
     chosen = _candidates(position, candidates, table.start.ranking)
     runs = [Accumulator(card, ranks.get(card)) for card in chosen]

@@ -28,7 +28,7 @@ from ..rules.fourcolor.cards import N_FLOWERS, N_KINDS, Tally
 from ..rules.fourcolor.discards import analyse_discards as fc_analyse
 from ..rules.fourcolor.distance import complete_distance as fc_complete_distance
 from ..rules.fourcolor.hand import FourColorHand
-from .position import Position, deck
+from .position import Position
 from .top import Top, TopRanker
 
 #: The ranking key of a hand that cannot be improved on, or must not be entered (no legal continuation).
@@ -91,12 +91,12 @@ class Exact:
     def __init__(self, position: Position) -> None:
         self.ruleset, self.options, self.seats = position.ruleset, position.options, position.seats
         self.chan = position.family == "chan"
-        left = Counter(deck(self.ruleset.id))
+        left = Counter(self.ruleset.deck())
         left.subtract(position.seen())
         self.outside = [left[c] for c in range(N_FACES if self.chan else N_KINDS + N_FLOWERS)]
         if not self.chan:
             self.rules = self.ruleset.meld_rules(self.options)
-            self.flowers = self.ruleset.id == "cardavia-flowers"
+            self.flowers = self.ruleset.has_flowers
             self.ranker = TopRanker(self.rules, self.options, self.seats, self.flowers)
 
     def unseen(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> list[int]:

@@ -13,14 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules.chan import cards as chan_cards
-from ..rules.chan.captures import History, legal_discards, parse_history
-from ..rules.chan.pairs import parse_exposed
+from ..rules.chan.captures import History
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
-from ..rules.fourcolor import cards as fc_cards
-
-#: Cards a seat holds (hand + exposed) between turns; the player about to discard holds one more.
-RESTING = {"fourcolor": 20, "chan": 19}
+from ..rules.registry import all_rulesets, get_ruleset
 
 
 @dataclass(frozen=True)
@@ -47,22 +42,17 @@ class Position:
         return self.ruleset.family
 
     def code(self, card: int) -> str:
-        """The code of a card of this family."""
-        return (chan_cards.code if self.family == "chan" else fc_cards.code)(card)
+        """The code of a card of this rule-set."""
+        return self.ruleset.card_code(card)
 
     def card(self, text: object, field: str = "candidates") -> int:
         """Parse a card code of this rule-set, naming `field` when it is not one."""
-        if self.family == "chan":
-            return chan_cards.parse_card(text, field)
-        return fc_cards.parse_card(text, field, self.ruleset.id == "cardavia-flowers")
+        return self.ruleset.parse_card(text, field)
 
     def legal_discards(self) -> list[int]:
-        """The cards he may discard now (never a General or flower; Chắn capture rules 2, 3, 6)."""
-        if self.family == "chan":
-            history = self.history or History()
-            # docs/rules.md#chan-dead-hand: a dead hand "only draws and can neither capture nor win": it never discards.
-            return [] if history.dead_hand else legal_discards(chan_cards.tally(self.hand), history)
-        return sorted({c for c in self.hand if not fc_cards.is_flower(c) and fc_cards.character_of(c) != 0})
+        """The cards he may discard now (never a General or flower; Chắn capture rules 2, 3, 6, none from a dead
+        hand)."""
+        return self.ruleset.discardable(self.hand, self.history)
 
     def seen(self) -> list[int]:
         """Every card he has seen outside his own: the visible cards and the other seats' exposed melds."""
@@ -71,28 +61,27 @@ class Position:
 
 def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[str, Any]) -> Position:
     """Validate a search request's position; every error is a DomainError naming the field (dotted path)."""
-    chan = ruleset.family == "chan"
     hand_cards = _list(payload.get("hand"), "hand")
     exposed_raw = _list(payload.get("exposed", []), "exposed")
     hand = ruleset.parse(options, hand_cards, exposed_raw)
-    concealed = _concealed(hand, chan)
+    concealed = hand.concealed_cards()
     _check_count(ruleset, concealed, hand.exposed)
     seats, seat = _seats(ruleset, payload)
-    visible = tuple(_card(ruleset, t, f"visible.{i}") for i, t in enumerate(_list(payload.get("visible", []),
+    visible = tuple(ruleset.parse_card(t, f"visible.{i}") for i, t in enumerate(_list(payload.get("visible", []),
                                                                                  "visible")))
     opponents = _opponents(ruleset, options, payload.get("opponents", []), seats, seat)
-    located = [(_card(ruleset, t, f"hand.{i}"), f"hand.{i}") for i, t in enumerate(hand_cards)]
+    located = [(ruleset.parse_card(t, f"hand.{i}"), f"hand.{i}") for i, t in enumerate(hand_cards)]
     located += [(c, f"exposed.{i}.cards") for i, m in enumerate(hand.exposed) for c in m.cards]
     located += [(c, f"visible.{i}") for i, c in enumerate(visible)]
     located += [(c, f"opponents.{i}.exposed.{j}.cards") for i, (_, melds) in enumerate(opponents)
                 for j, m in enumerate(melds) for c in m.cards]
-    (chan_cards if chan else fc_cards).check_copies(located)
+    ruleset.check_copies(located)
     by_seat: list[tuple[Any, ...]] = [()] * seats
     for s, melds in opponents:
         by_seat[s] = melds
     sizes, unseen, stock = _rest(ruleset, concealed, by_seat, seat, [c for c, _ in located],
                                  payload.get("stock_remaining"))
-    history = _history(payload.get("history"), chan)
+    history = _history(ruleset, payload.get("history"))
     return Position(ruleset, options, tuple(sorted(concealed)), tuple(hand.exposed), visible, seats, seat,
                     tuple(tuple(m) for m in by_seat), payload.get("stock_remaining"), history, unseen, sizes, stock)
 
@@ -105,12 +94,12 @@ def position_of(ruleset: Any, options: Mapping[str, Any], hand: Sequence[int], e
     _check_count(ruleset, list(hand), exposed)
     by_seat = [tuple(() if s == seat else opponents[s]) for s in range(seats)]
     for s, melds in enumerate(by_seat):
-        if _size(melds) >= RESTING[ruleset.family]:
+        if _size(melds) >= ruleset.resting_size:
             raise ImpossibleCount(f"seat {s} cannot have {_size(melds)} exposed cards: a seat holds "
-                                  f"{RESTING[ruleset.family]} between turns", "opponents")
+                                  f"{ruleset.resting_size} between turns", "opponents")
     known = [*hand, *(c for m in exposed for c in m.cards), *visible]
     known += [c for melds in by_seat for m in melds for c in m.cards]
-    surplus = Counter(known) - Counter(deck(ruleset.id))
+    surplus = Counter(known) - Counter(ruleset.deck())
     if surplus:
         raise ImpossibleCount(f"{sum(surplus.values())} cards beyond the deck's copies (counted over hand, exposed "
                               "melds, visible cards and the other seats' melds)", "visible")
@@ -121,28 +110,21 @@ def position_of(ruleset: Any, options: Mapping[str, Any], hand: Sequence[int], e
 
 def _check_count(ruleset: Any, concealed: list[int], exposed: Sequence[Any]) -> None:
     """A player about to discard holds one card more than a seat between turns."""
-    if len(concealed) + _size(exposed) != RESTING[ruleset.family] + 1:
-        raise ImpossibleCount(f"a player about to discard holds {RESTING[ruleset.family] + 1} cards (hand + exposed); "
+    if len(concealed) + _size(exposed) != ruleset.resting_size + 1:
+        raise ImpossibleCount(f"a player about to discard holds {ruleset.resting_size + 1} cards (hand + exposed); "
                               f"these are {len(concealed) + _size(exposed)}", "hand", code="wrong_card_count")
 
 
 def _rest(ruleset: Any, concealed: list[int], by_seat: Sequence[Sequence[Any]], seat: int, known: list[int],
           stock_remaining: object) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """The concealed hand sizes by seat, the unseen cards and the unseen cards in the stock."""
-    sizes = [len(concealed) if s == seat else RESTING[ruleset.family] - _size(by_seat[s]) for s in range(len(by_seat))]
+    sizes = [len(concealed) if s == seat else ruleset.resting_size - _size(by_seat[s]) for s in range(len(by_seat))]
     unseen = _unseen(ruleset, known)
     in_hands = sum(sizes) - len(concealed)
     if len(unseen) < in_hands:
         raise DomainError(f"only {len(unseen)} cards are unseen but the other seats hold {in_hands} concealed cards: "
                           "too many visible cards", "visible", code="impossible_card_count")
     return tuple(sizes), tuple(unseen), _stock_remaining(stock_remaining, len(unseen) - in_hands)
-
-
-def _concealed(hand: Any, chan: bool) -> list[int]:
-    """The concealed cards of a parsed hand as a list of ints."""
-    if chan:
-        return [face for face, n in enumerate(hand.counts) for _ in range(n)]
-    return hand.concealed.cards()
 
 
 def _size(melds: Sequence[Any]) -> int:
@@ -155,13 +137,6 @@ def _list(value: object, field: str) -> list[Any]:
     if not isinstance(value, list):
         raise DomainError(f"{field} must be an array", field, code="invalid_field")
     return value
-
-
-def _card(ruleset: Any, text: object, field: str) -> int:
-    """One card code of the rule-set."""
-    if ruleset.family == "chan":
-        return chan_cards.parse_card(text, field)
-    return fc_cards.parse_card(text, field, ruleset.id == "cardavia-flowers")
 
 
 def _integer(value: object, field: str) -> int:
@@ -194,9 +169,9 @@ def _opponents(ruleset: Any, options: Mapping[str, Any], raw: object, seats: int
             raise InvalidSeat(f"opponents.{i}.seat must be another seat index 0..{seats - 1}, each once (the "
                               f"player is seat {seat})", f"opponents.{i}.seat")
         melds = _exposed(ruleset, options, _list(item.get("exposed", []), f"opponents.{i}.exposed"), i)
-        if _size(melds) >= RESTING[ruleset.family]:
+        if _size(melds) >= ruleset.resting_size:
             raise ImpossibleCount(f"seat {other} cannot have {_size(melds)} exposed cards: a seat holds "
-                                  f"{RESTING[ruleset.family]} between turns", f"opponents.{i}.exposed")
+                                  f"{ruleset.resting_size} between turns", f"opponents.{i}.exposed")
         out.append((other, melds))
     return out
 
@@ -208,9 +183,7 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
             j = next(j for j, m in enumerate(items) if not isinstance(m, Mapping))
             raise DomainError("an exposed meld must be an object with kind and cards", f"exposed.{j}",
                               code="invalid_meld")
-        if ruleset.family == "chan":
-            return parse_exposed(items)
-        return tuple(ruleset.parse(options, [], items).exposed)
+        return ruleset.parse_exposed(options, items)
     except DomainError as error:
         field = "exposed" if error.field == "hand" else error.field
         raise type(error)(error.message, f"opponents.{i}.{field}", code=error.code) from None
@@ -218,16 +191,12 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
 
 def deck(ruleset_id: str) -> list[int]:
     """Every card of the rule-set's deck, sorted (docs/rules.md#fc-cards and docs/rules.md#chan-cards)."""
-    if ruleset_id == "cardavia-chan":
-        return [c for c in range(chan_cards.N_FACES) for _ in range(chan_cards.COPIES)]
-    flowers = list(range(fc_cards.FLOWER_BASE, fc_cards.FLOWER_BASE + fc_cards.N_FLOWERS))
-    return [c for c in range(fc_cards.N_KINDS) for _ in range(fc_cards.COPIES)] + (
-        flowers if ruleset_id == "cardavia-flowers" else [])
+    return get_ruleset(ruleset_id).deck()
 
 
 def _unseen(ruleset: Any, known: list[int]) -> list[int]:
     """The deck minus the known cards (the copies are checked), sorted."""
-    left = Counter(deck(ruleset.id))
+    left = Counter(ruleset.deck())
     left.subtract(known)
     return sorted(left.elements())
 
@@ -243,15 +212,16 @@ def _stock_remaining(value: object, most: int) -> int:
     return n
 
 
-def _history(raw: object, chan: bool) -> History | None:
+def _history(ruleset: Any, raw: object) -> History | None:
     """Chắn: the player's history (capture rules 3-6); Four Color has none."""
-    if not chan:
+    if ruleset.history_of(None) is None:
         if raw:
-            raise DomainError("history is a cardavia-chan field", "history", code="invalid_field")
+            where = ", ".join(r.id for r in all_rulesets() if r.history_of(None) is not None)
+            raise DomainError(f"history is a {where} field", "history", code="invalid_field")
         return None
     if raw is not None and not isinstance(raw, Mapping):
         raise DomainError("history must be an object", "history", code="invalid_field")
     for name in ("discarded", "passed_identical", "played_into_ca"):
         if raw and raw.get(name) is not None and not isinstance(raw.get(name), list):
             raise DomainError(f"history.{name} must be an array", f"history.{name}", code="invalid_field")
-    return parse_history(raw)
+    return ruleset.history_of(raw)

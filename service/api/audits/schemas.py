@@ -5,10 +5,11 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ...replay.log import EVENT_TYPES, MAX_EVENTS
+from ...replay.log import MAX_EVENTS
+from ...rules.registry import all_rulesets
 from ..common import BoundedList, EchoSchema, RulesetRequestSchema, card_field, card_list, integer, is_str
 
-EVENT_KINDS = sorted({t for types in EVENT_TYPES.values() for t in types})
+EVENT_KINDS = sorted({t for ruleset in all_rulesets() for t in ruleset.event_types})
 
 
 class LogEventSchema(ma.Schema):

@@ -8,10 +8,7 @@ from flask import jsonify
 from flask.views import MethodView
 
 from ...rules.analysis import DiscardAnalysis
-from ...rules.chan import cards as chan_cards
-from ...rules.chan.captures import History, parse_history
 from ...rules.errors import InvalidSeat
-from ...rules.fourcolor import cards as fc_cards
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_DISCARDS
@@ -21,17 +18,15 @@ blp = Blueprint("discards", __name__, url_prefix="/v1", description="Suggested d
 
 
 def analyse(ruleset: Any, options: dict, payload: dict) -> DiscardAnalysis:
-    """Validate the hand and run the family's exact analysis."""
+    """Validate the hand and run the rule-set's exact analysis."""
     hand = ruleset.parse(options, payload["hand"], payload["exposed"], None)
-    if ruleset.family == "chan":
-        history = parse_history(payload["history"]) if payload.get("history") else History()
-        return ruleset.analyse_discards(hand, options, payload["visible"], history, payload["seats"])
-    return ruleset.analyse_discards(hand, options, payload["visible"], payload["seats"])
+    return ruleset.analyse_discards(hand, options, payload["visible"], seats=payload["seats"],
+                                    history=ruleset.history_of(payload.get("history")))
 
 
-def analysis_json(family: str, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
+def analysis_json(ruleset: Any, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
     """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
-    show = chan_cards.code if family == "chan" else fc_cards.code
+    show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
     discards = [{
         "card": show(o.card), "rank": o.rank, "reason": o.reason, "distance": o.distance,
@@ -58,6 +53,6 @@ class Discards(MethodView):
         if payload["seat"] >= payload["seats"]:
             raise InvalidSeat(f"seat must be a seat index 0..{payload['seats'] - 1}", "seat")
         answer = echo(ruleset, options)
-        answer.update(analysis_json(ruleset.family, analyse(ruleset, options, payload), payload["seats"],
+        answer.update(analysis_json(ruleset, analyse(ruleset, options, payload), payload["seats"],
                                     payload["seat"]))
         return jsonify(answer)

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rules.chan import cards as chan_cards
-from ...rules.chan.captures import History, parse_history
-from ...rules.chan.scoring import find_bonuses, score
-from ...rules.fourcolor import cards as fc_cards
+from ...rules.chan.scoring import win_points
 from ..common import meld_json
-
-CODE = {"fourcolor": fc_cards.code, "chan": chan_cards.code}
 
 
 def fourcolor_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
@@ -27,34 +22,28 @@ def fourcolor_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> d
 
 def chan_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
     """Captures, Chíu and wins on the public card for Chắn, each with the legal discards after it."""
-    history = parse_history(payload.get("history"))
+    history = ruleset.history_of(payload.get("history"))
     claims = ruleset.legal_claims(hand, payload["seat_role"] or "other", options, payload["card_source"] or "discard",
                                   history)
     win = ruleset.hu(hand, options)
-    return {"must_take": False, "legal_discards": None, "claims": [
+    return {"must_take": False, "legal_discards": None, "card_source": payload["card_source"] or "discard", "claims": [
         {"kind": c.kind, "cards": c.pair.codes() if c.pair else None, "priority_class": c.priority_class,
-         "priority": c.priority, "points": _chan_points(hand, win, options) if c.kind == "win" else 0,
+         "priority": c.priority, "points": win_points(hand, win, options) if c.kind == "win" else 0,
          "melds": [meld_json(p, None) for p in win.pairs] if c.kind == "win" else None,
-         "discards": [chan_cards.code(d) for d in c.discards] if c.kind != "win" else None,
+         "discards": [ruleset.card_code(d) for d in c.discards] if c.kind != "win" else None,
          "by_chiu": c.by_chiu if c.kind == "win" else None}
         for c in claims]}
 
 
+def fourcolor_discards(ruleset: Any, hand: Any, payload: dict) -> None:
+    """Four Color Cards lists no discards without a claim: any card but a General or a flower may go."""
+    return None
+
+
 def chan_discards(ruleset: Any, hand: Any, payload: dict) -> list[str]:
     """Legal discards of the concealed hand as it stands (e.g. the dealer's opening)."""
-    history = parse_history(payload.get("history")) if payload.get("history") else History()
-    return [chan_cards.code(f) for f in ruleset.legal_discards(hand, history)]
-
-
-def _chan_points(hand: Any, win: Any, options: dict) -> int | None:
-    """Score of a Chắn win from the cards alone (bonuses that need the win context are not counted)."""
-    if not win.hu:
-        return None
-    counts = hand.with_public()
-    for pair in hand.exposed:
-        for c in pair.cards:
-            counts[c] += 1
-    return score(find_bonuses(hand, counts, win.chan, win.pairs, {}, options))[0]
+    history = ruleset.history_of(payload.get("history"))
+    return [ruleset.card_code(f) for f in ruleset.legal_discards(hand, history)]
 
 
 def fourcolor_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
@@ -66,7 +55,7 @@ def fourcolor_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
         "concealed_points": result.concealed_points,
         "melds": [meld_json(m, rules) for m in result.melds] if result.melds is not None else None,
         "decompositions": result.decompositions, "card_count": result.card_count,
-        "public_card": fc_cards.code(hand.public_card) if hand.public_card is not None else None,
+        "public_card": ruleset.card_code(hand.public_card) if hand.public_card is not None else None,
         "reasons": [] if result.hu else [
             {"code": "incomplete_melds", "message": "hand and public card do not split completely into melds"}],
         "chan_count": None, "ca_count": None, "unpaired": None,
@@ -77,16 +66,17 @@ def chan_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
     """Win answer for Chắn: the pairing, Chắn/Cạ counts, unpaired cards and every reason it fails."""
     result = ruleset.hu(hand, options)
     return {
-        "hu": result.hu, "points": _chan_points(hand, result, options), "exposed_points": None,
+        "hu": result.hu, "points": win_points(hand, result, options), "exposed_points": None,
         "concealed_points": None,
         "melds": [meld_json(p, None) for p in result.pairs] if result.hu else None,
         "decompositions": 1 if result.hu else 0, "card_count": result.card_count,
-        "public_card": chan_cards.code(hand.public_card) if hand.public_card is not None else None,
+        "public_card": ruleset.card_code(hand.public_card) if hand.public_card is not None else None,
         "reasons": [{"code": c, "message": m} for c, m in result.reasons],
         "chan_count": result.chan, "ca_count": result.ca,
-        "unpaired": [chan_cards.code(c) for c in result.unpaired],
+        "unpaired": [ruleset.card_code(c) for c in result.unpaired],
     }
 
 
 CLAIMS = {"fourcolor": fourcolor_claims, "chan": chan_claims}
+DISCARDS = {"fourcolor": fourcolor_discards, "chan": chan_discards}
 HU = {"fourcolor": fourcolor_hu, "chan": chan_hu}

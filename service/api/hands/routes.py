@@ -9,7 +9,7 @@ from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from ..common import HandRequestSchema, echo, meld_json, resolve
 from ..examples import EVALUATE_HU, LIST_MELDS
-from .answers import CLAIMS, HU, chan_discards
+from .answers import CLAIMS, DISCARDS, HU
 from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Melds, claims and hu of a hand")
@@ -43,10 +43,8 @@ class Melds(MethodView):
         if hand.public_card is not None:
             answer.update(seat_role=payload["seat_role"] or "other", **CLAIMS[ruleset.family](
                 ruleset, options, hand, payload))
-            if ruleset.family == "chan":
-                answer["card_source"] = payload["card_source"] or "discard"
-        elif ruleset.family == "chan":
-            answer["legal_discards"] = chan_discards(ruleset, hand, payload)
+        else:
+            answer["legal_discards"] = DISCARDS[ruleset.family](ruleset, hand, payload)
         return jsonify(answer)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...rules.errors import InvalidSeat
+from ...rules.errors import DeltasNotZeroSum, InvalidSeat
 from ...rules.fourcolor.settle import match_totals
+from ...rules.registry import check_extras
 from ..blueprint import Blueprint
 from ..common import echo, meld_json, resolve
 from ..examples import SETTLE_ROUND, TOTAL_MATCH
@@ -27,22 +28,16 @@ class Settlements(MethodView):
         """Points of the winning hand, each step of the count, and what every seat pays or receives."""
         ruleset, options = resolve(payload)
         ruleset.check_seats(payload["seats"], payload["winner"])
-        if ruleset.id != "bga-taiwan" and payload["lucky_card"] is not None:
-            raise InvalidSeat("lucky_card exists only in bga-taiwan", "lucky_card", code="not_in_ruleset")
-        if ruleset.family != "chan" and payload["context"] is not None:
-            raise InvalidSeat("context exists only in cardavia-chan", "context", code="not_in_ruleset")
-        extra = {"lucky_card": payload["lucky_card"]} if ruleset.id == "bga-taiwan" else None
+        check_extras(ruleset, payload["lucky_card"], payload["context"])
+        extra = {"lucky_card": payload["lucky_card"]} if ruleset.lucky_card else None
         hand = ruleset.parse(options, payload["hand"], payload["exposed"], payload["public_card"], extra)
-        if ruleset.family == "chan":
-            result = ruleset.settle(hand, options, payload["seats"], payload["winner"], payload["context"])
-            melds, lucky, bonuses = result.pairs, 0, list(result.bonuses)
-        else:
-            result = ruleset.settle(hand, options, payload["seats"], payload["winner"], payload["lucky_card"])
-            melds, lucky, bonuses = result.melds, result.lucky_bonus, []
+        result = ruleset.settle(hand, options, payload["seats"], payload["winner"], lucky_card=payload["lucky_card"],
+                                context=payload["context"])
         rules = ruleset.meld_rules(options)
         answer = echo(ruleset, options)
         answer.update(
-            points=result.points, lucky_bonus=lucky, bonuses=bonuses, melds=[meld_json(m, rules) for m in melds],
+            points=result.points, lucky_bonus=result.lucky_bonus, bonuses=list(result.bonuses),
+            melds=[meld_json(m, rules) for m in result.melds],
             breakdown=[{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
             seats=payload["seats"], winner=payload["winner"], deltas=list(result.deltas),
         )
@@ -65,8 +60,7 @@ class Matches(MethodView):
             if len(deltas) != seats:
                 raise InvalidSeat(f"round {i} has {len(deltas)} deltas for {seats} seats", f"rounds.{i}")
             if sum(deltas) != 0:
-                raise InvalidSeat(f"round {i} deltas sum to {sum(deltas)}, not 0", f"rounds.{i}",
-                                  code="deltas_not_zero_sum")
+                raise DeltasNotZeroSum(f"round {i} deltas sum to {sum(deltas)}, not 0", f"rounds.{i}")
         totals = match_totals(rounds, seats, payload["start"])
         final = totals[-1] if totals else [payload["start"]] * seats
         top = max(final)

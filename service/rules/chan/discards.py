@@ -16,10 +16,10 @@ from ..errors import DomainError, ImpossibleCount
 from .captures import History
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import UNREACHABLE, Frame, complete_distance, distance
-from .hand import MAX_CARDS, ChanHand, WinResult, evaluate_win
+from .hand import MAX_CARDS, ChanHand, evaluate_win
 from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
 from .pairs import Pair, pair_up
-from .scoring import find_bonuses, score
+from .scoring import win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
 __all__ = ["UNREACHABLE", "Distances", "analyse_discards", "complete_distance", "distance", "history_key",
@@ -49,21 +49,12 @@ def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Ma
         won = ChanHand(tuple(rest), exposed, y)
         win = evaluate_win(won)
         if win.hu:
-            points = _points(won, win, options)
+            points = win_points(won, win, options) or 0  # a wait wins: never None
             # docs/rules.md#chan-win-stock: a win only on a turned-up stock card, or completed at once by a Chíu
             # on three held
             claims = ("stock", "chiu") if rest[y] == 3 else ("stock",)
             out.append(Wait(y, unseen[y], claims, points, PAYERS * points))
     return tuple(out)
-
-
-def _points(hand: ChanHand, win: WinResult, options: Mapping[str, Any]) -> int:
-    """The score of a win from the cards alone: someone else's stock card, so no Ù chì (own gate: it adds)."""
-    counts = hand.with_public()
-    for pair in hand.exposed:
-        for c in pair.cards:
-            counts[c] += 1
-    return score(find_bonuses(hand, counts, win.chan, win.pairs, {}, options))[0]
 
 
 def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:

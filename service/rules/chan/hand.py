@@ -31,11 +31,24 @@ class ChanHand:
         """Cards in hand + exposed + public."""
         return sum(self.counts) + sum(len(p.cards) for p in self.exposed) + (self.public_card is not None)
 
+    def concealed_cards(self) -> list[int]:
+        """The concealed cards, one int per card, sorted."""
+        return [face for face, n in enumerate(self.counts) for _ in range(n)]
+
     def with_public(self) -> list[int]:
         """Concealed counts plus the public card."""
         counts = list(self.counts)
         if self.public_card is not None:
             counts[self.public_card] += 1
+        return counts
+
+    def all_counts(self) -> list[int]:
+        """Copies of each face over every card of the player: concealed, exposed pairs and the public card (what
+        the bonuses of a win count)."""
+        counts = self.with_public()
+        for pair in self.exposed:
+            for c in pair.cards:
+                counts[c] += 1
         return counts
 
 

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import DiscardAnalysis
+from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
-from ..registry import register
-from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards
-from .cards import CODES
+from ..registry import check_extras, check_seats, register
+from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
+from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
 from .discards import analyse_discards, unseen_cards
 from .hand import ChanHand, WinResult, evaluate_win, parse_hand
-from .pairs import KINDS, Pair
+from .pairs import KINDS, Pair, parse_exposed
 from .scoring import BONUSES, CONTEXT_BONUS, U_XUONG, ChanSettlement, settle
 
 CHAN_OPTIONS = (
@@ -34,6 +35,12 @@ class ChanRuleSet:
     family: str = "chan"
     game: str = "Chắn"
     options: tuple[Option, ...] = CHAN_OPTIONS
+    #: docs/rules.md#chan-deal: 19 cards between turns, the dealer is dealt 20 and starts by discarding.
+    resting_size: int = 19
+    has_flowers: bool = False
+    lucky_card: bool = False
+    takes_context: bool = True
+    event_types: tuple[str, ...] = ("discard", "capture", "draw", "chiu", "win", "pass")
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> Mapping[str, Any]:
         """Defaults merged with `given`; raises InvalidOption."""
@@ -73,20 +80,67 @@ class ChanRuleSet:
         """Faces the player may discard now (rules 2, 3, 6)."""
         return legal_discards(hand.counts, history)
 
+    def discardable(self, cards: Sequence[int], history: History | None = None) -> list[int]:
+        """The cards of a concealed hand he may discard at his turn in play (rules 2, 3, 6;
+        docs/rules.md#chan-dead-hand: a dead hand "only draws and can neither capture nor win": it never discards)."""
+        history = history or History()
+        return [] if history.dead_hand else legal_discards(tally(cards), history)
+
     def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object],
-                         history: History, seats: int = 4) -> DiscardAnalysis:
+                         history: History | None = None, seats: int = 4) -> DiscardAnalysis:
         """The exact analysis of every legal discard of a 20-card hand; `visible`: codes of the cards seen
         outside his own."""
         self.check_seats(seats)
-        return analyse_discards(hand, options, unseen_cards(hand, visible), history)
+        return analyse_discards(hand, options, unseen_cards(hand, visible), history or History())
+
+    def history_of(self, raw: object) -> History:
+        """The player's earlier moves (capture rules 3-6), from a request's `history` (none: a clean one)."""
+        return parse_history(raw) if raw else History()
+
+    def objective(self, options: Mapping[str, Any]) -> str:
+        """Every Chắn win is paid: a search ranks discards on the expected settlement."""
+        return "expected_settlement"
+
+    def parse_card(self, text: object, field: str) -> int:
+        """One Chắn card code, or InvalidCard naming `field`."""
+        return parse_card(text, field)
+
+    def card_parser(self) -> Callable[..., int]:
+        """A fast card parser for long lists (`parse(text, *field_parts)`)."""
+        return fast_parser(CODE_INDEX, parse_card)
+
+    def card_code(self, card: int) -> str:
+        """The code of a card."""
+        return code(card)
+
+    def card_codes(self) -> tuple[str, ...]:
+        """Every card code (index = card)."""
+        return CODES
+
+    def deck(self) -> list[int]:
+        """Every card of the deck, sorted (docs/rules.md#chan-cards: four copies of each face)."""
+        return [c for c in range(N_FACES) for _ in range(COPIES)]
+
+    def deal_sizes(self, seats: int, dealer: int) -> list[int]:
+        """Cards dealt to each seat (docs/rules.md#chan-deal: dealer 20, others 19)."""
+        return [self.resting_size + 1 if s == dealer else self.resting_size for s in range(seats)]
+
+    def check_copies(self, located: Sequence[tuple[int, str]]) -> None:
+        """At most 4 copies of a face; the error names the field of the surplus copy."""
+        check_copies(list(located))
+
+    def parse_exposed(self, options: Mapping[str, Any], items: Sequence[Mapping[str, object]]) -> tuple[Pair, ...]:
+        """Exposed pairs alone (another seat's), validated."""
+        return parse_exposed(items)
 
     def hu(self, hand: ChanHand, options: Mapping[str, Any]) -> WinResult:
         """The win test with the pairing and the reasons it fails."""
         return evaluate_win(hand)
 
     def settle(self, hand: ChanHand, options: Mapping[str, Any], seats: int, winner: int,
-               context: Mapping[str, Any] | None = None) -> ChanSettlement:
+               context: Mapping[str, Any] | None = None, lucky_card: object = None) -> ChanSettlement:
         """Score and payments of a win."""
+        check_extras(self, lucky_card, None)
         context = dict(context or {})
         for name, value in context.items():
             if name not in CONTEXT_FLAGS:
@@ -98,12 +152,7 @@ class ChanRuleSet:
 
     def check_seats(self, seats: int, winner: int | None = None) -> None:
         """Chắn is played by 4."""
-        from ..errors import InvalidSeat
-
-        if seats != 4:
-            raise InvalidSeat("cardavia-chan is played by 4 players", "seats")
-        if winner is not None and not 0 <= winner < seats:
-            raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+        check_seats(self.id, 4, 4, seats, winner)
 
     def describe(self) -> dict[str, Any]:
         """Cards, pair kinds, bonuses, claim priorities and options for /v1/rulesets."""

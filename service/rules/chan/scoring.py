@@ -14,7 +14,7 @@ from typing import Any
 from ..breakdown import Line
 from ..errors import DomainError, InvalidSeat, NotAWin
 from .cards import CHI_CHI, CODE_INDEX, RED, value_of
-from .hand import ChanHand, evaluate_win
+from .hand import ChanHand, WinResult, evaluate_win
 
 #: bonus -> (main, dịch, condition) as in the docs/rules.md#chan-bonuses table.
 BONUSES: dict[str, tuple[int, int, str]] = {
@@ -48,6 +48,12 @@ class ChanSettlement:
     breakdown: tuple[Line, ...]
     deltas: tuple[int, ...]
     bonuses: tuple[str, ...]
+    lucky_bonus: int = 0  # Chắn has no lucky card
+
+    @property
+    def melds(self) -> tuple:
+        """The pairs of the win, under the name every settlement gives its melds."""
+        return self.pairs
 
 
 def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
@@ -110,11 +116,7 @@ def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, An
     result = evaluate_win(hand)
     if not result.hu:
         raise NotAWin("; ".join(text for _, text in result.reasons), "hand")
-    counts = hand.with_public()
-    for pair in hand.exposed:
-        for c in pair.cards:
-            counts[c] += 1
-    bonuses = find_bonuses(hand, counts, result.chan, result.pairs, context, options)
+    bonuses = find_bonuses(hand, hand.all_counts(), result.chan, result.pairs, context, options)
     points, lines = score(bonuses)
     lines.append(Line("total", f"score = {points}", points))
     lines.append(Line("payment_rule", f"each of the three losers pays {points}; the winner receives {3 * points}",
@@ -123,6 +125,14 @@ def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, An
     deltas[winner] = 3 * points
     lines += [Line("payment", f"seat {s} pays seat {winner} {points}", points) for s in range(seats) if s != winner]
     return ChanSettlement(points, result.pairs, tuple(lines), tuple(deltas), tuple(bonuses))
+
+
+def win_points(hand: ChanHand, win: WinResult, options: Mapping[str, Any]) -> int | None:
+    """Score of a win from the cards alone (bonuses that need the win's context, like Ù chì on one's own gate, are
+    not counted); None when the hand does not win."""
+    if not win.hu:
+        return None
+    return score(find_bonuses(hand, hand.all_counts(), win.chan, win.pairs, {}, options))[0]
 
 
 def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
@@ -139,14 +149,11 @@ def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
     if context.get("own_gate") and hand.public_card is None:
         raise DomainError("Ù chì is a win on a turned-up stock card: give it as public_card", "context.own_gate",
                           code="inconsistent_context")
-    counts = hand.with_public()
-    if context.get("by_chiu") and (hand.public_card is None or counts[hand.public_card] != 4):
+    if context.get("by_chiu") and (hand.public_card is None or hand.with_public()[hand.public_card] != 4):
         # docs/rules.md#chan-chiu: a Chíu claims the fourth public card with three identical in hand
         raise DomainError("a win by Chíu needs three cards in hand identical to the public card", "context.by_chiu",
                           code="inconsistent_context")
-    for pair in hand.exposed:
-        for c in pair.cards:
-            counts[c] += 1
+    counts = hand.all_counts()
     for flag in ("dealt_quad", "dealt_pair_became_quad"):
         # docs/rules.md#chan-bonuses: Thiên khai, Bòn: four identical cards, which rule 2 never lets go, so
         # they are among the 20

@@ -6,9 +6,10 @@ A hand is tallied into `Tally`: 28 copy counts and a flower bitmask.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..codes import fast_parser
 from ..errors import ImpossibleCount, InvalidCard, shown
 
 COLOURS = "rygw"
@@ -53,6 +54,24 @@ def parse_card(text: object, field: str, flowers: bool) -> int:
     if is_flower(index) and not flowers:
         raise InvalidCard(f"{shown(text)}: flower cards exist only in cardavia-flowers", field)
     return index
+
+
+def card_parser(flowers: bool) -> Callable[..., int]:
+    """A fast parser of card codes (flowers only in the flowers variant): `parse(text, *field_parts)`."""
+    index = CODE_INDEX if flowers else {k: v for k, v in CODE_INDEX.items() if v < FLOWER_BASE}
+    return fast_parser(index, lambda text, field: parse_card(text, field, flowers))
+
+
+def discardable(cards: Iterable[int]) -> list[int]:
+    """The cards that may be discarded, sorted, once each: never a General or a flower
+    (docs/rules.md#fc-generals-discard)."""
+    return sorted({c for c in cards if not is_flower(c) and character_of(c) != GENERAL})
+
+
+def deck(flowers: bool) -> list[int]:
+    """Every card of the deck, sorted: 4 copies of the 28 chess cards, and one of each flower in `flowers`."""
+    chess = [c for c in range(N_KINDS) for _ in range(COPIES)]
+    return chess + (list(range(FLOWER_BASE, FLOWER_BASE + N_FLOWERS)) if flowers else [])
 
 
 @dataclass

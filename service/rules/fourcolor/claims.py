@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import GENERAL, character_of, is_flower
 from .evaluate import melds_with
@@ -55,8 +57,9 @@ def flowers_class(kind: str, role: str) -> str | None:
     return None
 
 
-def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, winning_meld_concealed: bool) -> list[Claim]:
+def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, options: Mapping[str, Any]) -> list[Claim]:
     """bga-taiwan: hu for anyone but the discarder, then the melds `bga_class` allows."""
+    winning_meld_concealed = options["winning_meld_concealed"]
     if role == "discarder":
         return []  # nobody claims his own discard
     claims = _hu_claim(hand, rules, winning_meld_concealed, "hu", BGA_PRIORITY["hu"])
@@ -67,7 +70,7 @@ def bga_claims(hand: FourColorHand, role: str, rules: MeldRules, winning_meld_co
     return claims
 
 
-def flowers_claims(hand: FourColorHand, role: str, rules: MeldRules) -> list[Claim]:
+def flowers_claims(hand: FourColorHand, role: str, rules: MeldRules, options: Mapping[str, Any]) -> list[Claim]:
     """cardavia-flowers: restrictions apply to non-winning claims only (docs/rules.md#fl-claims)."""
     if role == "discarder":
         return []

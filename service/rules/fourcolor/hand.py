@@ -32,6 +32,10 @@ class FourColorHand:
             tally.add(self.public_card)
         return tally
 
+    def concealed_cards(self) -> list[int]:
+        """The concealed cards, one int per card, sorted."""
+        return self.concealed.cards()
+
     def card_count(self) -> int:
         """Cards in hand + exposed + public."""
         exposed = sum(len(m.cards) for m in self.exposed)

@@ -13,15 +13,27 @@ from typing import Any
 from ..analysis import DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
-from ..registry import register
-from .cards import ALL_CODES, CHESS_CODES, parse_card
+from ..registry import check_extras, check_seats, register
+from .cards import ALL_CODES, CHESS_CODES, card_parser, check_copies, code, deck, discardable, parse_card
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
 from .discards import analyse_discards, unseen_counts
 from .evaluate import legal_melds
 from .hand import MAX_CARDS, FourColorHand, parse_hand
 from .hu import HuResult, evaluate_hu
 from .melds import Meld, MeldRules
-from .settle import Settlement, settle_bga, settle_flowers
+from .settle import (
+    Settlement,
+    bga_payments,
+    bga_win_pays,
+    flowers_payments,
+    flowers_win_pays,
+    settle_bga,
+    settle_flowers,
+)
+
+#: Cards a seat holds (hand + exposed) between turns (docs/rules.md#fc-deal); the player to discard holds one more.
+RESTING_SIZE = 20
+EVENT_TYPES = ("discard", "draw", "claim", "hu")
 
 BGA_OPTIONS = (
     Option("threshold", 10, "Hu points needed before the opponents pay the winner.",
@@ -94,7 +106,8 @@ def _flowers_melds(mixed: str) -> MeldRules:
 
 @dataclass(frozen=True)
 class FourColorRuleSet:
-    """A Four Color Cards rule-set: options, meld table, claim policy, settlement."""
+    """A Four Color Cards rule-set: options, meld table, claim policy, settlement; every difference between the
+    variants is a field here."""
 
     id: str
     title: str
@@ -104,9 +117,26 @@ class FourColorRuleSet:
     max_seats: int
     priorities: Mapping[str, int]
     melds_of: Callable[[Mapping[str, Any]], MeldRules]
+    #: Non-winning claims on a public card, and the class of a meld kind claimed by a seat role.
+    claims_of: Callable[[FourColorHand, str, MeldRules, Mapping[str, Any]], list[Claim]]
+    class_of: Callable[[str, str], str | None]
+    #: The settlement of a hu and its payment rule: whether a win of h points is paid, whether anyone pays.
+    settlement: Callable[..., Settlement]
+    win_pays: Callable[[int, Mapping[str, Any]], bool]
+    payments: Callable[[Mapping[str, Any]], bool]
+    has_flowers: bool = False
+    #: A lucky card is turned up after a hu (docs/rules.md#fc-lucky).
+    lucky_card: bool = False
+    #: The option that turns the drawer's must-take rule off, if any (docs/rules.md#fl-must-take).
+    must_take_option: str | None = None
+    #: The dealer is dealt one card more and starts by discarding (docs/rules.md#fc-deal); else he draws first.
+    dealer_extra_card: bool = True
     decisions: tuple[Decision, ...] = ()
     family: str = "fourcolor"
     game: str = "Four Color Cards"
+    resting_size: int = RESTING_SIZE
+    takes_context: bool = False
+    event_types: tuple[str, ...] = EVENT_TYPES
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> Mapping[str, Any]:
         """Defaults merged with `given`; raises InvalidOption."""
@@ -132,20 +162,18 @@ class FourColorRuleSet:
         if hand.public_card is None:
             raise DomainError("claims are made on a public card; give public_card", "public_card",
                               code="missing_public_card")
-        rules = self.meld_rules(options)
-        if self.id == "cardavia-flowers":
-            claims = flowers_claims(hand, role, rules)
-            forced = must_take(hand, role, True) and options["must_take_drawn_general"]
-        else:
-            claims = bga_claims(hand, role, rules, options["winning_meld_concealed"])
-            forced = must_take(hand, role, False)
+        claims = self.claims_of(hand, role, self.meld_rules(options), options)
+        forced = must_take(hand, role, self.has_flowers) and self.must_take_on(options)
         claims.sort(key=lambda c: (-c.priority, c.kind, c.meld.cards if c.meld else ()))
         return claims, forced
 
+    def must_take_on(self, options: Mapping[str, Any]) -> bool:
+        """Whether the drawer's must-take rule holds under these options."""
+        return self.must_take_option is None or bool(options[self.must_take_option])
+
     def claim_class(self, kind: str, role: str) -> tuple[str, int] | None:
         """Priority class and rank of a non-winning claim of meld `kind` by a seat `role`, or None if barred."""
-        flowers = self.id == "cardavia-flowers"
-        cls = (flowers_class if flowers else bga_class)(kind, role)
+        cls = self.class_of(kind, role)
         return None if cls is None else (cls, self.priorities[cls])
 
     def hu(self, hand: FourColorHand, options: Mapping[str, Any]) -> HuResult:
@@ -155,43 +183,88 @@ class FourColorRuleSet:
 
     def check_seats(self, seats: int, winner: int | None = None) -> None:
         """Seat count within the rule-set's range, winner a seat index."""
-        if not self.min_seats <= seats <= self.max_seats:
-            span = f"{self.min_seats}" if self.min_seats == self.max_seats else f"{self.min_seats}-{self.max_seats}"
-            raise InvalidSeat(f"{self.id} is played by {span} players", "seats")
-        if winner is not None and not 0 <= winner < seats:
-            raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+        check_seats(self.id, self.min_seats, self.max_seats, seats, winner)
 
     def settle(self, hand: FourColorHand, options: Mapping[str, Any], seats: int, winner: int,
-               lucky_card: object = None) -> Settlement:
+               lucky_card: object = None, context: Mapping[str, Any] | None = None) -> Settlement:
         """Round settlement of a hu; raises NotAWin for a hand that does not win."""
         self.check_seats(seats, winner)
-        rules = self.meld_rules(options)
-        if self.id == "cardavia-flowers":
-            return settle_flowers(hand, rules, options, seats, winner)
+        check_extras(self, lucky_card, context)
         lucky = None if lucky_card is None else parse_card(lucky_card, "lucky_card", False)
-        return settle_bga(hand, rules, options, seats, winner, lucky)
+        return self.settle_hand(hand, self.meld_rules(options), options, seats, winner, lucky)
+
+    def settle_hand(self, hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int, winner: int,
+                    lucky: int | None = None) -> Settlement:
+        """The settlement of a hand already checked (replays and playouts); `lucky` only where there is one."""
+        return self.settlement(hand, rules, options, seats, winner, lucky if self.lucky_card else None)
+
+    def objective(self, options: Mapping[str, Any]) -> str:
+        """What a search ranks discards on: the expected settlement, or the win probability where nobody pays
+        (docs/rules.md#fl-payment: no payments, a decision)."""
+        return "expected_settlement" if self.payments(options) else "win_probability"
 
     def analyse_discards(self, hand: FourColorHand, options: Mapping[str, Any], visible: Sequence[object],
-                         seats: int) -> DiscardAnalysis:
-        """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere."""
+                         seats: int, history: object = None) -> DiscardAnalysis:
+        """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere (Four
+        Color Cards has no `history`)."""
         if hand.public_card is not None or hand.card_count() != MAX_CARDS:
             raise DomainError(f"a discard decision is made with {MAX_CARDS} cards over hand and exposed melds (20 + "
                               f"the card just taken, or the dealer's 21) and no public card; got "
                               f"{hand.card_count()}", "hand", code="wrong_card_count")
         self.check_seats(seats)
-        flowers = self.id == "cardavia-flowers"
-        seen = [parse_card(text, f"visible.{i}", flowers) for i, text in enumerate(visible)]
+        seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
+        flowers = self.has_flowers
         return analyse_discards(hand, self.meld_rules(options), options, unseen_counts(hand, seen, flowers), seats,
                                 flowers)
+
+    def history_of(self, raw: object) -> None:
+        """Four Color Cards keeps no history of a player's moves."""
+        return None
+
+    def parse_card(self, text: object, field: str) -> int:
+        """One card code of this deck, or InvalidCard naming `field`."""
+        return parse_card(text, field, self.has_flowers)
+
+    def card_parser(self) -> Callable[..., int]:
+        """A fast card parser for long lists (`parse(text, *field_parts)`)."""
+        return card_parser(self.has_flowers)
+
+    def card_code(self, card: int) -> str:
+        """The code of a card."""
+        return code(card)
+
+    def card_codes(self) -> tuple[str, ...]:
+        """Every card code of the family (index = card)."""
+        return ALL_CODES
+
+    def deck(self) -> list[int]:
+        """Every card of the deck, sorted (docs/rules.md#fc-cards; flowers: one of each)."""
+        return deck(self.has_flowers)
+
+    def deal_sizes(self, seats: int, dealer: int) -> list[int]:
+        """Cards dealt to each seat (docs/rules.md#fc-deal: dealer 21, others 20; flowers: 20 each)."""
+        extra = int(self.dealer_extra_card)
+        return [self.resting_size + extra if s == dealer else self.resting_size for s in range(seats)]
+
+    def check_copies(self, located: Sequence[tuple[int, str]]) -> None:
+        """No card more often than the deck holds; the error names the field of the surplus copy."""
+        check_copies(located)
+
+    def parse_exposed(self, options: Mapping[str, Any], items: Sequence[Mapping[str, object]]) -> tuple[Meld, ...]:
+        """Exposed melds alone (another seat's), validated."""
+        return tuple(self.parse(options, [], items).exposed)
+
+    def discardable(self, cards: Sequence[int], history: object = None) -> list[int]:
+        """The cards of a concealed hand that may be discarded: never a General or a flower."""
+        return discardable(cards)
 
     def describe(self) -> dict[str, Any]:
         """Cards, meld kinds with points, claim priorities and options for /v1/rulesets."""
         defaults = self.resolve_options(None)
-        flowers = self.id == "cardavia-flowers"
         return {
             "id": self.id, "game": self.game, "title": self.title, "family": self.family,
             "source": self.source, "seats": {"min": self.min_seats, "max": self.max_seats},
-            "cards": list(ALL_CODES if flowers else CHESS_CODES),
+            "cards": list(ALL_CODES if self.has_flowers else CHESS_CODES),
             "melds": self.meld_rules(defaults).table(),
             "claim_priorities": [{"class": k, "rank": v} for k, v in self.priorities.items()],
             "seat_roles": list(ROLES),
@@ -205,6 +278,8 @@ BGA_TAIWAN = register(FourColorRuleSet(
     source="docs/rules.md#fourcolor; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
     priorities={"hu": 3, "quad_triple": 2, "chi": 1},
     melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]), decisions=BGA_DECISIONS,
+    claims_of=bga_claims, class_of=bga_class, settlement=settle_bga, win_pays=bga_win_pays, payments=bga_payments,
+    lucky_card=True,
 ))
 
 CARDAVIA_FLOWERS = register(FourColorRuleSet(
@@ -212,4 +287,6 @@ CARDAVIA_FLOWERS = register(FourColorRuleSet(
     source="docs/rules.md#fl-deal (flowers variant); seed 003 (pt)", options=FLOWERS_OPTIONS, min_seats=4,
     max_seats=4, priorities={"drawer_hu": 5, "hu": 4, "quad_triple": 3, "drawer_meld": 2, "next_mixed": 1},
     melds_of=lambda o: _flowers_melds(o["mixed_group_points"]),
+    claims_of=flowers_claims, class_of=flowers_class, settlement=settle_flowers, win_pays=flowers_win_pays,
+    payments=flowers_payments, has_flowers=True, must_take_option="must_take_drawn_general", dealer_extra_card=False,
 ))

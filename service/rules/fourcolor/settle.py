@@ -23,6 +23,7 @@ class Settlement:
     breakdown: tuple[Line, ...]
     deltas: tuple[int, ...]
     lucky_bonus: int = 0
+    bonuses: tuple[str, ...] = ()  # named bonuses: Four Color Cards has none
 
 
 def _meld_lines(result: HuResult, rules: MeldRules) -> list[Line]:
@@ -98,8 +99,9 @@ def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any]
 
 
 def settle_flowers(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int,
-                   winner: int) -> Settlement:
-    """cardavia-flowers: the winner's meld total; no payments unless `payment` asks each loser to pay it."""
+                   winner: int, lucky: int | None = None) -> Settlement:
+    """cardavia-flowers: the winner's meld total; no payments unless `payment` asks each loser to pay it (there
+    is no lucky card: `lucky` is always None)."""
     result = _won(hand, rules, True)
     lines = _meld_lines(result, rules)
     total = result.points or 0
@@ -110,6 +112,29 @@ def settle_flowers(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
     lines.append(Line("payment_rule", f"each loser pays the total {total}", total))
     deltas, payments = _pay_each(seats, winner, total)
     return Settlement(total, result.melds or (), tuple(lines + payments), deltas)
+
+
+def bga_win_pays(points: int, options: Mapping[str, Any]) -> bool:
+    """Whether a hu of these points makes the opponents pay the winner (docs/rules.md#fc-threshold: h >= threshold,
+    and a positive payment)."""
+    threshold, stake = options["threshold"], options["stake"]
+    pay = threshold + stake if options["win_payment"] == "flat" else points - threshold + stake
+    return points >= threshold and pay > 0
+
+
+def flowers_win_pays(points: int, options: Mapping[str, Any]) -> bool:
+    """Whether a win of these points is paid (docs/rules.md#fl-payment): any win worth a point, when anyone pays."""
+    return options["payment"] == "none" or points > 0
+
+
+def bga_payments(options: Mapping[str, Any]) -> bool:
+    """bga-taiwan: every hu is paid one way or the other."""
+    return True
+
+
+def flowers_payments(options: Mapping[str, Any]) -> bool:
+    """cardavia-flowers: payments only under option payment `each_loser_pays` (docs/rules.md#fl-payment)."""
+    return options["payment"] != "none"
 
 
 def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[Line]]:
