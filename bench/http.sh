@@ -15,14 +15,16 @@ tmp=$(mktemp -d)
 cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 cd "$ROOT"
-BIND=127.0.0.1:$PORT "$ROOT/.venv/bin/gunicorn" --config deploy/gunicorn.conf.py "service.app:create_app()" \
+BIND=127.0.0.1:$PORT GUNICORN_MAX_REQUESTS=${GUNICORN_MAX_REQUESTS:-0} "$ROOT/.venv/bin/gunicorn" --config deploy/gunicorn.conf.py "service.app:create_app()" \
   >"$tmp/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
 "$PY" bench/hu_bodies.py 200 >"$tmp/bodies.json"
 "$PY" bench/load.py "$BASE" --path /v1/hu --body-file "$tmp/bodies.json" --seconds 2 --connections "$CONNECTIONS" >/dev/null
 # CPU seconds used so far by the gunicorn workers (utime + stime from /proc), to report server CPU per request.
-server_cpu() { local t=0; for p in $(pgrep -P "$server"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+# Workers are not recycled during the runs (GUNICORN_MAX_REQUESTS=0 below), so no worker's CPU goes unseen.
+server_cpu() { local t=0 p c; for p in $(pgrep -P "$server"); do
+    c=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue; t=$((t + ${c:-0})); done
   echo "$t"; }
 measure() {  # path [body file]
   local before after
