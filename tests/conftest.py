@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 import urllib.parse
 from collections.abc import Iterator
@@ -61,6 +62,13 @@ def test_redis_url(db: int) -> str:
 
 
 test_redis_url.__test__ = False  # a helper, not a test
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on now (the OS just handed it out and took it back)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 @contextmanager

@@ -17,7 +17,6 @@ import functools
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import urllib.parse
@@ -27,6 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.conftest import free_port
 from tests.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -910,17 +910,11 @@ def test_deployments_require_authentication():
     assert "envFrom" in container(the("Deployment", "longcards-api"), "api")
 
 
-def free_loopback_port() -> int:
-    """A loopback port the OS just handed out and took back."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 def test_gunicorn_refuses_to_start_without_keys_when_auth_is_required(tmp_path):
     """The image's command, for real: gunicorn with deploy/gunicorn.conf.py exits non-zero with the reason."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("LONGCARDS_")}
-    env.update(LONGCARDS_REQUIRE_AUTH="true", BIND=f"127.0.0.1:{free_loopback_port()}", WEB_CONCURRENCY="1",
+    env.update(LONGCARDS_REQUIRE_AUTH="true", BIND=f"127.0.0.1:{free_port()}", WEB_CONCURRENCY="1",
                PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     done = subprocess.run([str(gunicorn), "--config", str(DEPLOY / "gunicorn.conf.py"), APP_TARGET],

@@ -8,7 +8,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,17 +19,12 @@ import psutil
 from redis import Redis
 from rq import Worker
 
+from tests.conftest import free_port
 from tests.redis_server import RedisServer
 from tests.workers.processes import ROOT, wait_for
 
 STARTUP = 90  # gunicorn and each worker build the evaluation tables first, on 2 shared cores
 
-
-def free_port() -> int:
-    """A TCP port nobody listens on now, on loopback."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..rules.chan.captures import History
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
-from ..rules.registry import all_rulesets, get_ruleset
+from ..rules.registry import all_rulesets
 
 
 @dataclass(frozen=True)
@@ -187,11 +187,6 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
     except DomainError as error:
         field = "exposed" if error.field == "hand" else error.field
         raise type(error)(error.message, f"opponents.{i}.{field}", code=error.code) from None
-
-
-def deck(ruleset_id: str) -> list[int]:
-    """Every card of the rule-set's deck, sorted (docs/rules.md#fc-cards and docs/rules.md#chan-cards)."""
-    return get_ruleset(ruleset_id).deck()
 
 
 def _unseen(ruleset: Any, known: list[int]) -> list[int]:

@@ -16,8 +16,8 @@ from ..replay.decisions import SeatView
 from ..replay.log import parse_log
 from ..replay.reviewers import reviewer_for
 from ..rules.chan.captures import history_json
+from ..rules.registry import get_ruleset
 from ..search.deal import Deal
-from ..search.position import deck
 
 
 def discards(log: dict) -> list[int]:
@@ -35,7 +35,7 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     chan = parsed.ruleset.family == "chan"
     seat = log["events"][k]["seat"]
     hands = [replay.concealed(s) for s in range(replay.seats)]
-    left = Counter(deck(log["ruleset"]))
+    left = Counter(get_ruleset(log["ruleset"]).deck())
     for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
         left.subtract(cards)
     view = replay.seat_view(seat, sorted(left.elements()), None)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
-from tests.conftest import test_redis_url
+from tests.conftest import free_port, test_redis_url
 
 TEST_DB = 13
 
@@ -20,7 +18,4 @@ def redis_url() -> str:
 @pytest.fixture
 def dead_redis_url() -> str:
     """A Redis URL nothing listens on (a port the OS just handed out and took back)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"redis://127.0.0.1:{port}/0"
+    return f"redis://127.0.0.1:{free_port()}/0"

@@ -12,7 +12,7 @@ from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
 from service.rules.fourcolor import cards as fc_cards
 from service.rules.registry import get_ruleset
 from service.search.deal import Deal
-from service.search.position import Position, deck, parse_position
+from service.search.position import Position, parse_position
 from service.testbed.replayed import discards, position_before
 
 BGA, FLOWERS, CHAN = "bga-taiwan", "cardavia-flowers", "cardavia-chan"
@@ -53,7 +53,7 @@ SMALL_WAITS = ("rH", "rP")
 
 def small_position() -> dict[str, Any]:
     """The request of the small position (every card not in it is visible)."""
-    left = Counter(fc_cards.code(c) for c in deck(BGA))
+    left = Counter(fc_cards.code(c) for c in get_ruleset(BGA).deck())
     left.subtract(SMALL_HAND + [c for _, cards in SMALL_OPPONENT for c in cards] + SMALL_UNSEEN)
     return {"ruleset": BGA, "hand": SMALL_HAND, "exposed": [], "visible": sorted(left.elements()), "seats": 2,
             "seat": 0, "opponents": [{"seat": 1, "exposed": [{"kind": k, "cards": c} for k, c in SMALL_OPPONENT]}],

@@ -15,7 +15,6 @@ from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
 from service.search.deal import deal_rng, sample_deal
 from service.search.player import Exact, Planner
-from service.search.position import deck
 from service.search.top import TopRanker
 
 from .tables import BGA, FLOWERS, RULESETS, position_of, sample_position
@@ -34,7 +33,7 @@ def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dic
     rng = random.Random(f"{ruleset_id}{sorted(given)}")
     for i in range(90):
         cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
-        rest = deck(ruleset_id)
+        rest = ruleset.deck()
         for c in cards:
             rest.remove(c)
         seen = rng.sample(rest, rng.randrange(30))
