@@ -4,6 +4,8 @@
 `python -m service serve` runs the API, the workers and (without REDIS_URL) an embedded Redis.
 `python -m service audit FILE...` audits game logs (`-`: standard input): one JSON line per file; exit 1 when
 any log is invalid, 2 when a file cannot be read or is not a replayable log.
+`python -m service arena --ruleset R --policies P0,P1,P2,P3 --deals N --seed S` plays policies against each other on
+duplicate deals and prints each policy's figures (README, Arena).
 `python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
@@ -110,7 +112,14 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("files", nargs="+", metavar="FILE", help="a game-log JSON file, or - for standard input")
     keys = sub.add_parser("hash-key", help="read an API key on stdin, print its API_KEYS entry (name:sha256)")
     keys.add_argument("name", help="the key's name: the owner of the jobs it creates")
+    from .arena.cli import add_parser as add_arena
+
+    add_arena(sub)
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        from .arena.cli import run as run_arena
+
+        return run_arena(args)
     if args.command == "hash-key":
         return hash_key(args.name)
     if args.command == "audit":

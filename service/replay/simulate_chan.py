@@ -1,44 +1,57 @@
-"""A seeded simulator of legal Chắn rounds, writing logs in the game-log format of docs/rules.md#logs (the audit's
-test bed).
+"""Legal Chắn rounds played from a deal, one `Player` per seat, written as game logs (docs/rules.md#logs).
 
-Players: `greedy` (always wins, Chíus and captures when it can; discards an unpaired card) and `random`
-(takes what it may at random). Histories (discards, passed identical captures, Cạ) are kept exactly as the
-replay infers them, so every log it writes must audit clean.
+`ChanRound` is the driver: it deals, offers every card to every seat that is not a dead hand through the
+rule-set's `legal_claims` (capture rules 1-7, wins only on a stock card or by a Chíu, priorities), resolves the
+claims, asks the taker for a discard among the rule-set's `legal_discards` (rules 2, 3, 6), keeps every seat's
+history (discards, identical captures passed up, Cạ) exactly as the replay infers it, and settles a win with its
+context. A Chíu or capture after which the taker would have no legal discard is not offered (rule 7 bars such a
+capture; such a Chíu would leave him unable to discard). The dealer's dealt win is declared without asking him.
+
+`simulate` is the audit's test bed, with two players: `greedy` (always wins, Chíus and captures when it can;
+discards an unpaired card) and `random` (wins always, takes what it may at random). Every log it writes must audit
+clean.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..rules.chan.captures import History, capture_rule_broken, legal_discards
+from ..rules.chan.captures import History, capture_rule_broken
 from ..rules.chan.cards import CODES, code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
 from ..rules.chan.rulesets import CARDAVIA_CHAN
 from ..rules.chan.scoring import settle
 from ..rules.registry import get_ruleset
+from .decisions import SeatView
+from .players import Dealt, Player, Table, checked_claim, checked_discard
 
 SEATS = 4
 
 
-class SimulatedChanRound:
-    """One simulated round."""
+def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
+    """A shuffled deal (docs/rules.md#chan-deal: the dealer 20 cards, the others 19): dealer, hands and stock."""
+    deck = list(CODES) * 4
+    rng.shuffle(deck)
+    dealer = rng.randrange(SEATS)
+    hands, at = [], 0
+    for n in ruleset.deal_sizes(SEATS, dealer):
+        hands.append(tuple(deck[at:at + n]))
+        at += n
+    return Dealt(dealer, tuple(hands), tuple(deck[at:]))
 
-    def __init__(self, ruleset_id: str, seed: int, policy: str, options: dict | None) -> None:
-        self.rs = get_ruleset(ruleset_id)
-        self.options = self.rs.resolve_options(options)
-        self.rng, self.policy = random.Random(seed), policy
-        deck = list(CODES) * 4
-        self.rng.shuffle(deck)
-        self.dealer = self.rng.randrange(SEATS)
-        self.deal, at = [], 0
-        for seat in range(SEATS):
-            n = 20 if seat == self.dealer else 19
-            self.deal.append(deck[at:at + n])
-            at += n
-        self.stock = deck[at:]
+
+class ChanRound(Table):
+    """One round of a deal, every decision asked of the seat's player."""
+
+    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
+        self.rs = ruleset
+        self.options = ruleset.resolve_options(options)
+        self.seats, self.players = SEATS, list(players)
+        self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)
         self.counts = [tally(CODES.index(c) for c in h) for h in self.deal]
         self.dealt = [list(c) for c in self.counts]
         self.exposed: list[list[Pair]] = [[] for _ in range(SEATS)]
@@ -46,16 +59,23 @@ class SimulatedChanRound:
         self.events: list[dict] = []
         self.drawn = 0
         self.result: dict | None = None
+        self.init_table()
+
+    def concealed(self, seat: int) -> list[int]:
+        return [face for face, n in enumerate(self.counts[seat]) for _ in range(n)]
+
+    def history_of(self, seat: int) -> History:
+        return self.history[seat]
 
     def play(self) -> dict:
-        """Play the round to a win or an exhausted stock."""
+        """Play the round to a win or an exhausted stock; the log."""
         dealer = self.dealer
         hand = ChanHand(tuple(self.counts[dealer]), (), None)
         if evaluate_win(hand).hu:
             self.events.append({"seat": dealer, "type": "win"})
             self.finish(dealer, hand, {"heavenly": True})
             return self.log()
-        if legal_discards(self.counts[dealer], History()):
+        if self.rs.legal_discards(hand, History()):
             public = self.discard(dealer, (dealer + 1) % SEATS)
         else:
             self.history[dealer] = replace(self.history[dealer], dead_hand=True)
@@ -85,9 +105,12 @@ class SimulatedChanRound:
             if self.history[seat].dead_hand:
                 continue
             hand = ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
-            claims = self.rs.legal_claims(hand, self.role(seat, source, gate, to_act), self.options, source,
-                                          self.history[seat])
-            choice = self.choose(claims)
+            role = self.role(seat, source, gate, to_act)
+            claims = self.rs.legal_claims(hand, role, self.options, source, self.history[seat])
+            legal = [c for c in claims if c.kind == "win" or c.discards]
+            if not legal:
+                continue
+            choice = checked_claim(self.players[seat], self.view(seat, card), card, source, role, legal, False)
             if choice is not None:
                 answers.append((-choice.priority, k, seat, choice))
                 event: dict[str, Any] = {"seat": seat, "type": "capture" if choice.kind in ("chan", "ca")
@@ -106,8 +129,14 @@ class SimulatedChanRound:
             self.finish(seat, hand, {"own_gate": source == "stock" and seat == gate, "by_chiu": by_chiu,
                                      "chiu_on_dealt_triple": by_chiu and self.dealt[seat][card] == 3})
             return None
+        return self.take(seat, claim, card, source, gate, to_act)
+
+    def take(self, seat: int, claim: Any, card: int, source: str, gate: int, to_act: int
+             ) -> tuple[int, str, int, int] | None:
+        """The seat exposes the pair of its Chíu or capture and discards."""
         if source == "stock" and seat != gate:
             self.passed(card, "discard", gate, gate)  # the drawer passed the card the next player takes (rule 3)
+        self.shown.remove(card)  # it now lies in the taker's pair
         if claim.kind == "chiu":
             self.counts[seat][card] -= 3
             self.exposed[seat].append(claim.pair)
@@ -121,18 +150,6 @@ class SimulatedChanRound:
             self.history[seat] = replace(h, captured_ca=True, played_into_ca=h.played_into_ca | {mate})
         return self.discard(seat, (seat + 1) % SEATS)
 
-    def choose(self, claims: list) -> Any:
-        """A player's answer: wins always; a Chíu or capture only when a legal discard follows."""
-        wins = [c for c in claims if c.kind == "win"]
-        if wins:
-            return wins[0]
-        usable = [c for c in claims if c.discards]
-        if not usable:
-            return None
-        if self.policy == "greedy":
-            return usable[0]
-        return self.rng.choice(usable) if self.rng.random() < 0.6 else None
-
     def passed(self, card: int, source: str, gate: int, to_act: int) -> None:
         """Rule 3, as the replay infers it: an available identical capture not taken is passed up."""
         seats = [gate, (gate + 1) % SEATS] if source == "stock" else [to_act]
@@ -143,17 +160,15 @@ class SimulatedChanRound:
                 self.history[seat] = replace(h, passed_identical=h.passed_identical | {card})
 
     def discard(self, seat: int, to_act: int) -> tuple[int, str, int, int] | None:
-        """The seat discards a legal card (greedy: an unpaired one if it can)."""
-        options = legal_discards(self.counts[seat], self.history[seat])
-        if not options:
-            raise RuntimeError("no legal discard")  # choose() never takes a claim without one
-        if self.policy == "greedy":
-            loose = set(pair_up(self.counts[seat]).unpaired)
-            options = [c for c in options if c in loose] or options
-        card = self.rng.choice(options)
+        """The seat discards a legal card (rules 2, 3, 6)."""
+        legal = self.rs.legal_discards(ChanHand(tuple(self.counts[seat]), (), None), self.history[seat])
+        if not legal:
+            raise RuntimeError("no legal discard")  # a claim is offered only with one to follow
+        card = checked_discard(self.players[seat], self.view(seat), legal)
         self.counts[seat][card] -= 1
         h = self.history[seat]
         self.history[seat] = replace(h, discarded=h.discarded | {card})
+        self.shown.append(card)
         self.events.append({"seat": seat, "type": "discard", "card": code(card)})
         return card, "discard", seat, to_act
 
@@ -163,6 +178,7 @@ class SimulatedChanRound:
             return None
         card = CODES.index(self.stock[self.drawn])
         self.drawn += 1
+        self.shown.append(card)
         self.events.append({"seat": seat, "type": "draw", "card": code(card)})
         return card, "stock", seat, seat
 
@@ -175,7 +191,34 @@ class SimulatedChanRound:
         self.result = {"type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas)}
 
 
+class SimulatedPlayer:
+    """The test bed's players, sharing the round's random source: `greedy` or `random` (the module docstring)."""
+
+    def __init__(self, rng: random.Random, greedy: bool) -> None:
+        self.rng, self.greedy = rng, greedy
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        wins = [c for c in legal if c.kind == "win"]
+        if wins:
+            return wins[0]
+        if self.greedy:
+            return legal[0]
+        return self.rng.choice(legal) if self.rng.random() < 0.6 else None
+
+    def discard(self, view: SeatView) -> int:
+        counts = tally(view.hand)
+        options = view.ruleset.legal_discards(ChanHand(tuple(counts), (), None), view.history)
+        if self.greedy:
+            loose = set(pair_up(counts).unpaired)
+            options = [c for c in options if c in loose] or options
+        return self.rng.choice(options)
+
+
 def simulate(ruleset_id: str = CARDAVIA_CHAN.id, seed: int = 0, seats: int = SEATS, policy: str = "greedy",
              options: dict | None = None) -> dict:
     """One simulated Chắn round's log."""
-    return SimulatedChanRound(ruleset_id, seed, policy, options).play()
+    ruleset = get_ruleset(ruleset_id)
+    rng = random.Random(seed)
+    dealt = deal(ruleset, rng)
+    player = SimulatedPlayer(rng, policy == "greedy")
+    return ChanRound(ruleset, options, dealt, [player] * SEATS).play()

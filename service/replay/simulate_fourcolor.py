@@ -1,46 +1,63 @@
-"""A seeded simulator of legal Four Color Cards rounds, writing logs in the game-log format (docs/rules.md#logs).
+"""Legal Four Color Cards rounds played from a deal, one `Player` per seat, written as game logs
+(docs/rules.md#logs).
 
-Players: `random` (claims or passes at random, discards at random) and `greedy` (always claims the best
-claim it has, discards a card that is in no meld of its hand). It is the audit's test bed: every log it
-writes must audit clean with its recorded result.
+`FourColorRound` is the driver: it deals, offers every public card to every seat through the rule-set's
+`legal_claims` (with the drawer's forced take), resolves the claims by priority, asks the claimant (or the next
+drawer) for a discard among the rule-set's `discardable` cards, ends the round on a hu, on a hand left with only
+Generals and flowers (docs/rules.md#fc-generals-end) or on an exhausted stock, and settles it with the rule-set.
+The dealer's dealt win (bga-taiwan: his 21 cards already split into melds) is declared without asking him.
+
+`simulate` is the audit's test bed, with two players: `random` (always wins, takes a forced card as the engine
+lists it first, otherwise claims or passes at random; discards at random) and `greedy` (always wins, always makes
+the first legal claim; discards a card that is in no meld of its hand). Every log it writes must audit clean with
+its recorded result.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from ..rules.fourcolor.cards import CHESS_CODES, FLOWER_CODES, GENERAL, Tally, character_of, code, is_flower
+from ..rules.fourcolor.cards import CHESS_CODES, FLOWER_CODES, Tally, code
 from ..rules.fourcolor.evaluate import legal_melds
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.registry import get_ruleset
+from .decisions import SeatView
 from .log import deal_sizes
+from .players import Dealt, Player, Table, checked_claim, checked_discard
 
 
-class SimulatedFourColorRound:
-    """One simulated round."""
+def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
+    """A shuffled deal of the rule-set's deck (docs/rules.md#fc-deal): dealer, hands and stock."""
+    codes = list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if ruleset.has_flowers else [])
+    rng.shuffle(codes)
+    dealer = rng.randrange(seats)
+    hands, at = [], 0
+    for n in deal_sizes(ruleset, seats, dealer):
+        hands.append(tuple(codes[at:at + n]))
+        at += n
+    return Dealt(dealer, tuple(hands), tuple(codes[at:]))
 
-    def __init__(self, ruleset_id: str, seed: int, seats: int, policy: str, options: dict | None) -> None:
-        self.rs = get_ruleset(ruleset_id)
-        self.options = self.rs.resolve_options(options)
-        self.flowers = self.rs.has_flowers
-        self.rng = random.Random(seed)
-        self.seats, self.policy = seats, policy
-        codes = list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if self.flowers else [])
-        self.rng.shuffle(codes)
-        self.dealer = self.rng.randrange(seats)
-        sizes = deal_sizes(self.rs, seats, self.dealer)
-        self.deal, at = [], 0
-        for n in sizes:
-            self.deal.append(codes[at:at + n])
-            at += n
-        self.stock = codes[at:]
-        parse = self.rs.parse
+
+class FourColorRound(Table):
+    """One round of a deal, every decision asked of the seat's player."""
+
+    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
+        self.rs = ruleset
+        self.options = ruleset.resolve_options(options)
+        self.seats, self.players = len(players), list(players)
+        self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)
+        parse = ruleset.parse
         self.hands = [parse(self.options, h).concealed for h in self.deal]
-        self.exposed: list[list[Any]] = [[] for _ in range(seats)]
+        self.exposed: list[list[Any]] = [[] for _ in range(self.seats)]
         self.events: list[dict] = []
         self.drawn = 0
         self.result: dict | None = None
+        self.init_table()
+
+    def concealed(self, seat: int) -> list[int]:
+        return self.hands[seat].cards()
 
     def log(self) -> dict:
         """The round as a log document."""
@@ -48,14 +65,14 @@ class SimulatedFourColorRound:
                 "hands": self.deal, "stock": self.stock, "events": self.events, "result": self.result}
 
     def play(self) -> dict:
-        """Play to the end (hu, forced end or exhausted stock)."""
+        """Play to the end (hu, forced end or exhausted stock); the log."""
         if not self.rs.dealer_extra_card:  # docs/rules.md#fc-deal: a dealer dealt no extra card draws first
             public = self.draw(self.dealer)
         else:
             hand = FourColorHand(self.hands[self.dealer], (), None)
             if self.rs.hu(hand, self.options).hu:
                 self.events.append({"seat": self.dealer, "type": "hu"})
-                return self.finish(self.dealer, hand)
+                return self.finish(self.dealer, hand) or self.log()
             public = self.discard(self.dealer)
         while public is not None and self.result is None:
             public = self.offer(*public)
@@ -72,7 +89,9 @@ class SimulatedFourColorRound:
             role = self.role(seat, source, origin)
             legal, must = self.rs.legal_claims(FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card),
                                                role, self.options)
-            choice = self.choose(legal, must)
+            if not legal:
+                continue
+            choice = checked_claim(self.players[seat], self.view(seat, card), card, source, role, legal, must)
             if choice is not None:
                 answers.append((-choice.priority, k, seat, choice))
                 event = {"seat": seat, "type": "hu"} if choice.kind == "hu" else {
@@ -84,25 +103,13 @@ class SimulatedFourColorRound:
         _, _, seat, claim = min(answers, key=lambda a: (a[0], a[1]))
         if claim.kind == "hu":
             return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card))
+        self.shown.remove(card)  # it now lies in the claimant's meld
         used = list(claim.meld.cards)
         used.remove(card)
         for c in used:
             self.hands[seat].remove(c)
         self.exposed[seat].append(claim.meld)
-        if not self.discardable(seat):
-            return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
         return self.discard(seat)
-
-    def choose(self, legal: list, must: bool) -> Any:
-        """A player's answer to the public card."""
-        hu = [c for c in legal if c.kind == "hu"]
-        if hu:
-            return hu[0]
-        if not legal:
-            return None
-        if must or self.policy == "greedy":
-            return legal[0]
-        return self.rng.choice(legal) if self.rng.random() < 0.5 else None
 
     def role(self, seat: int, source: str, origin: int) -> str:
         """Seat role on a public card."""
@@ -110,21 +117,15 @@ class SimulatedFourColorRound:
             return "drawer" if source == "draw" else "discarder"
         return "next" if seat == (origin + 1) % self.seats else "other"
 
-    def discardable(self, seat: int) -> list[int]:
-        """Cards the seat may discard (never a General or a flower)."""
-        return [c for c in self.hands[seat].cards() if not is_flower(c) and character_of(c) != GENERAL]
-
     def discard(self, seat: int) -> tuple[int, str, int] | None:
-        """The seat discards; greedy keeps cards that are in some meld of its hand."""
-        options = self.discardable(seat)
-        if not options:
+        """The seat discards; a seat with nothing it may discard ends the round as its hu
+        (docs/rules.md#fc-generals-end)."""
+        legal = self.rs.discardable(self.hands[seat].cards())
+        if not legal:
             return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
-        if self.policy == "greedy":
-            melded = {c for m in legal_melds(self.hands[seat], self.rs.meld_rules(self.options)) for c in m.cards}
-            loose = [c for c in options if c not in melded]
-            options = loose or options
-        card = self.rng.choice(options)
+        card = checked_discard(self.players[seat], self.view(seat), legal)
         self.hands[seat].remove(card)
+        self.shown.append(card)
         self.events.append({"seat": seat, "type": "discard", "card": code(card)})
         return card, "discard", seat
 
@@ -135,7 +136,9 @@ class SimulatedFourColorRound:
         card_code = self.stock[self.drawn]
         self.drawn += 1
         self.events.append({"seat": seat, "type": "draw", "card": card_code})
-        return self.rs.parse(self.options, [card_code]).concealed.cards()[0], "draw", seat
+        card = self.rs.parse(self.options, [card_code]).concealed.cards()[0]
+        self.shown.append(card)
+        return card, "draw", seat
 
     def finish(self, seat: int, hand: FourColorHand) -> None:
         """Settle the round as the seat's hu and record the result."""
@@ -145,9 +148,34 @@ class SimulatedFourColorRound:
         return None
 
 
+class SimulatedPlayer:
+    """The test bed's players, sharing the round's random source: `greedy` or `random` (the module docstring)."""
+
+    def __init__(self, rng: random.Random, greedy: bool) -> None:
+        self.rng, self.greedy = rng, greedy
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        hu = [c for c in legal if c.kind == "hu"]
+        if hu:
+            return hu[0]
+        if forced or self.greedy:
+            return legal[0]
+        return self.rng.choice(legal) if self.rng.random() < 0.5 else None
+
+    def discard(self, view: SeatView) -> int:
+        allowed = set(view.ruleset.discardable(view.hand))
+        options = [c for c in view.hand if c in allowed]  # a copy each: the test bed's odds stay as they were
+        if self.greedy:
+            hand = Tally.of(view.hand)
+            melded = {c for m in legal_melds(hand, view.ruleset.meld_rules(view.options)) for c in m.cards}
+            options = [c for c in options if c not in melded] or options
+        return self.rng.choice(options)
+
+
 def simulate(ruleset_id: str, seed: int, seats: int = 4, policy: str = "greedy", options: dict | None = None) -> dict:
     """One simulated round's log."""
-    return SimulatedFourColorRound(ruleset_id, seed, seats, policy, options).play()
-
-
-__all__ = ["simulate", "Tally"]
+    ruleset = get_ruleset(ruleset_id)
+    rng = random.Random(seed)
+    dealt = deal(ruleset, rng, seats)
+    player = SimulatedPlayer(rng, policy == "greedy")
+    return FourColorRound(ruleset, options, dealt, [player] * seats).play()

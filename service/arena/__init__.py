@@ -1,0 +1,1 @@
+"""The arena: play advice policies against each other on duplicate deals and measure the difference."""

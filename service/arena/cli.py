@@ -1,0 +1,125 @@
+"""`python -m service arena`: play duplicate deals between policies and print the figures (docs in README, Arena).
+
+Exit status: 0 with the figures; 2 when the arguments are wrong (an unknown policy or rule-set, not exactly one
+policy per seat, bad options), with the reason on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..rules.errors import DomainError
+from ..rules.registry import all_rulesets, get_ruleset
+from .duplicate import SEATS, Arena, play_deals
+from .policies import POLICIES, check_names
+from .seating import DEFAULT_SAMPLES, MAX_BUDGET
+from .stats import summary
+
+MEASURES = {"settlement": "the seat's settlement delta per round (points; negative when it pays)",
+            "win": "1 for the round's winner, 0 otherwise (nobody pays under these options)"}
+
+
+def add_parser(sub: Any) -> None:
+    """The `arena` subcommand's arguments."""
+    arena = sub.add_parser("arena", help="play policies against each other on duplicate deals",
+                           description="Play every deal once per rotation of the policies over the seats and "
+                                       "report each policy's mean score and every pair's paired difference.")
+    arena.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
+    arena.add_argument("--policies", required=True,
+                       help=f"{SEATS} comma-separated names, one per seat, repeats allowed; known: "
+                            f"{', '.join(sorted(POLICIES))}")
+    arena.add_argument("--deals", type=int, default=100, help="deals to play (each in every rotation)")
+    arena.add_argument("--seed", type=int, default=0, help="deal i of a seed is the same deal for any policies")
+    arena.add_argument("--options", default=None, help="rule options as a JSON object")
+    arena.add_argument("--jobs", type=int, default=1, help="processes playing deals (same figures for any)")
+    arena.add_argument("--budget", type=float, default=MAX_BUDGET,
+                       help=f"search policy: seconds per decision, at most {MAX_BUDGET}")
+    arena.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="search policy: deals per decision")
+    arena.add_argument("--logs", default=None, metavar="DIR", help="write every round's game log into DIR")
+    arena.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def arena_of(args: argparse.Namespace) -> Arena:
+    """The arena the arguments describe; ValueError or DomainError saying what is wrong."""
+    names = tuple(n.strip() for n in args.policies.split(","))
+    check_names(names, SEATS)
+    rs = get_ruleset(args.ruleset)
+    rs.check_seats(SEATS)
+    options = json.loads(args.options) if args.options else {}
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    rs.resolve_options(options)
+    if args.deals < 1 or args.jobs < 1 or args.samples < 1:
+        raise ValueError("--deals, --jobs and --samples must be at least 1")
+    if not 0 < args.budget <= MAX_BUDGET:
+        raise ValueError(f"--budget must be more than 0 and at most {MAX_BUDGET} seconds")
+    return Arena(rs.id, names, args.seed, options, args.budget, args.samples, args.logs)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the arena and print its figures."""
+    try:
+        arena = arena_of(args)
+    except (ValueError, DomainError) as error:
+        print(f"arena: {getattr(error, 'message', error)}", file=sys.stderr)
+        return 2
+    if arena.logs is not None:
+        from pathlib import Path
+
+        Path(arena.logs).mkdir(parents=True, exist_ok=True)
+    report = figures(arena, args.deals, args.jobs)
+    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else table(report))
+    return 0
+
+
+def figures(arena: Arena, deals: int, jobs: int = 1) -> dict[str, Any]:
+    """Play the deals and compute the figures (a progress bar on a terminal's standard error)."""
+    from tqdm import tqdm
+
+    rs = get_ruleset(arena.ruleset)
+    options = rs.resolve_options(arena.options)
+    measure = "settlement" if rs.objective(options) == "expected_settlement" else "win"
+    bar = tqdm(total=deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty())
+    played = []
+    for rounds in play_deals(arena, deals, jobs):
+        played.append(rounds)
+        bar.update(1)
+    bar.close()
+    names = list(dict.fromkeys(arena.policies))
+    return {"ruleset": rs.id, "options": dict(options), "policies": list(arena.policies), "seats": SEATS,
+            "seed": arena.seed, "deals": deals, "rotations": len(arena.policies), "rounds": deals * SEATS,
+            "measure": measure, "measure_description": MEASURES[measure],
+            "search": {"budget": arena.budget, "samples": arena.samples} if "search" in names else None,
+            **summary(played, names, measure)}
+
+
+def table(report: dict[str, Any]) -> str:
+    """The figures as a readable table."""
+    lines = [f"{report['ruleset']}: {report['deals']} deals x {report['rotations']} rotations "
+             f"({report['rounds']} rounds), seed {report['seed']}, policies {','.join(report['policies'])}",
+             f"score: {report['measure_description']}", "",
+             f"{'policy':<10} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
+             f"{'win points':>10} {'rounds':>7}"]
+    for p in report["per_policy"]:
+        s = p["score"]
+        points = "-" if p["mean_win_points"] is None else f"{p['mean_win_points']:.2f}"
+        lines.append(f"{p['policy']:<10} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
+                     f"{p['pay_rate']:>8.3f} {points:>10} {p['rounds']:>7}")
+    if report["pairs"]:
+        lines += ["", "paired difference per deal (A - B):",
+                  f"{'A - B':<22} {'mean':>9}  {'95% interval':<21} excludes 0"]
+        for pair in report["pairs"]:
+            d = pair["difference"]
+            lines.append(f"{pair['a'] + ' - ' + pair['b']:<22} {d['mean']:>+9.4f}  {_span(d):<21} "
+                         f"{'yes' if pair['excludes_zero'] else 'no'}")
+    return "\n".join(lines)
+
+
+def _span(interval: dict[str, Any]) -> str:
+    """[low, high], or a dash without an interval."""
+    if interval["low"] is None:
+        return "-"
+    return f"[{interval['low']:+.4f}, {interval['high']:+.4f}]"

@@ -1,0 +1,116 @@
+"""Duplicate deals: deal i of a seed is the same deal whatever the policies, played once per rotation of the
+policies over the seats (rotation r: seat s plays `policies[(s + r) % seats]`), so every policy plays every seat
+of every deal.
+
+A deal is dealt by the family's own dealing (`simulate_fourcolor.deal`, `simulate_chan.deal`) from a random
+source seeded by the arena's seed and the deal's number only; each round is played by the family's round driver
+with one policy per seat, and every seat's score is read from the recorded result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..replay import simulate_chan, simulate_fourcolor
+from ..replay.players import Dealt
+from ..rules.registry import get_ruleset
+from .policies import make
+from .seating import MAX_BUDGET, Seating
+
+SEATS = 4
+#: Each family's dealing and round driver.
+FAMILIES: dict[str, tuple[Any, Any]] = {
+    "fourcolor": (simulate_fourcolor.deal, simulate_fourcolor.FourColorRound),
+    "chan": (simulate_chan.deal, simulate_chan.ChanRound),
+}
+
+
+@dataclass(frozen=True)
+class Arena:
+    """What is played: the rule-set and its options, one policy name per seat, the seed and the search limits;
+    `logs` is a folder to write every round's log to (None: none written)."""
+
+    ruleset: str
+    policies: tuple[str, ...]
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    budget: float = MAX_BUDGET
+    samples: int = 200
+    logs: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of one round: the policy that played it, its settlement delta, whether it won, the points."""
+
+    policy: str
+    delta: int
+    won: bool
+    points: int
+
+
+def dealt(arena: Arena, index: int) -> Dealt:
+    """Deal `index` of the arena's seed: the same for any policies."""
+    rs = get_ruleset(arena.ruleset)
+    deal, _ = FAMILIES[rs.family]
+    return deal(rs, random.Random(f"arena/deal/{arena.seed}/{index}"), SEATS)
+
+
+def seating_of(arena: Arena, rotation: int) -> list[str]:
+    """The policy of each seat in a rotation: seat s plays policies[(s + rotation) % seats]."""
+    n = len(arena.policies)
+    return [arena.policies[(s + rotation) % n] for s in range(n)]
+
+
+def play_round(arena: Arena, index: int, rotation: int) -> dict:
+    """The log of deal `index` played in `rotation`."""
+    rs = get_ruleset(arena.ruleset)
+    _, driver = FAMILIES[rs.family]
+    names = seating_of(arena, rotation)
+    players = [make(name, Seating(arena.seed, index, rotation, s, arena.budget, arena.samples))
+               for s, name in enumerate(names)]
+    return driver(rs, arena.options, dealt(arena, index), players).play()
+
+
+def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:
+    """Every seat's score of a round's log (a draw: nobody wins, every delta 0)."""
+    result = log["result"]
+    deltas = result.get("deltas") or [0] * len(names)
+    winner = result.get("winner")
+    return [SeatResult(name, deltas[s], s == winner, result.get("points", 0) if s == winner else 0)
+            for s, name in enumerate(names)]
+
+
+def play_deal(arena: Arena, index: int) -> list[list[SeatResult]]:
+    """Every rotation of deal `index`: the seats' results per rotation (each log written when `arena.logs`)."""
+    rounds = []
+    for rotation in range(len(arena.policies)):
+        log = play_round(arena, index, rotation)
+        if arena.logs is not None:
+            path = Path(arena.logs) / f"deal{index:05d}-rotation{rotation}.json"
+            path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+        rounds.append(seat_results(log, seating_of(arena, rotation)))
+    return rounds
+
+
+def _play(job: tuple[Arena, int]) -> list[list[SeatResult]]:
+    """A worker's deal (a module-level function, so a process pool can call it)."""
+    return play_deal(*job)
+
+
+def play_deals(arena: Arena, deals: int, jobs: int = 1) -> Iterator[list[list[SeatResult]]]:
+    """Every deal's rotations, in deal order, played in `jobs` processes: the same results for any `jobs` (each
+    deal is seeded by its number alone)."""
+    work = ((arena, i) for i in range(deals))
+    if jobs <= 1:
+        yield from map(_play, work)
+        return
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_play, work, chunksize=1)

@@ -1,0 +1,61 @@
+"""The arena's policies, by name: each decides every move of one seat in one round, from that seat's view only.
+
+A policy is made for one seat of one round (`make`): it may remember what it did earlier in the round, and its
+random source is seeded from the arena's seed, the deal, the rotation and the seat, so a round replays exactly.
+Every policy answers `discard(view)` with one of the legal discards and `claim(view, card, source, role, legal,
+forced)` with one of `legal` or None (never None when `forced`); the round driver checks both.
+
+Adding a policy is one entry in `POLICIES`: a name and a factory taking the `Seating`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..replay.decisions import SeatView
+from ..replay.players import Player
+from .advice import Advice
+from .baseline import Baseline
+from .search import Search
+from .seating import Seating
+
+
+class RandomPolicy:
+    """`random`: a discard uniform among the legal discards; a claim uniform among passing and each legal claim;
+    a forced take uniform among the forced options (no pass)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def discard(self, view: SeatView) -> int:
+        return self.rng.choice(view.ruleset.discardable(view.hand, view.history))
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        choices: list[Any] = list(legal) if forced else [None, *legal]
+        return self.rng.choice(choices)
+
+
+#: Every policy by name: a factory of the seat's player. Documented in each class (and the README's Arena).
+POLICIES: dict[str, Callable[[Seating], Player]] = {
+    "random": lambda seating: RandomPolicy(seating.rng("random")),
+    "baseline": lambda seating: Baseline(),
+    "advice": lambda seating: Advice(),
+    "search": lambda seating: Search(seating),
+}
+
+
+def make(name: str, seating: Seating) -> Player:
+    """The player of policy `name` for this seat (KeyError for an unknown name; `check_names` says it first)."""
+    return POLICIES[name](seating)
+
+
+def check_names(names: Sequence[str], seats: int) -> None:
+    """Exactly `seats` names, each a known policy; else ValueError saying what is wrong."""
+    unknown = [n for n in names if n not in POLICIES]
+    if unknown:
+        raise ValueError(f"unknown polic{'y' if len(unknown) == 1 else 'ies'} {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(sorted(POLICIES))}")
+    if len(names) != seats:
+        raise ValueError(f"give exactly {seats} policies, one per seat (repeats allowed); got {len(names)}")

@@ -1,0 +1,96 @@
+"""The seats of a played round: the deal, the players who decide, and what each seat is shown.
+
+A round driver (`simulate_fourcolor.FourColorRound`, `simulate_chan.ChanRound`) owns the rules: it asks the
+engine what is legal, sends every decision a seat makes to that seat's `Player` with the seat's `SeatView`, checks
+the answer against what it offered, and writes the round as a game log (docs/rules.md#logs). A player only chooses.
+
+What a seat is shown (`Table.view`): its concealed cards and exposed melds, every public card seen outside an
+exposed meld (a claimed card lies in its claimant's meld), the other seats' exposed melds, the cards left in the
+stock and (Chắn) its own history. When it answers a public card, that card is given apart and is not among the
+visible cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
+
+from .decisions import SeatView
+
+
+class Dealt(NamedTuple):
+    """A deal: the dealer, each seat's cards and the stock, as card codes in the order the log records them."""
+
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+
+
+class Player(Protocol):
+    """Whoever decides for a seat. Both methods get the seat's view; neither changes it."""
+
+    def discard(self, view: SeatView) -> int:
+        """The card to discard: one of `view.ruleset.discardable(view.hand, view.history)`."""
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any],
+              forced: bool) -> Any | None:
+        """One of the `legal` claims (the engine's objects) on public `card`, or None to pass; when `forced` the
+        drawer must take the card and passing is not allowed."""
+
+
+class IllegalMove(RuntimeError):
+    """A player answered with a move the round did not offer (a bug in that player, never in the game)."""
+
+
+def checked_claim(player: Player, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any],
+                  forced: bool) -> Any | None:
+    """The player's claim, checked: one of `legal` (the same object), or None unless the take is forced."""
+    choice = player.claim(view, card, source, role, legal, forced)
+    if choice is None and not forced:
+        return None
+    if not any(choice is c for c in legal):
+        raise IllegalMove(f"seat {view.seat} answered {choice!r}, not one of the {len(legal)} legal claims"
+                          + (" (the take is forced)" if forced else ""))
+    return choice
+
+
+def checked_discard(player: Player, view: SeatView, legal: Sequence[int]) -> int:
+    """The player's discard, checked against the legal discards."""
+    card = player.discard(view)
+    if card not in legal:
+        raise IllegalMove(f"seat {view.seat} discarded {card!r}, not a legal discard {sorted(set(legal))}")
+    return card
+
+
+class Table:
+    """Mixin of a round driver: the public cards seen so far and each seat's view. The driver keeps `rs`,
+    `options`, `seats`, `exposed`, `stock`, `drawn` and says how it holds a seat's cards (`concealed`) and history
+    (`history_of`)."""
+
+    rs: Any
+    options: Any
+    seats: int
+    exposed: list[list[Any]]
+    stock: Sequence[str]
+    drawn: int
+
+    def init_table(self) -> None:
+        self.shown: list[int] = []  # public cards seen and not claimed
+
+    def concealed(self, seat: int) -> list[int]:
+        """The seat's concealed cards, sorted."""
+        raise NotImplementedError
+
+    def history_of(self, seat: int) -> Any:
+        """The seat's history as its rules keep it (None where none is kept)."""
+        return None
+
+    def view(self, seat: int, public: int | None = None) -> SeatView:
+        """What the seat knows now; `public` is the card it is answering, given apart from the visible cards."""
+        visible = list(self.shown)
+        if public is not None and public in visible:
+            visible.remove(public)
+        opponents = tuple(() if s == seat else tuple(melds) for s, melds in enumerate(self.exposed))
+        return SeatView(self.rs, self.options, tuple(self.concealed(seat)), tuple(self.exposed[seat]),
+                        tuple(visible), self.seats, seat, opponents, len(self.stock) - self.drawn,
+                        self.history_of(seat))

@@ -1,0 +1,65 @@
+"""The baseline is frozen: its key orders discards exactly as the ranking key the advice used when it was frozen,
+on real positions of played rounds, and it does not follow the live key."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.arena import baseline
+from service.arena.baseline import Baseline, frozen_order, frozen_rank_key
+from service.arena.duplicate import Arena, dealt
+from service.arena.seat import analyse
+from service.replay.simulate_chan import ChanRound
+from service.replay.simulate_fourcolor import FourColorRound
+from service.rules.analysis import DiscardOption, Wait
+from service.rules.registry import get_ruleset
+
+RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
+
+
+class Spy(Baseline):
+    """The baseline, keeping every discard analysis it met."""
+
+    def __init__(self, seen: list) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def discard(self, view):
+        self.seen.append(analyse(view))
+        return super().discard(view)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_frozen_key_orders_as_the_ranking_did(ruleset):
+    rs = get_ruleset(ruleset)
+    driver = ChanRound if rs.family == "chan" else FourColorRound
+    seen: list = []
+    for index in range(3):
+        driver(rs, None, dealt(Arena(ruleset, ("baseline",) * 4, seed=2), index), [Spy(seen) for _ in range(4)]
+               ).play()
+    assert len(seen) > 20
+    for analysis in seen:
+        # the engine ranks by its key then the card: at the freeze, the same order as the frozen key's
+        assert [o.card for o in frozen_order(analysis.options)] == [o.card for o in analysis.options]
+
+
+def option(card: int, distance: int, gain: float = 0.0, improving: int = 0, waiting: int = 0) -> DiscardOption:
+    waits = (Wait(99, waiting, ("discard",), 10, 10),) if waiting else ()
+    return DiscardOption(card, distance, waits, (), improving, gain)
+
+
+@pytest.mark.parametrize("better, worse", [
+    pytest.param(option(5, 1), option(1, 2, gain=9.0, improving=30, waiting=4), id="fewer_replacements_first"),
+    pytest.param(option(5, 0, gain=0.5), option(1, 0, gain=0.2, waiting=9), id="then_more_expected_gain"),
+    pytest.param(option(5, 2, improving=12), option(1, 2, improving=8, waiting=9), id="then_more_improving"),
+    pytest.param(option(5, 0, waiting=3), option(1, 0, waiting=2), id="then_more_waiting_copies"),
+    pytest.param(option(1, 2), option(5, 2), id="then_the_lower_card"),
+])
+def test_frozen_key_case_table(better, worse):
+    assert frozen_order([worse, better]) == [better, worse]
+    assert frozen_rank_key(better) <= frozen_rank_key(worse)
+
+
+def test_the_baseline_owns_its_key():
+    # a copy, not the live function: a later change of service.rules.analysis.rank_key leaves it alone
+    assert "rank_key" not in vars(baseline)
