@@ -1,7 +1,7 @@
-"""The engine (service/rules, service/replay, service/search) imports neither the web stack nor the queue
-stack (STYLE.md "Shape of this project": "a test enforces it"); its layers import downwards only (the rules
-reach neither the replay nor the search, the replay never the search: a deep review gets its rater handed in),
-and nothing the service runs imports the test-only service/testbed."""
+"""The engine (service/rules, service/replay, service/search, and the arena on top of them) imports neither the web
+stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"); its layers import downwards
+only (the rules reach neither the replay nor the search, the replay never the search: a deep review gets its rater
+handed in; none of them the arena), and nothing the service runs imports the test-only service/testbed."""
 
 from __future__ import annotations
 
@@ -14,15 +14,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.testbed")
+ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.arena", "service.testbed")
 FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
 #: Project modules that carry the web or queue stack: the engine must not reach them either.
 FORBIDDEN_PROJECT = ("service.app", "service.api", "service.errors", "workers")
 #: Packages and what they must not import: the engine's layers, and the test-only testbed kept out of the service.
 LAYERS = {
-    "service.rules": ("service.replay", "service.search", "service.testbed"),
-    "service.replay": ("service.search", "service.testbed"),
-    "service.search": ("service.testbed",),
+    "service.rules": ("service.replay", "service.search", "service.arena", "service.testbed"),
+    "service.replay": ("service.search", "service.arena", "service.testbed"),
+    "service.search": ("service.arena", "service.testbed"),
+    "service.arena": ("service.testbed",),
     "service.api": ("service.testbed",),
     "workers": ("service.testbed",),
 }

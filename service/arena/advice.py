@@ -1,9 +1,10 @@
 """The `advice` policy: exactly what the API advises, move by move.
 
 - Discard: the first option of the rule-set's `analyse_discards` (what POST /v1/discards answers first).
-- Claim: the first option of the rule-set's `analyse_claims` (what POST /v1/claims answers first): a pass, or the
-  engine's legal claim it names; when the take is forced the analysis offers only the forced options. After a
-  claim the seat discards that option's `follow` card (the discard the answer names with the claim).
+- Claim: the first option of the rule-set's `analyse_claims` (what POST /v1/claims answers first): pass, or the
+  legal claim it names, then the discard it names with it (the option's `follow`). When the drawer must take the
+  card the analysis lists only the forced takes. Chắn: a Chíu after which no legal discard exists is not offered by
+  the round (the taker could not discard); should the analysis put one first, its next option is taken.
 """
 
 from __future__ import annotations
@@ -12,22 +13,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..replay.decisions import SeatView
-from .baseline import Baseline
-from .seat import analyse
+from .seat import after_claim, analyse, hand_of, seen_codes
 
 
 class Advice:
     """The API's advice for one seat of one round (the module docstring)."""
 
     def __init__(self) -> None:
-        self.follow: int | None = None  # the discard the last claim's advice named
-        self.claims = Baseline()
+        # the discard the last claim's advice named, with the hand it was named for: a claim a higher one beat
+        # leaves it unused
+        self.follow: tuple[int, tuple[int, ...]] | None = None
 
     def discard(self, view: SeatView) -> int:
-        if self.follow is not None:
-            card, self.follow = self.follow, None
-            return card
+        follow, self.follow = self.follow, None
+        if follow is not None and follow[1] == view.hand:
+            return follow[0]
         return analyse(view).options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        return self.claims.claim(view, card, source, role, legal, forced)
+        analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
+                                               view.seats, source=source, history=view.history)
+        for option in analysis.options:
+            if option.claim is None:
+                return None  # pass
+            taken = next((c for c in legal if c == option.claim), None)
+            if taken is not None:
+                if option.follow is not None:
+                    self.follow = (option.follow.card, tuple(sorted(after_claim(view, card, taken)[0])))
+                return taken
+        return None
