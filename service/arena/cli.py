@@ -102,12 +102,12 @@ def table(report: dict[str, Any]) -> str:
              f"({report['rounds']} rounds), seed {report['seed']}, policies {','.join(report['policies'])}",
              f"score: {report['measure_description']}", "",
              f"{'policy':<10} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
-             f"{'win points':>10} {'rounds':>7}"]
+             f"{'win points':>10} {'seat-rounds':>11}"]
     for p in report["per_policy"]:
         s = p["score"]
         points = "-" if p["mean_win_points"] is None else f"{p['mean_win_points']:.2f}"
         lines.append(f"{p['policy']:<10} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
-                     f"{p['pay_rate']:>8.3f} {points:>10} {p['rounds']:>7}")
+                     f"{p['pay_rate']:>8.3f} {points:>10} {p['rounds']:>11}")
     if report["pairs"]:
         lines += ["", "paired difference per deal (A - B):",
                   f"{'A - B':<22} {'mean':>9}  {'95% interval':<21} excludes 0"]
