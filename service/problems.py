@@ -67,8 +67,10 @@ PROBLEMS: dict[str, Problem] = {
     "inconsistent_context": Problem(422, "A Chắn win context flag that contradicts the cards or another flag.",
                                     "Give only the flags that hold for this win."),
     "wrong_card_count": Problem(
-        422, "A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds.",
-        "Send the hand as it is when the player must discard, the card just taken included."),
+        422, "A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds; a claim decision 20 (Chắn: "
+        "19) plus the public card.",
+        "Send the hand as it is when the player must discard, the card just taken included; for a claim, the hand "
+        "between turns and the public card apart."),
     "illegal_discard": Problem(422, "A search candidate that is not a legal discard of the hand.",
                                "Give legal discards only (POST /v1/discards lists them), or no candidates."),
     "no_legal_discard": Problem(
