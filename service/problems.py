@@ -52,8 +52,8 @@ PROBLEMS: dict[str, Problem] = {
                             "Give the meld kind its cards form; GET /v1/rulesets lists the meld kinds."),
     "invalid_seat": Problem(
         422, "A seat count the rule-set does not allow (cardavia-flowers and cardavia-chan: 4), or a winner, seat, "
-        "opponent seat or `from_seat` that is not a seat of the table.", "Give seat indices 0..seats-1 and a seat count the "
-        "rule-set allows."),
+        "opponent seat or `from_seat` that is not a seat of the table.",
+        "Give seat indices 0..seats-1 and a seat count the rule-set allows."),
     "missing_public_card": Problem(
         422, "Claims asked for (`seat_role` or `card_source`) without a `public_card`.",
         "Add the `public_card` on offer, or leave out `seat_role` and `card_source`."),

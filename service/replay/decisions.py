@@ -206,8 +206,8 @@ def answer_of(analysis: ClaimAnalysis, made: Event | None) -> ClaimOption | None
         return next((o for o in analysis.options if o.kind == "pass"), None)
     if made.type in WIN_KINDS:
         return next((o for o in analysis.options if o.kind in WIN_KINDS), None)
-    kind = made.meld or made.type  # a Chắn Chíu names no meld
-    cards = None if made.cards is None else tuple(sorted(made.cards))
+    kind = made.meld or made.type  # a Chắn Chíu names no meld, and one card on offer allows one Chíu
+    cards = None if made.cards is None or kind == "chiu" else tuple(sorted(made.cards))
     return next((o for o in analysis.options
                  if o.kind == kind and (cards is None or tuple(sorted(o.cards)) == cards)), None)
 

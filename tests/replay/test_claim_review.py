@@ -138,12 +138,16 @@ def test_chan_capture_that_completes_a_wait_agrees():
 
 @pytest.mark.parametrize("log", simulated_logs()[::3], ids=lambda log: f"{log['ruleset']}-{log['seats']}")
 def test_claim_decisions_of_legal_logs_are_consistent(log):
-    """In legal simulated rounds: ranks within the options, agreement is rank 1, losses never negative, the
-    advice is ranked 1, and the per-seat claim figures and `overall` add up."""
+    """In legal simulated rounds: every claim and win a seat made on a public card is rated; ranks within the
+    options, agreement is rank 1, losses never negative, the advice is ranked 1, and the per-seat claim figures
+    and `overall` add up."""
     found, seats = review(log, EXACT)
     assert found.valid
     for seat in seats:
         answers = seat["claim_decisions"]
+        made = [e for e in log["events"] if e["seat"] == seat["seat"]
+                and e["type"] in ("claim", "hu", "capture", "chiu", "win")]
+        assert len([d for d in answers if d["answer"] != "pass"]) == len(made)
         for d in answers:
             assert 1 <= d["rank"] <= d["options"] and d["agreed"] == (d["rank"] == 1) and d["expected_loss"] >= 0
             assert d["ranking"][0]["kind"] == d["best"] and d["ranking"][0]["rank"] == 1
