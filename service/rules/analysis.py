@@ -54,9 +54,10 @@ class DiscardAnalysis:
     unseen_total: int
 
 
-def rank_key(option: DiscardOption) -> tuple[float, ...]:
+def rank_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
     """The ranking order (RULES-independent): fewest replacements first, then the one-card expected gain,
-    then the number of unseen improving cards, then the most waiting copies."""
+    then the number of unseen improving cards, then the most waiting copies. A claim option is ranked on the
+    same figures of the hand it leaves (`claim_rank_key`)."""
     waiting = sum(w.unseen for w in option.waits)
     return (option.distance, -option.expected_gain, -option.improving_unseen, -waiting)
 
@@ -116,9 +117,7 @@ def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
     if option.kind in WIN_KINDS:
         gain = option.gain or 0
         return (0 if gain > 0 else 2, -gain)
-    waiting = sum(w.unseen for w in option.waits)
-    return (1, option.distance, -option.expected_gain, -option.improving_unseen, -waiting,
-            0 if option.kind == "pass" else 1)
+    return (1, *rank_key(option), 0 if option.kind == "pass" else 1)
 
 
 def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:

@@ -19,6 +19,7 @@ from service.rules.chan.captures import History, legal_discards, parse_history
 from service.rules.chan.cards import N_FACES, code
 from service.rules.chan.claim_advice import after_claim, history_after
 from service.rules.chan.distance import UNREACHABLE, distance
+from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.errors import DomainError
 from service.rules.registry import get_ruleset
 
@@ -151,3 +152,41 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, role, source
     assert passing.distance == distance(parsed.counts)
     keys = [claim_rank_key(x) for x in found.options]
     assert keys == sorted(keys)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["next", "other"]))
+def test_passing_keeps_the_figures_of_the_hand_as_it_stands(seed, role):
+    """Brute force on the resting hand R (19 cards) a pass leaves: its waits are the faces c with R + c winning,
+    and, when it is not waiting, its improving cards are the unseen y after which a legal discard z (rules 2, 3,
+    6 under the history the pass leaves: an identical capture passed up bars that face, rule 3) leaves R + y - z
+    one replacement closer."""
+    rng = random.Random(seed)
+    deck = RS.deck()
+    rng.shuffle(deck)
+    public, hand = deck[0], deck[1:20]
+    parsed = RS.parse(OPTIONS, [code(c) for c in hand], [], code(public))
+    claims = RS.legal_claims(parsed, role, OPTIONS, "discard", History())
+    passing = next(x for x in RS.analyse_claims(parsed, OPTIONS, role, [], 4).options if x.kind == "pass")
+    after = history_after(None, parsed, History()) if any(c.kind == "chan" for c in claims) else History()
+    counts = list(parsed.counts)
+    if passing.distance == 0:
+        winning = [c for c in range(N_FACES) if counts[c] < 4
+                   and evaluate_win(ChanHand(tuple(counts), (), c)).hu]
+        assert [w.card for w in passing.waits] == winning
+        return
+    unseen = [4 - counts[c] - (c == public) for c in range(N_FACES)]
+    improving = []
+    for y in range(N_FACES):
+        if not unseen[y]:
+            continue
+        counts[y] += 1
+        for z in legal_discards(counts, after):
+            counts[z] -= 1
+            closer = distance(counts) == passing.distance - 1
+            counts[z] += 1
+            if closer:
+                improving.append((y, unseen[y]))
+                break
+        counts[y] -= 1
+    assert list(passing.improving) == improving

@@ -9,6 +9,7 @@ claim, and that passing keeps the distance of the hand as it stands (`distance.d
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -172,3 +173,39 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, ruleset_id, 
             assert option.distance == distance(parsed.concealed, rs.meld_rules(o), parsed.exposed)
     keys = [claim_rank_key(x) for x in found.options]
     assert keys == sorted(keys) and [x.rank for x in found.options][0] == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([BGA, FLOWERS]))
+def test_passing_keeps_the_figures_of_the_hand_as_it_stands(seed, ruleset_id):
+    """Brute force on the resting hand R (20 cards) a pass leaves: its waits are the cards c with R + c hu
+    (within the copies left), and, when it is not waiting, its improving cards are the unseen y for which some
+    card z that may be discarded (never a General or a flower) leaves R + y - z one replacement closer."""
+    rs = get_ruleset(ruleset_id)
+    o = rs.resolve_options(None)
+    rules = rs.meld_rules(o)
+    rng = random.Random(seed)
+    deck = rs.deck()
+    rng.shuffle(deck)
+    public, hand = deck[0], deck[1:21]
+    parsed = rs.parse(o, [rs.card_code(c) for c in hand], [], rs.card_code(public))
+    passing = next(x for x in rs.analyse_claims(parsed, o, "other", [], 4).options if x.kind == "pass")
+    tally = parsed.concealed
+    unseen = Counter(deck[21:])
+    if passing.distance == 0:
+        winning = [c for c in sorted(set(rs.deck())) if tally.count(c) < deck.count(c)
+                   and rs.hu(type(parsed)(tally, (), c), o).hu]
+        assert [w.card for w in passing.waits] == winning
+        return
+    improving = []
+    for y in sorted(unseen):
+        grown = tally.copy()
+        grown.add(y)
+        for z in rs.discardable(grown.cards()):
+            grown.remove(z)
+            closer = distance(grown, rules) == passing.distance - 1
+            grown.add(z)
+            if closer:
+                improving.append((y, unseen[y]))
+                break
+    assert list(passing.improving) == improving

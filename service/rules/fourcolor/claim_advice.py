@@ -15,16 +15,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
+from ..errors import DomainError
 from .cards import code
 from .claims import Claim
 from .discards import Gains, analyse_discards, at_rest, unseen_counts
-from .hand import FourColorHand
+from .hand import MAX_CARDS, FourColorHand
 from .melds import MeldRules
 
 
 def claim_unseen(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> list[int]:
-    """Unseen copies for a claim decision: the deck minus hand, exposed melds, the public card and `visible`."""
-    assert hand.public_card is not None
+    """Unseen copies for a claim decision: the deck minus hand, exposed melds, the public card and `visible`. The
+    hand must be a claim decision's: 20 cards over hand and exposed melds (docs/rules.md#fc-deal) plus the public
+    card."""
+    if hand.public_card is None or hand.card_count() != MAX_CARDS:
+        raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed melds plus "
+                          f"the public card; got {hand.card_count()}", "hand", code="wrong_card_count")
     return unseen_counts(FourColorHand(hand.with_public(), hand.exposed, None), visible, flowers)
 
 

@@ -223,13 +223,10 @@ class FourColorRuleSet:
         """Rank pass, every legal claim on the public card (with its follow-up discard) and hu for a seat `role`;
         `hand` is his resting hand (20 cards over hand and exposed melds) with the public card. The role implies
         the source: Four Color Cards takes neither `source` nor `history`."""
-        if hand.public_card is None or hand.card_count() != MAX_CARDS:
-            raise DomainError(f"a claim decision is made with {RESTING_SIZE} cards over hand and exposed melds plus "
-                              f"the public card; got {hand.card_count()}", "hand", code="wrong_card_count")
         self.check_seats(seats)
-        claims, forced = self.legal_claims(hand, role, options)
         seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
         unseen = claim_unseen(hand, seen, self.has_flowers)
+        claims, forced = self.legal_claims(hand, role, options)
         return analyse_claims(hand, self.meld_rules(options), options, claims, forced, unseen, seats,
                               self.has_flowers)
 
