@@ -43,6 +43,7 @@ class DiscardOption:
     expected_gain: float  # sum over waits of unseen * max(gain, 0) / every unseen card: the next stock card
     rank: int = 0  # 1 = best; equal keys share a rank
     reason: str = ""
+    card_unseen: int = 0  # unseen copies of the discarded card itself: the fewer, the fewer players can use it
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,19 @@ class DiscardAnalysis:
     unseen_total: int
 
 
-def rank_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
-    """The ranking order (RULES-independent): fewest replacements first, then the one-card expected gain,
-    then the number of unseen improving cards, then the most waiting copies. A claim option is ranked on the
-    same figures of the hand it leaves (`claim_rank_key`)."""
+def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
+    """What a hand left at rest is worth to the ranking: fewest replacements first, then the one-card expected
+    gain, then the number of unseen improving cards, then the most waiting copies."""
     waiting = sum(w.unseen for w in option.waits)
     return (option.distance, -option.expected_gain, -option.improving_unseen, -waiting)
+
+
+def rank_key(option: DiscardOption) -> tuple[float, ...]:
+    """The discard ranking order: the hand the discard leaves (`hand_key`), then, between discards that leave
+    equally good hands, the card with fewer unseen copies: the fewer copies others may hold, the fewer can pair
+    it into a meld, a capture or a win (a freshly dealt hand often has many discards tied on the hand alone).
+    The duplicate arena measured this tie-break against card order (README, "Strength")."""
+    return (*hand_key(option), option.card_unseen)
 
 
 def ranked(options: list[DiscardOption], describe) -> tuple[DiscardOption, ...]:
@@ -111,13 +119,13 @@ WIN_DISTANCE = -1
 
 def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
     """The claim ranking order: a win that gains comes first (the more it gains, the better); then pass and every
-    claim by the discard ranking's order (`rank_key`) on the hand each leaves at rest, pass before a claim that is
-    no better (a claim is advised only when strictly better than passing); last a win that costs the caller
-    (docs/rules.md#fc-settlement: a hu under the threshold pays every opponent)."""
+    claim by the value of the hand each leaves at rest (`hand_key`, the discard ranking's order), pass before a
+    claim that is no better (a claim is advised only when strictly better than passing); last a win that costs the
+    caller (docs/rules.md#fc-settlement: a hu under the threshold pays every opponent)."""
     if option.kind in WIN_KINDS:
         gain = option.gain or 0
         return (0 if gain > 0 else 2, -gain)
-    return (1, *rank_key(option), 0 if option.kind == "pass" else 1)
+    return (1, *hand_key(option), 0 if option.kind == "pass" else 1)
 
 
 def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:

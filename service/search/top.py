@@ -1,10 +1,11 @@
 """The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
 
 `analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: the distance
-it leaves, then the one-card expected gain, the unseen improving cards, the unseen waiting copies, then card
-order. Playouts need only the top, on hands that are mostly met once, so this computes the distance of every
-legal discard (one `DiscardDistances`) and the rest of the key only for the discards tied at the least distance:
-their waits and gains (distance 0) or their improving cards (distance 1 or more). It is the first option of
+it leaves, then the one-card expected gain, the unseen improving cards, the unseen waiting copies, the unseen
+copies of the discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so
+this computes the distance of every legal discard (one `DiscardDistances`) and the rest of the key only for the
+discards tied at the least distance: their waits and gains (distance 0) or their improving cards (distance 1 or
+more). It is the first option of
 `analyse_discards`, and the tests hold the two together.
 """
 
@@ -54,8 +55,8 @@ class TopRanker:
         else:
             plan.after = {x: least for x in tied}  # the improving cards of the tied discards alone
             improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-            found = [Top(x, least, {}, frozenset(improves[x]), (least, -0.0, -sum(unseen[y] for y in improves[x]), 0))
-                     for x in tied]
+            found = [Top(x, least, {}, frozenset(improves[x]),
+                         (least, -0.0, -sum(unseen[y] for y in improves[x]), 0, unseen[x])) for x in tied]
         return min(found, key=lambda t: (t.key, t.card))
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
@@ -66,7 +67,7 @@ class TopRanker:
         waits = {c: self.gain(FourColorHand(rest, exposed, c)) for c in plan.waits(x)}
         expected = sum(unseen[c] * max(g, 0) for c, g in waits.items()) / total if total else 0.0
         waiting = sum(unseen[c] for c in waits)
-        return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]), (0, -expected, -waiting, -waiting))
+        return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]), (0, -expected, -waiting, -waiting, unseen[x]))
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact

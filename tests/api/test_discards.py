@@ -45,6 +45,8 @@ def test_bga_loose_card_discard_waits_on_the_other_and_wins_12(client):
     assert options["yA"]["expected_gain"] == pytest.approx(3 * 9 / 89, abs=1e-4)
     assert all(o["distance"] >= 1 for card, o in options.items() if card not in ("yA", "wC"))
     assert body["distance"] == 1  # the 21 cards as they stand: one loose card to replace
+    # unseen copies of each discarded card: 4 in the deck, minus his own, minus the visible ones
+    assert options["yA"]["unseen"] == 4 - 1 - 2 and options["wC"]["unseen"] == 3 and options["gC"]["unseen"] == 1
 
 
 def test_bga_wait_under_the_threshold_has_a_negative_gain(client):

@@ -29,7 +29,7 @@ def analysis_json(ruleset: Any, analysis: DiscardAnalysis, seats: int, seat: int
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
     discards = [{
-        "card": show(o.card), "rank": o.rank, "reason": o.reason, "distance": o.distance,
+        "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": o.reason, "distance": o.distance,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in o.waits],

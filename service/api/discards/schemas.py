@@ -59,6 +59,9 @@ class DiscardOptionSchema(ma.Schema):
     """One legal discard with what it leaves."""
 
     card = card_field(required=True)
+    unseen = fields.Integer(required=True, metadata={
+        "description": "copies of the discarded card the player has not seen: between discards that leave equally "
+                       "good hands, the one with fewer unseen copies ranks first"})
     rank = fields.Integer(required=True, metadata={"description": "1 = best; equal rankings share a rank"})
     reason = fields.String(required=True)
     distance = fields.Integer(required=True, metadata={

@@ -93,7 +93,7 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
         faces = improving_faces(rest, after, shared, x, at) if at else 0
         improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected)
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x])
 
 
 def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History

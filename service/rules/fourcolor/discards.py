@@ -129,7 +129,7 @@ def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
     else:
         improving = tuple((y, unseen[y]) for y in improves[x])
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected)
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x])
 
 
 def describe(option: DiscardOption) -> str:
