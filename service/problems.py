@@ -51,9 +51,9 @@ PROBLEMS: dict[str, Problem] = {
     "invalid_meld": Problem(422, "An exposed meld whose cards do not form its `kind`.",
                             "Give the meld kind its cards form; GET /v1/rulesets lists the meld kinds."),
     "invalid_seat": Problem(
-        422, "A seat count the rule-set does not allow (cardavia-flowers and cardavia-chan: 4), or a winner, seat "
-        "or opponent seat that is not a seat of the table.", "Give seat indices 0..seats-1 and a seat count the "
-        "rule-set allows."),
+        422, "A seat count the rule-set does not allow (cardavia-flowers and cardavia-chan: 4), or a winner, seat, "
+        "opponent seat or `from_seat` that is not a seat of the table.",
+        "Give seat indices 0..seats-1 and a seat count the rule-set allows."),
     "missing_public_card": Problem(
         422, "Claims asked for (`seat_role` or `card_source`) without a `public_card`.",
         "Add the `public_card` on offer, or leave out `seat_role` and `card_source`."),
@@ -67,8 +67,10 @@ PROBLEMS: dict[str, Problem] = {
     "inconsistent_context": Problem(422, "A Chắn win context flag that contradicts the cards or another flag.",
                                     "Give only the flags that hold for this win."),
     "wrong_card_count": Problem(
-        422, "A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds.",
-        "Send the hand as it is when the player must discard, the card just taken included."),
+        422, "A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds; a claim decision 20 (Chắn: "
+        "19) plus the public card.",
+        "Send the hand as it is when the player must discard, the card just taken included; for a claim, the hand "
+        "between turns and the public card apart."),
     "illegal_discard": Problem(422, "A search candidate that is not a legal discard of the hand.",
                                "Give legal discards only (POST /v1/discards lists them), or no candidates."),
     "no_legal_discard": Problem(

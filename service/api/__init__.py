@@ -77,6 +77,7 @@ class Api(SmorestApi):
 def register_blueprints(app: Flask) -> Api:
     """Create the Api and register every resource blueprint."""
     from .audits.routes import blp as audits
+    from .claims.routes import blp as claims
     from .discards.routes import blp as discards
     from .hands.routes import blp as hands
     from .health.routes import blp as health
@@ -94,7 +95,7 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
-    for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, jobs, searches,
+    for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, jobs, searches,
                       problems):
         api.register_blueprint(blueprint)
     return api

@@ -43,6 +43,10 @@ AUDIT_LOG = {
 #: The dealer of that round before his opening discard (21 cards).
 RANK_DISCARDS = {"ruleset": "bga-taiwan", "hand": AUDIT_LOG["hands"][1], "seats": 3, "seat": 1}
 
+#: Seat 2 of that round facing seat 1's opening discard gE, which it took into a triple.
+RANK_CLAIMS = {"ruleset": "bga-taiwan", "hand": AUDIT_LOG["hands"][2], "public_card": "gE", "card_source": "discard",
+               "from_seat": 1, "seats": 3, "seat": 2}
+
 CREATE_REPLAY = {"logs": [AUDIT_LOG], "players": [["An", "Binh", "Chi"]], "review": {"mode": "exact"}}
 
 CREATE_SEARCH = {**RANK_DISCARDS, "samples": 200, "time_budget": 1.0, "seed": 7}
@@ -52,6 +56,6 @@ SIMULATE_ROUNDS = {"ruleset": "bga-taiwan", "seed": 7, "seats": 3, "policy": "gr
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "list_melds": LIST_MELDS, "evaluate_hu": EVALUATE_HU, "settle_round": SETTLE_ROUND, "total_match": TOTAL_MATCH,
-    "audit_log": AUDIT_LOG, "rank_discards": RANK_DISCARDS, "create_replay": CREATE_REPLAY,
-    "create_search": CREATE_SEARCH, "simulate_rounds": SIMULATE_ROUNDS,
+    "audit_log": AUDIT_LOG, "rank_discards": RANK_DISCARDS, "rank_claims": RANK_CLAIMS,
+    "create_replay": CREATE_REPLAY, "create_search": CREATE_SEARCH, "simulate_rounds": SIMULATE_ROUNDS,
 }

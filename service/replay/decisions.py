@@ -1,6 +1,7 @@
 """Decision review: every discard of every seat rated against the exact analysis (and, in deep mode, against a
-Monte Carlo search of the same position, run by the `rater` the settings carry), plus the wins and claims each
-seat passed up.
+Monte Carlo search of the same position, run by the `rater` the settings carry), every answer to a public card on
+which a seat had a legal claim or win rated against the claim analysis (exactly, in deep mode too), plus the wins
+and claims each seat passed up.
 
 A reviewer keeps what each seat has seen: every public card that was not claimed (a claimed card is inside its
 meld) and the other seats' exposed melds. At a discard the seat's cards are as the log has them, so the
@@ -9,7 +10,8 @@ analysis sees exactly the position the player saw.
 Expected loss, exact mode: the expected gain of the best-ranked discard minus that of the actual one (never
 negative): what the choice cost on the next card turned up from the stock. Deep mode: the search's objective
 (expected settlement in points; win probability where nobody pays) of its best candidate minus the actual
-discard's.
+discard's. A claim decision, in every mode: the expected gain of the advised option minus that of the seat's
+answer (never negative), a win counting its gain (it is certain).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.analysis import DiscardAnalysis
+from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis
 from ..rules.errors import DomainError
 from .log import Event
 
@@ -68,6 +70,8 @@ class DecisionReview:
         self.shown: list[int] = []
         self.decisions: list[dict[str, Any]] = []
         self.passes: list[dict[str, Any]] = []
+        self.claim_decisions: list[dict[str, Any]] = []
+        self.claims_rated: set[tuple[int | None, int]] = set()
         self.offered_by: int | None = None  # the event that put the public card on offer
         self.progress = progress
 
@@ -106,6 +110,39 @@ class DecisionReview:
             won = "hu" in kinds or "win" in kinds
             self.passes.append({"event": self.offered_by, "seat": seat,
                                 "passed": "win" if won else "claim", "claims": sorted(kinds)})
+
+    # -- the answer to a public card ------------------------------------------------------------------------
+    def rate_claim(self, seat: int, card: int, role: str, source: str, made: Event | None) -> None:
+        """Rate a seat's answer to the card on offer (`made`: its claim or win, None: it passed) against the claim
+        analysis of the position it saw, when it had a legal claim or win; once per offer and seat."""
+        key = (self.offered_by, seat)
+        if self.settings.mode == "none" or key in self.claims_rated:
+            return
+        self.claims_rated.add(key)
+        visible = self.visible_to(seat)
+        if card in visible:
+            visible.remove(card)  # the card on offer is the public card itself
+        try:
+            analysis = self.analyse_claim(seat, card, role, source, visible)
+        except DomainError:
+            return  # a position the log made impossible: the audit reports it
+        actual = answer_of(analysis, made)
+        if actual is None or all(o.kind == "pass" for o in analysis.options):
+            return  # nothing to decide, or a claim the rules do not allow (the audit reports it)
+        show = self.show  # type: ignore[attr-defined]
+        best = analysis.options[0]
+        self.claim_decisions.append({
+            "event": self.offered_by, "seat": seat, "card": show(card), "role": role, "answer": actual.kind,
+            "cards": [show(c) for c in actual.cards], "rank": actual.rank, "best": best.kind,
+            "best_cards": [show(c) for c in best.cards], "agreed": actual.rank == 1, "options": len(analysis.options),
+            "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4), "reason": best.reason,
+            "ranking": [{"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "distance": o.distance,
+                         "expected_gain": round(o.expected_gain, 4), "gain": o.gain} for o in analysis.options],
+        })
+
+    def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
+        """The claim analysis of the seat's position on the card (each family's reviewer runs its rule-set's)."""
+        raise NotImplementedError
 
     # -- the discard ---------------------------------------------------------------------------------------
     def discarding(self, event: Event, card: int) -> None:
@@ -163,16 +200,42 @@ class DecisionReview:
         return None
 
 
-def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], seat: int) -> dict[str, Any]:
-    """Agreement rate, total expected loss and the costliest decisions of one seat."""
-    mine = [d for d in decisions if d["seat"] == seat]
+def answer_of(analysis: ClaimAnalysis, made: Event | None) -> ClaimOption | None:
+    """The option a seat's answer stands for: pass, a win, or the claim with the same meld kind and cards."""
+    if made is None:
+        return next((o for o in analysis.options if o.kind == "pass"), None)
+    if made.type in WIN_KINDS:
+        return next((o for o in analysis.options if o.kind in WIN_KINDS), None)
+    kind = made.meld or made.type  # a Chắn Chíu names no meld, and one card on offer allows one Chíu
+    cards = None if made.cards is None or kind == "chiu" else tuple(sorted(made.cards))
+    return next((o for o in analysis.options
+                 if o.kind == kind and (cards is None or tuple(sorted(o.cards)) == cards)), None)
+
+
+def rated(mine: list[dict[str, Any]]) -> dict[str, Any]:
+    """Count, agreements, agreement rate and total expected loss of some rated decisions."""
     agreed = sum(d["agreed"] for d in mine)
+    return {"decisions": len(mine), "agreed": agreed,
+            "agreement_rate": round(agreed / len(mine), 4) if mine else None,
+            "expected_loss": round(sum(d["expected_loss"] for d in mine), 4)}
+
+
+def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], seat: int,
+                 claim_decisions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Of one seat: agreement rate, total expected loss and the costliest decisions of its discards; the same of
+    its claim decisions (`claims`); both together (`overall`); the wins and claims it passed up."""
+    mine = [d for d in decisions if d["seat"] == seat]
+    answers = [d for d in claim_decisions or () if d["seat"] == seat]
     costliest = sorted(mine, key=lambda d: (-d["expected_loss"], d["event"]))[:COSTLIEST]
+    claim_costliest = sorted(answers, key=lambda d: (-d["expected_loss"], d["event"]))[:COSTLIEST]
     return {
-        "decisions": len(mine), "agreed": agreed, "agreement_rate": round(agreed / len(mine), 4) if mine else None,
-        "expected_loss": round(sum(d["expected_loss"] for d in mine), 4),
+        **rated(mine),
         "costliest": [{k: d[k] for k in ("event", "card", "best", "expected_loss")}
                       for d in costliest if d["expected_loss"] > 0],
+        "claims": {**rated(answers),
+                   "costliest": [{k: d[k] for k in ("event", "card", "answer", "best", "expected_loss")}
+                                 for d in claim_costliest if d["expected_loss"] > 0]},
+        "overall": rated(mine + answers),
         "passed_wins": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "win"],
         "passed_claims": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "claim"],
         "passes": [{k: p[k] for k in ("event", "passed", "claims")} for p in passes if p["seat"] == seat],

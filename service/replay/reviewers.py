@@ -2,7 +2,8 @@
 moves, points, and the review of every discard (`decisions.py`).
 
 The reviewers are the replays with the hooks filled in: each time a card was offered, every seat that made no
-claim is asked what it could have claimed (engine's legal claims for its role then); each discard is rated.
+claim is asked what it could have claimed (engine's legal claims for its role then), and every seat's answer
+(its claim, its win, or its pass) is rated when it had a legal claim or win; each discard is rated.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..rules.analysis import DiscardAnalysis
+from ..rules.analysis import ClaimAnalysis, DiscardAnalysis
 from ..rules.chan import cards as chan_cards
 from ..rules.chan.captures import History
 from ..rules.chan.hand import ChanHand
@@ -33,13 +34,19 @@ class FourColorReviewer(DecisionReview, FourColorReplay):
         self.init_decisions(settings, progress)
 
     def offered(self, public: Any, claims: list) -> None:
-        claimed = {c.seat for c in claims}
+        made = answers(claims)
         for seat in range(self.seats):
-            if seat in claimed:
+            role = self.role(seat, public)
+            self.rate_claim(seat, public.card, role, "stock" if public.source == "draw" else "discard",
+                            made.get(seat))
+            if seat in made:
                 continue
-            legal, _ = self.ruleset.legal_claims(self.hand_of(seat, public.card), self.role(seat, public),
-                                                 self.options)
+            legal, _ = self.ruleset.legal_claims(self.hand_of(seat, public.card), role, self.options)
             self.record_pass(seat, {c.kind for c in legal})
+
+    def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
+        return self.ruleset.analyse_claims(self.hand_of(seat, card), self.options, role,
+                                           [fc_cards.code(c) for c in visible], self.seats, source)
 
     def concealed(self, seat: int) -> list[int]:
         return self.hands[seat].cards()
@@ -60,14 +67,23 @@ class ChanReviewer(DecisionReview, ChanReplay):
         self.ruleset = log.ruleset
 
     def offered(self, public: Any, claims: list) -> None:
-        claimed = {c.seat for c in claims}
+        made = answers(claims)
+        source = "stock" if public.source == "stock" else "discard"
         for seat in range(self.seats):
-            if seat in claimed or self.history[seat].dead_hand:
+            if self.history[seat].dead_hand:
                 continue
-            legal = self.ruleset.legal_claims(self.chan_hand(seat, public.card), self.role(seat, public),
-                                              self.options, "stock" if public.source == "stock" else "discard",
+            role = self.role(seat, public)
+            self.rate_claim(seat, public.card, role, source, made.get(seat))
+            if seat in made:
+                continue
+            legal = self.ruleset.legal_claims(self.chan_hand(seat, public.card), role, self.options, source,
                                               self.history[seat])
             self.record_pass(seat, {c.kind for c in legal})
+
+    def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
+        return self.ruleset.analyse_claims(self.chan_hand(seat, card), self.options, role,
+                                           [chan_cards.code(c) for c in visible], self.seats, source,
+                                           self.history[seat])
 
     def chan_hand(self, seat: int, card: int | None) -> ChanHand:
         return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
@@ -82,6 +98,14 @@ class ChanReviewer(DecisionReview, ChanReplay):
         visible = [chan_cards.code(c) for c in self.visible_to(seat)]
         return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.history[seat],
                                              self.seats)
+
+
+def answers(claims: list) -> dict[int, Any]:
+    """Each claiming seat's first claim or win on the card."""
+    made: dict[int, Any] = {}
+    for event in claims:
+        made.setdefault(event.seat, event)
+    return made
 
 
 #: The reviewing replay of each game family.
@@ -113,8 +137,9 @@ def review(raw: dict[str, Any], settings: ReviewSettings | None = None, progress
         {"seat": seat, "claims": dict(claims[seat]), "claims_made": sum(claims[seat].values()),
          "wins_passed_up": passed[seat, "win"], "claims_passed_up": passed[seat, "claim"],
          "violations": illegal[seat], "delta": deltas[seat], "won": winner == seat,
-         "review": seat_summary(replay.decisions, replay.passes, seat) if reviewed else None,
-         "decisions": [d for d in replay.decisions if d["seat"] == seat] if reviewed else None}
+         "review": seat_summary(replay.decisions, replay.passes, seat, replay.claim_decisions) if reviewed else None,
+         "decisions": [d for d in replay.decisions if d["seat"] == seat] if reviewed else None,
+         "claim_decisions": [d for d in replay.claim_decisions if d["seat"] == seat] if reviewed else None}
         for seat in range(log.seats)
     ]
 

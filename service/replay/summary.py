@@ -36,25 +36,41 @@ def log_entry(index: int, found: Audit, seats: list[dict[str, Any]], names: list
 
 def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each player's totals across the entries (in order): games, points and their running total, wins,
-    violations, and of reviewed discards the count, agreements, expected loss and agreement rate."""
+    violations; of reviewed discards the count, agreements, expected loss and agreement rate; the same of his
+    reviewed claim decisions (`claims`) and of both together (`overall`)."""
     totals: dict[str, dict[str, Any]] = {}
     for entry in entries:
         for stats in entry["seats"]:
             player = totals.setdefault(stats["player"], {
                 "games": 0, "points": 0, "wins": 0, "violations": 0, "trajectory": [], "decisions": 0,
-                "agreed": 0, "expected_loss": 0.0})
+                "agreed": 0, "expected_loss": 0.0, "claims": _figures(), "overall": _figures()})
             player["games"] += 1
             player["points"] += stats["delta"] or 0
             player["trajectory"].append(player["points"])  # running total after each of the player's games
             player["wins"] += int(stats["won"])
             player["violations"] += stats["violations"]
-            if stats["review"]:
-                player["decisions"] += stats["review"]["decisions"]
-                player["agreed"] += stats["review"]["agreed"]
-                player["expected_loss"] = round(player["expected_loss"] + stats["review"]["expected_loss"], 4)
+            review = stats["review"]
+            if review:
+                _add(player, review)
+                _add(player["claims"], review.get("claims") or _figures())
+                _add(player["overall"], review.get("overall") or review)
     for player in totals.values():
-        player["agreement_rate"] = round(player["agreed"] / player["decisions"], 4) if player["decisions"] else None
+        for figures in (player, player["claims"], player["overall"]):
+            decisions = figures["decisions"]
+            figures["agreement_rate"] = round(figures["agreed"] / decisions, 4) if decisions else None
     return totals
+
+
+def _figures() -> dict[str, Any]:
+    """No rated decisions yet."""
+    return {"decisions": 0, "agreed": 0, "expected_loss": 0.0}
+
+
+def _add(into: dict[str, Any], found: dict[str, Any]) -> None:
+    """Add one game's rated decisions (count, agreements, expected loss) to a running total."""
+    into["decisions"] += found["decisions"]
+    into["agreed"] += found["agreed"]
+    into["expected_loss"] = round(into["expected_loss"] + found["expected_loss"], 4)
 
 
 def batch_result(entries: list[dict[str, Any]], mode: str) -> dict[str, Any]:

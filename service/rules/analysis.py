@@ -17,6 +17,7 @@ Terms:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,10 @@ class DiscardAnalysis:
     unseen_total: int
 
 
-def rank_key(option: DiscardOption) -> tuple[float, ...]:
+def rank_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
     """The ranking order (RULES-independent): fewest replacements first, then the one-card expected gain,
-    then the number of unseen improving cards, then the most waiting copies."""
+    then the number of unseen improving cards, then the most waiting copies. A claim option is ranked on the
+    same figures of the hand it leaves (`claim_rank_key`)."""
     waiting = sum(w.unseen for w in option.waits)
     return (option.distance, -option.expected_gain, -option.improving_unseen, -waiting)
 
@@ -73,3 +75,74 @@ def ranked(options: list[DiscardOption], describe) -> tuple[DiscardOption, ...]:
             rank, previous = i + 1, key
         out.append(replace(option, rank=rank, reason=describe(option)))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class ClaimOption:
+    """One answer to a public card: pass, a legal claim (with the discard that should follow it), or a win."""
+
+    kind: str  # "pass"; "hu" (Four Color) / "win" (Chắn); else the meld kind of the claim
+    cards: tuple[int, ...]  # the exposed meld's cards; () for pass and for a win
+    claim: Any  # the engine's legal-claim object this option stands for (None for pass)
+    follow: DiscardOption | None  # the top option of the exact ranking of the hand after the claim
+    distance: int  # of the hand the option leaves at rest (pass: the hand as it stands); a win: -1
+    waits: tuple[Wait, ...]
+    improving: tuple[tuple[int, int], ...]
+    improving_unseen: int
+    expected_gain: float  # as DiscardOption; a win: its gain, it is certain
+    gain: int | None = None  # a win: the player's settlement delta (points where nobody pays)
+    priority: int = 0  # the claim's priority class (pass 0)
+    forced: bool = False
+    rank: int = 0  # 1 = best
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ClaimAnalysis:
+    """Every answer to a public card, best first: options[0] is the advice."""
+
+    options: tuple[ClaimOption, ...]
+    forced: bool  # a drawn General (flowers: or flower) that must be taken: only the forced takes, no pass
+
+
+WIN_KINDS = ("hu", "win")
+WIN_DISTANCE = -1
+
+
+def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
+    """The claim ranking order: a win that gains comes first (the more it gains, the better); then pass and every
+    claim by the discard ranking's order (`rank_key`) on the hand each leaves at rest, pass before a claim that is
+    no better (a claim is advised only when strictly better than passing); last a win that costs the caller
+    (docs/rules.md#fc-settlement: a hu under the threshold pays every opponent)."""
+    if option.kind in WIN_KINDS:
+        gain = option.gain or 0
+        return (0 if gain > 0 else 2, -gain)
+    return (1, *rank_key(option), 0 if option.kind == "pass" else 1)
+
+
+def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:
+    """Sort by `claim_rank_key` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
+    from dataclasses import replace
+
+    options = sorted(options, key=lambda o: (claim_rank_key(o), o.kind, o.cards))
+    out: list[ClaimOption] = []
+    previous, rank = None, 0
+    for i, option in enumerate(options):
+        key = claim_rank_key(option)
+        if key != previous:
+            rank, previous = i + 1, key
+        out.append(replace(option, rank=rank, reason=describe(option)))
+    return tuple(out)
+
+
+def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int, follows: bool = True,
+                   **fields: Any) -> ClaimOption:
+    """A non-winning option whose figures are those of the hand it leaves at rest: `rest` (for a claim, the
+    follow-up discard, kept as `follow` when `follows`), or with no legal discard after a claim
+    `fallback_distance` and no waits."""
+    if rest is None:
+        return ClaimOption(kind, distance=fallback_distance, waits=(), improving=(), improving_unseen=0,
+                           expected_gain=0.0, follow=None, **fields)
+    return ClaimOption(kind, distance=rest.distance, waits=rest.waits, improving=rest.improving,
+                       improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain,
+                       follow=rest if follows else None, **fields)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from .analysis import DiscardAnalysis
+from .analysis import ClaimAnalysis, DiscardAnalysis
 from .errors import InvalidSeat, NotInRuleset, UnknownRuleset, shown
 
 ENGINE_VERSION = "0.1.0"
@@ -93,6 +93,11 @@ class RuleSet(Protocol):
     def analyse_discards(self, hand: Any, options: Mapping[str, Any], visible: Sequence[object], seats: int,
                          history: Any = None) -> DiscardAnalysis:
         """The exact ranking of every legal discard."""
+
+    def analyse_claims(self, hand: Any, options: Mapping[str, Any], role: str, visible: Sequence[object], seats: int,
+                       source: str = "discard", history: Any = None) -> ClaimAnalysis:
+        """Pass, every legal claim on the hand's public card (with its follow-up discard) and a win, ranked best
+        first by `analysis.claim_rank_key`; `hand` is the seat's resting hand with `public_card` set."""
 
     def objective(self, options: Mapping[str, Any]) -> str:
         """What a search ranks discards on: `expected_settlement`, or `win_probability` where nobody pays."""

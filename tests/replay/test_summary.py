@@ -29,22 +29,36 @@ def test_seat_names(players, index, seats, names):
     assert seat_names(players, index, seats) == names
 
 
+def reviewed(discards: tuple, claims: tuple = (0, 0, 0.0)) -> dict:
+    """A seat's review summary from (decisions, agreed, expected loss) of its discards and of its claim
+    decisions, with both together as `overall` (as `decisions.seat_summary` gives it)."""
+    figures = [dict(zip(("decisions", "agreed", "expected_loss"), f, strict=True)) for f in (discards, claims)]
+    overall = {k: figures[0][k] + figures[1][k] for k in figures[0]}
+    return {**figures[0], "claims": figures[1], "overall": overall}
+
+
 def test_player_totals_run_across_games_in_order():
     """Points add up game after game (the trajectory is the running total); a player seated twice in a batch
-    is one player; agreement is over every reviewed discard, null without any."""
+    is one player; agreement is over every reviewed discard, null without any; claim decisions are totalled
+    apart, and both together as `overall`."""
     totals = player_totals([
-        entry(seat("ann", 6, won=True, review={"decisions": 4, "agreed": 3, "expected_loss": 0.25}),
-              seat("bao", -6, violations=1, review={"decisions": 2, "agreed": 0, "expected_loss": 1.5})),
-        entry(seat("bao", 3, won=True, review={"decisions": 3, "agreed": 3, "expected_loss": 0.0}),
-              seat("ann", -3, review={"decisions": 1, "agreed": 1, "expected_loss": 0.125}),
+        entry(seat("ann", 6, won=True, review=reviewed((4, 3, 0.25), (2, 1, 0.5))),
+              seat("bao", -6, violations=1, review=reviewed((2, 0, 1.5)))),
+        entry(seat("bao", 3, won=True, review=reviewed((3, 3, 0.0))),
+              seat("ann", -3, review=reviewed((1, 1, 0.125), (1, 1, 0.0))),
               seat("cam", None)),
     ])
     assert list(totals) == ["ann", "bao", "cam"]
     assert totals["ann"] == {"games": 2, "points": 3, "wins": 1, "violations": 0, "trajectory": [6, 3],
-                             "decisions": 5, "agreed": 4, "expected_loss": 0.375, "agreement_rate": 0.8}
+                             "decisions": 5, "agreed": 4, "expected_loss": 0.375, "agreement_rate": 0.8,
+                             "claims": {"decisions": 3, "agreed": 2, "expected_loss": 0.5, "agreement_rate": 0.6667},
+                             "overall": {"decisions": 8, "agreed": 6, "expected_loss": 0.875,
+                                         "agreement_rate": 0.75}}
     assert totals["bao"]["trajectory"] == [-6, -3] and totals["bao"]["agreement_rate"] == 0.6
-    assert totals["cam"] == {"games": 1, "points": 0, "wins": 0, "violations": 0, "trajectory": [0],
-                             "decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None}
+    assert totals["bao"]["claims"]["agreement_rate"] is None and totals["bao"]["overall"]["agreement_rate"] == 0.6
+    nothing = {"decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None}
+    assert totals["cam"] == {"games": 1, "points": 0, "wins": 0, "violations": 0, "trajectory": [0], **nothing,
+                             "claims": nothing, "overall": nothing}
 
 
 def test_initial_progress_counts_events_logs_and_discards():

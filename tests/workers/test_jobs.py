@@ -90,11 +90,16 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
         running = [sum(s["delta"] or 0 for s in seats[:k + 1]) for k in range(len(seats))]
         decisions = sum(s["review"]["decisions"] for s in seats)
         agreed = sum(s["review"]["agreed"] for s in seats)
+        claims, overall = totals.pop("claims"), totals.pop("overall")
         assert totals == {"games": len(seats), "points": sum(s["delta"] or 0 for s in seats),
                           "wins": sum(s["won"] for s in seats), "violations": 0, "trajectory": running,
                           "decisions": decisions, "agreed": agreed,
                           "agreement_rate": pytest.approx(agreed / decisions, abs=1e-4),
                           "expected_loss": pytest.approx(sum(s["review"]["expected_loss"] for s in seats))}
+        answered = sum(s["review"]["claims"]["decisions"] for s in seats)
+        assert claims["decisions"] == answered == sum(len(s["claim_decisions"]) for s in seats)
+        assert overall["decisions"] == decisions + answered
+        assert overall["agreed"] == agreed + claims["agreed"]
     assert summary["players"]["ann"]["games"] == 12 and sum(p["points"] for p in summary["players"].values()) == 0
 
 

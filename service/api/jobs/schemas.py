@@ -15,7 +15,8 @@ class ProgressSchema(ma.Schema):
     events_total = fields.Integer()
     logs_done = fields.Integer()
     logs_total = fields.Integer()
-    decisions_done = fields.Integer(metadata={"description": "replays: discards reviewed"})
+    decisions_done = fields.Integer(metadata={"description": "replays: discards reviewed (claim decisions, rated "
+                                                             "exactly and fast, are not counted)"})
     decisions_total = fields.Integer()
     deals_done = fields.Integer(metadata={"description": "searches: deals played out"})
     deals_total = fields.Integer()

@@ -14,7 +14,8 @@ MAX_BATCH = 200
 
 class ReviewSchema(ma.Schema):
     """How every discard is reviewed: `exact` (the exact ranking, fast), `deep` (a Monte Carlo search of each
-    decision, slow, progress per decision) or `none`."""
+    decision, slow, progress per decision) or `none`. Claim decisions are rated exactly in both exact and deep
+    modes."""
 
     mode = fields.String(load_default=ReviewSettings.mode, validate=validate.OneOf(MODES))
     samples = integer(load_default=ReviewSettings.samples, validate=validate.Range(min=1, max=20_000), metadata={
@@ -34,4 +35,5 @@ class ReplayRequestSchema(ma.Schema):
     callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
                               metadata={"description": "POSTed the result when the job ends, signed (see README)"})
     review = fields.Nested(ReviewSchema, load_default=lambda: ReviewSchema().load({}), metadata={
-        "description": "decision review of every discard (default: exact)"})
+        "description": "decision review of every discard and every claim decision (default: exact; claim "
+                       "decisions are rated exactly in deep mode too)"})

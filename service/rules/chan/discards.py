@@ -15,14 +15,14 @@ from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
 from .captures import History
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
-from .distance import UNREACHABLE, Frame, complete_distance, distance
+from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
 from .hand import MAX_CARDS, ChanHand, evaluate_win
 from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
 from .pairs import Pair, pair_up
 from .scoring import win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
-__all__ = ["UNREACHABLE", "Distances", "analyse_discards", "complete_distance", "distance", "history_key",
+__all__ = ["UNREACHABLE", "Distances", "analyse_discards", "at_rest", "complete_distance", "distance", "history_key",
            "least_distance", "legal_faces", "top_discard", "unseen_cards"]
 
 PAYERS = 3  # docs/rules.md#chan-payment: each of the three losers pays the score
@@ -118,6 +118,24 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
         at = rest_distance(rest, after, shared, x) if shared else None
         found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
     return DiscardAnalysis(ranked(found, _describe), now, total)
+
+
+def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History) -> DiscardOption:
+    """The figures of a hand at rest (19 cards over hand and exposed pairs, no public card) as the analysis gives
+    them for the hand a discard leaves: planned as the hand plus one face x with room beside the exposed pairs,
+    then discarding x under this very `history`, which leaves this hand. Its `card` is that x, meaningless here.
+    A dead hand can never win (docs/rules.md#chan-dead-hand)."""
+    counts = list(hand.counts)
+    total = sum(unseen)
+    if history.dead_hand:
+        return DiscardOption(-1, UNREACHABLE, (), (), 0, 0.0)
+    limits = frame_of(hand.exposed).limits
+    x = next(f for f in range(N_FACES) if counts[f] < limits[f])
+    counts[x] += 1
+    shared, _ = shared_tables(counts, hand.exposed, history)
+    rest = list(hand.counts)
+    at = rest_distance(rest, history, shared, x) if shared else None
+    return _option(x, rest, history, hand, shared, at, options, unseen, total)
 
 
 class Distances:

@@ -19,6 +19,7 @@ from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
 from .discard_distances import DiscardDistances
+from .distance import limits_of
 from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
@@ -30,7 +31,7 @@ STOCK_ONLY = ("stock",)
 _GAINS: dict[tuple, dict[int, int]] = {}  # (options, seats, flowers) -> {hu points: the winner's delta}
 
 
-class _Gains:
+class Gains:
     """Points of each wait and the player's settlement delta on it (docs/rules.md#fc-settlement)."""
 
     def __init__(self, hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int,
@@ -95,22 +96,40 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     tally = hand.concealed
     legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL]
     plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
-    gains = _Gains(hand, rules, options, seats, flowers_variant)
-    total = sum(unseen)
+    gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    found = []
-    for x in legal:
-        d, waits = plan.after[x], ()
-        if d == 0:
-            rest = tally.copy()
-            rest.remove(x)
-            waits = tuple(gains.wait(rest, c, unseen[c]) for c in plan.waits(x))
-            improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
-        else:
-            improving = tuple((y, unseen[y]) for y in improves[x])
-        expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-        found.append(DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected))
-    return DiscardAnalysis(ranked(found, describe), plan.now, total)
+    found = [_option(plan, x, gains, unseen, improves) for x in legal]
+    return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
+
+
+def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int], seats: int,
+            flowers_variant: bool) -> DiscardOption:
+    """The figures of a hand at rest (20 cards over hand and exposed melds, no public card) as the discard
+    analysis gives them for the hand a discard leaves: planned as the hand plus one card x with room beside the
+    exposed melds, then discarding x, which leaves this very hand. Its `card` is that x, meaningless here."""
+    limits = limits_of(hand.exposed, rules.flowers)
+    x = next(c for c in range(N_KINDS) if hand.concealed.counts[c] < limits[c])
+    grown = hand.concealed.copy()
+    grown.add(x)
+    plan = DiscardDistances.of(grown, rules, hand.exposed, [x])
+    gains = Gains(hand, rules, options, seats, flowers_variant)
+    improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
+    return _option(plan, x, gains, unseen, improves)
+
+
+def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
+            improves: Mapping[int, Sequence[int]]) -> DiscardOption:
+    """The figures of the discard of x: at distance 0 its waits, else its improving cards."""
+    d, waits, total = plan.after[x], (), sum(unseen)
+    if d == 0:
+        rest = plan.tally.copy()
+        rest.remove(x)
+        waits = tuple(gains.wait(rest, c, unseen[c]) for c in plan.waits(x))
+        improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
+    else:
+        improving = tuple((y, unseen[y]) for y in improves[x])
+    expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected)
 
 
 def describe(option: DiscardOption) -> str:

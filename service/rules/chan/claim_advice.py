@@ -1,0 +1,117 @@
+"""Claim advice for Chắn (docs/rules.md#chan-turn, docs/rules.md#chan-captures, docs/rules.md#chan-chiu): for a public
+card, pass, every legal capture and Chíu with the discard that should follow it, and a win, ranked by
+`analysis.claim_rank_key`.
+
+Legality is the engine's `legal_claims` (capture rules 1-7, Chíu, wins only on a turned-up stock card or completed
+by a Chíu). A capture or a Chíu exposes its pair and the player then discards, so its figures are those of the top
+option of the exact discard ranking of the hand after it (his history updated: a Cạ capture marks the Cạ captured
+and its hand card played into a Cạ, rules 4 and 6). Passing leaves the hand as it stands; passing up an identical
+capture forbids that face from then on (rule 3), so the hand at rest is counted under that history. Every option
+counts the same unseen cards: the deck minus his cards, the public card and the visible cards. A win is certain:
+its gain is the settlement delta, Ù chì included on a stock card at his own gate (docs/rules.md#chan-bonuses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
+from ..errors import DomainError
+from .captures import ChanClaim, History
+from .cards import COPIES, N_FACES, check_copies, code, parse_card
+from .discards import analyse_discards, at_rest
+from .distance import UNREACHABLE
+from .hand import MAX_CARDS, ChanHand
+from .scoring import settle
+
+SEATS = 4
+
+
+def claim_unseen(hand: ChanHand, visible: Sequence[object]) -> list[int]:
+    """Unseen copies for a claim decision: the deck minus hand, exposed pairs, the public card and `visible`
+    (codes); more copies than the deck holds raises naming the field of the surplus copy."""
+    if hand.public_card is None or hand.card_count() != MAX_CARDS:
+        raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed pairs plus the "
+                          f"public card; got {hand.card_count()}", "hand", code="wrong_card_count")
+    located = [(c, "hand") for c, n in enumerate(hand.counts) for _ in range(n)]
+    located += [(c, f"exposed.{i}.cards") for i, p in enumerate(hand.exposed) for c in p.cards]
+    located.append((hand.public_card, "public_card"))
+    located += [(parse_card(t, f"visible.{i}"), f"visible.{i}") for i, t in enumerate(visible)]
+    check_copies(located)
+    unseen = [COPIES] * N_FACES
+    for c, _ in located:
+        unseen[c] -= 1
+    return unseen
+
+
+def history_after(claim: ChanClaim | None, hand: ChanHand, history: History) -> History:
+    """His history once he has made `claim` (None: passed). A Cạ capture: captured a Cạ, its hand card played into
+    a Cạ (rules 4, 6). A pass that leaves an identical capture untaken: that face passed up (rule 3)."""
+    card = hand.public_card
+    if claim is None:
+        return replace(history, passed_identical=history.passed_identical | {card}) if card is not None else history
+    if claim.kind == "ca" and claim.pair is not None:
+        mate = next(c for c in claim.pair.cards if c != card)
+        return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | {mate})
+    return history
+
+
+def after_claim(hand: ChanHand, claim: ChanClaim) -> ChanHand:
+    """The hand once the claim's pair (public card included) is exposed: 20 cards, about to discard."""
+    assert claim.pair is not None and hand.public_card is not None
+    counts = list(hand.counts)
+    used = list(claim.pair.cards)
+    used.remove(hand.public_card)
+    for c in used:
+        counts[c] -= 1
+    return ChanHand(tuple(counts), (*hand.exposed, claim.pair), None)
+
+
+def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[ChanClaim], role: str, source: str,
+                   unseen: Sequence[int], history: History) -> ClaimAnalysis:
+    """Rank pass, every legal capture or Chíu (with its follow-up discard) and a win on the public card."""
+    rest = ChanHand(hand.counts, hand.exposed, None)
+    passes_identical = any(c.kind == "chan" for c in claims)
+    after_pass = history_after(None, hand, history) if passes_identical else history
+    held = at_rest(rest, options, unseen, after_pass)
+    found = [option_at_rest("pass", held, held.distance, follows=False, cards=(), claim=None)]
+    for claim in claims:
+        if claim.pair is None:
+            context = {"own_gate": source == "stock" and role == "drawer", "by_chiu": claim.by_chiu}
+            gain = settle(hand, context, options, SEATS, 0).deltas[0]
+            found.append(ClaimOption("win", (), claim, None, WIN_DISTANCE, (), (), 0, float(gain), gain,
+                                     claim.priority))
+            continue
+        analysis = analyse_discards(after_claim(hand, claim), options, unseen, history_after(claim, hand, history))
+        top = analysis.options[0] if analysis.options else None
+        found.append(option_at_rest(claim.kind, top, UNREACHABLE if top is None else analysis.distance_now,
+                                    cards=claim.pair.cards, claim=claim, priority=claim.priority))
+    return ClaimAnalysis(ranked_claims(found, describe), False)
+
+
+def describe(option: ClaimOption) -> str:
+    """The reason shown with an option."""
+    if option.kind == "win":
+        how = " by Chíu" if option.claim.by_chiu else ""
+        return f"win{how}: the settlement gains {option.gain}"
+    standing = _standing(option)
+    if option.kind == "pass":
+        return f"pass: the hand stays {standing}"
+    pair = " ".join(code(c) for c in option.cards)
+    if option.follow is None:
+        return f"{option.kind} {pair}: no legal discard follows"
+    return f"{option.kind} {pair}, then discard {code(option.follow.card)}: {standing}"
+
+
+def _standing(option: ClaimOption) -> str:
+    """How far the hand an option leaves is from a win."""
+    if option.distance >= UNREACHABLE:
+        return "unable to win"
+    if option.distance == 0:
+        shown = " ".join(code(w.card) for w in option.waits)
+        copies = sum(w.unseen for w in option.waits)
+        return f"waiting on {shown} ({copies} unseen), one-card expected gain {option.expected_gain:.2f}"
+    step = "replacement" if option.distance == 1 else "replacements"
+    return f"{option.distance} {step} from waiting, {option.improving_unseen} unseen cards improve it"

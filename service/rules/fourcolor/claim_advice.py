@@ -1,0 +1,90 @@
+"""Claim advice for Four Color Cards (docs/rules.md#fc-claims, docs/rules.md#fl-claims): for a public card, pass,
+every legal claim with the discard that should follow it, and hu, ranked by `analysis.claim_rank_key`.
+
+A claim exposes its meld (the public card included) and the claimant then discards (docs/rules.md#fc-claims), so
+a claim's figures are those of the top option of the exact discard ranking of the hand after the claim, which is
+its `follow`. Passing leaves the hand as it stands. Every option is counted on the same unseen cards: the deck
+minus the player's cards, the public card and the visible cards (the public card is gone from the stock whoever
+takes it). A hu is certain: its gain is the settlement delta of the win (docs/rules.md#fc-settlement; no lucky
+card, it is not known in advance; cardavia-flowers without payments: its points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
+from ..errors import DomainError
+from .cards import code
+from .claims import Claim
+from .discards import Gains, analyse_discards, at_rest, unseen_counts
+from .hand import MAX_CARDS, FourColorHand
+from .melds import MeldRules
+
+
+def claim_unseen(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> list[int]:
+    """Unseen copies for a claim decision: the deck minus hand, exposed melds, the public card and `visible`. The
+    hand must be a claim decision's: 20 cards over hand and exposed melds (docs/rules.md#fc-deal) plus the public
+    card."""
+    if hand.public_card is None or hand.card_count() != MAX_CARDS:
+        raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed melds plus "
+                          f"the public card; got {hand.card_count()}", "hand", code="wrong_card_count")
+    return unseen_counts(FourColorHand(hand.with_public(), hand.exposed, None), visible, flowers)
+
+
+def after_claim(hand: FourColorHand, claim: Claim) -> FourColorHand:
+    """The hand once the claim's meld (public card included) is exposed: 21 cards, about to discard."""
+    assert claim.meld is not None and hand.public_card is not None
+    concealed = hand.concealed.copy()
+    used = list(claim.meld.cards)
+    used.remove(hand.public_card)
+    for card in used:
+        concealed.remove(card)
+    return FourColorHand(concealed, (*hand.exposed, claim.meld), None)
+
+
+def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], claims: Sequence[Claim],
+                   forced: bool, unseen: Sequence[int], seats: int, flowers: bool) -> ClaimAnalysis:
+    """Rank pass (unless the drawer must take the card: then only the legal takes, docs/rules.md#fc-must-take),
+    every legal claim and hu."""
+    found: list[ClaimOption] = []
+    if not forced:
+        rest = at_rest(FourColorHand(hand.concealed, hand.exposed, None), rules, options, unseen, seats, flowers)
+        found.append(option_at_rest("pass", rest, rest.distance, follows=False, cards=(), claim=None))
+    gains = Gains(hand, rules, options, seats, flowers)
+    for claim in claims:
+        if claim.meld is None:  # hu: hand + public card split into melds
+            gain = gains.wait(hand.concealed, hand.public_card, 0).gain
+            found.append(ClaimOption(claim.kind, (), claim, None, WIN_DISTANCE, (), (), 0, float(gain), gain,
+                                     claim.priority, forced))
+            continue
+        analysis = analyse_discards(after_claim(hand, claim), rules, options, unseen, seats, flowers)
+        top = analysis.options[0] if analysis.options else None
+        found.append(option_at_rest(claim.kind, top, analysis.distance_now, cards=claim.meld.cards, claim=claim,
+                                    priority=claim.priority, forced=forced))
+    return ClaimAnalysis(ranked_claims(found, describe), forced)
+
+
+def describe(option: ClaimOption) -> str:
+    """The reason shown with an option."""
+    if option.claim is not None and option.claim.meld is None:
+        pays = "wins" if (option.gain or 0) > 0 else "costs"
+        return f"hu for {option.claim.points} points: the settlement {pays} {abs(option.gain or 0)}"
+    where = _standing(option)
+    if option.kind == "pass":
+        return f"pass: the hand stays {where}"
+    meld = " ".join(code(c) for c in option.cards)
+    if option.follow is None:
+        return f"{option.kind} {meld}: no legal discard follows"
+    return f"{option.kind} {meld}, then discard {code(option.follow.card)}: {where}"
+
+
+def _standing(option: ClaimOption) -> str:
+    """How far the hand an option leaves is from a win."""
+    if option.distance == 0:
+        shown = ", ".join(code(w.card) for w in option.waits)
+        copies = sum(w.unseen for w in option.waits)
+        return f"waiting on {shown} ({copies} unseen), one-card expected gain {option.expected_gain:.2f}"
+    step = "replacement" if option.distance == 1 else "replacements"
+    return (f"{option.distance} {step} from waiting, {option.improving_unseen} unseen cards improve it")
