@@ -57,19 +57,42 @@ def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(pag
     expect(page.locator("#exposed .meld")).to_have_count(1)
 
 
-def test_picking_a_public_card_shows_the_claims_on_it(page, server):
-    # docs/rules.md#fc-claims: the next seat after the discarder, holding yC yC, may take a discarded yC into a
-    # triple (quad/triple class, priority 2) or into a pair (chi-type, priority 1); gH alone takes nothing.
-    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&hand=rG,rA,rE,yC,yC,gH")
-    page.select_option("#role", "next")
+def test_picking_a_public_card_shows_the_claim_advice(page, server):
+    # Seat 2 of the audit example between turns (20 cards), holding gE gE, and seat 1 discards gE: seat 2 is
+    # next, so it may take the card into a triple (quad/triple class) or a pair (chi-type), or pass
+    # (docs/rules.md#fc-claims); the advice ranks all three, and each claim names the discard to follow it.
+    hand = AUDIT_LOG["hands"][2]
+    assert hand.count("gE") == 2 and len(hand) == 20
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=2&from=1&hand=" + ",".join(hand))
+    click_card(page, "public", "gE")
+    expect(page.locator("#role")).to_contain_text("are next")
+    claims = page.locator("#claims-panel")
+    expect(claims.locator(".verdict")).to_contain_text("Advice:")
+    rows = claims.locator("table.claim-advice tbody tr")
+    expect(rows).to_have_count(3)
+    kinds = sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.kind)"))
+    assert kinds == ["pair", "pass", "triple"], kinds
+    assert rows.first.locator("td").first.inner_text() == "1"
+    for kind in ("pair", "triple"):
+        expect(claims.locator(f"tr[data-kind={kind}] td").nth(2).locator(".card")).to_have_count(1)
+    # the discarder himself may claim nothing: passing is all that is left (docs/rules.md#fc-claims)
+    page.fill("#from-seat", "2")
+    page.press("#from-seat", "Tab")
+    expect(page.locator("#role")).to_contain_text("are discarder")
+    expect(rows).to_have_count(1)
+    expect(claims.locator("tr[data-kind=pass]")).to_have_count(1)
+
+
+def test_a_partial_hand_lists_the_legal_claims(page, server):
+    # Six cards are no decision between turns, so the lab lists the legal claims instead: the next seat after
+    # the discarder, holding yC yC, may take a discarded yC into a triple (priority 2) or a pair (chi-type,
+    # priority 1); see docs/rules.md#fc-claims.
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=1&from=0&hand=rG,rA,rE,yC,yC,gH")
     click_card(page, "public", "yC")
     claims = page.locator("#claims-panel")
-    expect(claims).to_contain_text("triple")
-    expect(claims.locator("li").filter(has_text="triple")).to_contain_text("priority 2")
-    expect(claims.locator("li").filter(has_text="pair")).to_contain_text("priority 1")
-    # as the discarder himself nobody claims his own card (docs/rules.md#fc-claims)
-    page.select_option("#role", "discarder")
-    expect(claims).to_contain_text("no legal claim")
+    expect(claims).to_contain_text("20 cards with the exposed melds (this one has 6)")
+    expect(claims.locator("li[data-kind=triple]")).to_contain_text("priority 2")
+    expect(claims.locator("li[data-kind=pair]")).to_contain_text("priority 1")
 
 
 def test_every_discard_is_ranked_and_a_deeper_search_runs_as_a_job(page, server):

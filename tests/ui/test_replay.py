@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import urllib.request
 
 from playwright.sync_api import expect
@@ -128,13 +129,16 @@ def test_the_analysis_runs_and_annotates_every_decision(page, server):
     discards = [i for i, e in enumerate(logs[0]["events"]) if e["type"] == "discard"]
     expect(page.locator("#events .tag.rank")).to_have_count(len(discards))
     expect(page.locator(f"#event-{discards[0]} .tag.rank")).to_be_visible()
-    expect(page.locator("#analysis svg.plot rect.bar")).to_have_count(len(discards))
+    # the review rates each seat's answer to a public card it could claim too: one bar per decision of either kind
+    answers = page.locator("#events .tag.claim").count()
+    expect(page.locator("#analysis svg.plot rect.bar")).to_have_count(len(discards) + answers)
     expect(page.locator("#analysis svg.plot polyline")).to_have_count(3)  # one line per player
     # a bar jumps to its decision, which shows the advice, the rank of the actual move and its expected loss
-    page.locator(f"#analysis svg.plot rect.bar[data-event='{discards[0]}']").click()
-    advice = page.locator("#now .advice")
+    page.locator(f"#analysis svg.plot rect.bar[data-event='{discards[0]}']").first.click()
+    advice = page.locator("#now .advice.discard")
     expect(advice).to_contain_text("expected loss")
     expect(advice).to_contain_text(f"Seat {logs[0]['events'][discards[0]]['seat']} discarded")
+    expect(advice).to_contain_text(re.compile(r"the advised discard|rank \d+ of \d+; advice"))
     # the second round has its own annotations
     page.select_option("#round", "1")
     second = sum(1 for e in logs[1]["events"] if e["type"] == "discard")

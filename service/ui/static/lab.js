@@ -1,11 +1,11 @@
 // The hand lab: build a hand from SVG cards, see what the API says about it, keep the whole lab in the URL.
 import { $, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, runJob } from "./common.js";
 import { cardElement, parseCodes } from "./cards.js";
-import { renderClaims } from "./claims.js";
+import { renderClaims, roleOf } from "./claims.js";
 
 const errors = new FieldErrors();
 let rulesets = [];
-let state = null; // {ruleset, options, seats, seat, hand, exposed, visible, public, role, source}
+let state = null; // {ruleset, options, seats, seat, hand, exposed, visible, public, from, source}
 let pendingMeld = [];
 let generation = 0; // answers of an older state are dropped
 
@@ -24,7 +24,7 @@ function toQuery(s) {
   if (s.exposed.length) q.set("exposed", s.exposed.map((m) => `${m.kind}:${m.cards.join(".")}`).join("|"));
   if (s.visible.length) q.set("visible", s.visible.join(","));
   if (s.public) q.set("public", s.public);
-  q.set("role", s.role); q.set("source", s.source);
+  q.set("from", s.from); q.set("source", s.source);
   return q.toString();
 }
 
@@ -43,9 +43,10 @@ function fromQuery(search) {
     return { kind, cards: cards.split(".").filter(Boolean) };
   });
   const seats = Number(q.get("seats")) || rs.seats.max;
-  return { ruleset: rs.id, options, seats, seat: Number(q.get("seat")) || 0, hand: list("hand"), exposed,
-    visible: list("visible"), public: q.get("public") || null, role: q.get("role") || "next",
-    source: q.get("source") || "discard" };
+  const seat = Number(q.get("seat")) || 0;
+  const from = q.get("from") === null ? (seat + seats - 1) % seats : Number(q.get("from")); // default: I am next
+  return { ruleset: rs.id, options, seats, seat, hand: list("hand"), exposed, visible: list("visible"),
+    public: q.get("public") || null, from, source: q.get("source") || "discard" };
 }
 
 // -- the request bodies ------------------------------------------------------------------------------------
@@ -54,10 +55,6 @@ function base() {
 }
 function cards() {
   return { ...base(), hand: state.hand, exposed: state.exposed };
-}
-function publicContext() {
-  if (current().family === "chan") return { card_source: state.source };
-  return { seat_role: state.role };
 }
 
 // -- drawing the builder -----------------------------------------------------------------------------------
@@ -127,10 +124,10 @@ function drawBuilder() {
   $("#exposed-codes").value = state.exposed.map((m) => `${m.kind}: ${m.cards.join(" ")}`).join("; ");
   $("#visible-codes").value = state.visible.join(" ");
   $("#public-code").value = state.public || "";
-  $("#role").value = state.role;
+  $("#from-seat").value = state.from;
+  $("#from-seat").max = state.seats - 1;
   $("#source").value = state.source;
-  $("#role-label").hidden = rs.family === "chan";
-  $("#source-label").hidden = rs.family !== "chan";
+  $("#role").textContent = `you (seat ${state.seat}) are ${roleOf(state.seat, state.from, state.seats, state.source)}`;
   drawPalette();
 }
 
@@ -143,6 +140,7 @@ function drawSetup() {
   seats.value = state.seats;
   $("#seat").max = state.seats - 1;
   state.seat = Math.min(state.seat, state.seats - 1);
+  state.from = Math.min(state.from, state.seats - 1);
   $("#seat").value = state.seat;
   fill($("#meld-kind"), ...rs.melds.map((m) => h("option", { value: m.kind }, m.kind)));
   const box = $("#options");
@@ -290,8 +288,7 @@ function refresh() {
   ask("melds", panel("melds-panel"), "/v1/melds", cards(), renderMelds);
   refreshHu();
   if (state.public) {
-    renderClaims({ state, rs, body: panel("claims-panel"), errors, generation: () => generation,
-      request: { ...cards(), public_card: state.public, ...publicContext() } });
+    renderClaims({ state, rs, body: panel("claims-panel"), errors, generation: () => generation });
   } else {
     errors.clear("claims");
     fill(panel("claims-panel"), h("p", { class: "muted" }, "Pick a public card (target “public card”, or its code) to see the claims on it."));
@@ -396,7 +393,7 @@ function wire() {
   $("#visible-codes").addEventListener("change", (e) => { state.visible = parseCodes(e.target.value); changed(); });
   $("#exposed-codes").addEventListener("change", (e) => { state.exposed = parseExposed(e.target.value); changed(); });
   $("#public-code").addEventListener("change", (e) => { state.public = e.target.value.trim() || null; changed(); });
-  $("#role").addEventListener("change", (e) => { state.role = e.target.value; changed(); });
+  $("#from-seat").addEventListener("change", (e) => { state.from = Number(e.target.value); changed(); });
   $("#source").addEventListener("change", (e) => { state.source = e.target.value; changed(); });
   $("#add-meld").addEventListener("click", () => {
     if (!pendingMeld.length) return;
@@ -414,7 +411,7 @@ function wire() {
   });
   $("#search").addEventListener("click", guard(searchDeeper));
   for (const [id, field] of [["#hand-codes", "hand"], ["#exposed-codes", "exposed"], ["#visible-codes", "visible"],
-    ["#public-code", "public_card"], ["#seats", "seats"], ["#seat", "seat"], ["#ruleset", "ruleset"],
+    ["#public-code", "public_card"], ["#from-seat", "from_seat"], ["#seats", "seats"], ["#seat", "seat"], ["#ruleset", "ruleset"],
     ["#samples", "samples"], ["#budget", "time_budget"]]) {
     $(id).dataset.fieldInput = field;
   }

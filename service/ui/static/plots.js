@@ -86,7 +86,7 @@ export function barPlot(bars, title, yTitle, onpick, current) {
     const top = Math.min(y(bar.value), y(0)), h = Math.max(Math.abs(y(bar.value) - y(0)), 1.5);
     const rect = node("rect", { x, y: top, width: Math.max(step * 0.7, 1), height: h, fill: colour,
       stroke: bar.event === current ? "#000" : "none", "stroke-width": 2, class: "bar", "data-event": bar.event });
-    rect.append(node("title", {}, `event ${bar.event}, seat ${bar.seat}: expected loss ${bar.value}`));
+    rect.append(node("title", {}, `event ${bar.event}, seat ${bar.seat}${bar.kind ? ` (${bar.kind})` : ""}: expected loss ${bar.value}`));
     if (onpick) { rect.style.cursor = "pointer"; rect.addEventListener("click", () => onpick(bar.event)); }
     svg.append(rect);
     if (step >= 14) svg.append(node("text", { x: x + step * 0.35, y: top - 2, "text-anchor": "middle", "font-size": 9 }, `S${bar.seat}`));

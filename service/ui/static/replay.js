@@ -95,6 +95,18 @@ function decisionsOf() {
   return map;
 }
 
+function claimDecisionsOf() {
+  const map = new Map();
+  if (!analysis) return map;
+  for (const seat of analysis.logs[round].seats) {
+    for (const decision of seat.claim_decisions || []) {
+      if (!map.has(decision.event)) map.set(decision.event, []);
+      map.get(decision.event).push(decision);
+    }
+  }
+  return map;
+}
+
 function passesOf() {
   if (!analysis) return new Map();
   const map = new Map();
@@ -109,6 +121,7 @@ function passesOf() {
 
 function drawEvents() {
   const decisions = decisionsOf();
+  const answers = claimDecisionsOf();
   const list = $("#events");
   const deal = h("li", { role: "option", id: "event--1", "data-index": -1, "aria-selected": String(position === -1) }, "the deal");
   deal.addEventListener("click", () => go(-1));
@@ -121,7 +134,9 @@ function drawEvents() {
       h("span", { class: "muted" }, `${i}.`), text, codes.map((c) => cardElement(c, { classes: "tiny" })),
       broken.map((v) => h("span", { class: "tag bad" }, `⚠ ${v.code}`)),
       decision ? h("span", { class: "tag rank" }, decision.agreed ? "✓ best" : `rank ${decision.rank}/${decision.options}`) : null,
-      decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, `loss ${fmt(decision.expected_loss, 3)}`) : null);
+      decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, `loss ${fmt(decision.expected_loss, 3)}`) : null,
+      (answers.get(i) || []).map((a) => h("span", { class: "tag claim", title: `seat ${a.seat} answered ${a.answer}; advice ${a.best}` },
+        `S${a.seat} ${a.answer}: ${a.agreed ? "✓" : `rank ${a.rank}/${a.options}`}${a.expected_loss > 0 ? `, loss ${fmt(a.expected_loss, 3)}` : ""}`)));
     item.addEventListener("click", () => go(i));
     return item;
   }));
@@ -151,12 +166,20 @@ function seatBox(table, seat) {
 
 function decisionBox(decision) {
   if (!decision) return null;
-  return h("div", { class: "advice", "data-event": decision.event },
+  return h("div", { class: "advice discard", "data-event": decision.event },
     h("strong", {}, `Seat ${decision.seat} discarded `), cardElement(decision.card, { classes: "tiny" }),
     decision.agreed ? h("span", { class: "match" }, " — the advised discard") :
       h("span", {}, ` — rank ${decision.rank} of ${decision.options}; advice: `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
     h("div", {}, `distance ${decision.distance} (best ${decision.best_distance}); expected loss ${fmt(decision.expected_loss, 3)}`),
     h("div", { class: "muted" }, decision.reason));
+}
+
+function claimBox(answer) {
+  return h("div", { class: "advice claim", "data-event": answer.event, "data-seat": answer.seat },
+    h("strong", {}, `Seat ${answer.seat} (${answer.role}) answered ${answer.answer} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
+    answer.agreed ? h("span", { class: "match" }, " — the advised answer") :
+      h("span", {}, ` — rank ${answer.rank} of ${answer.options}; advice: ${answer.best} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
+    h("div", {}, `expected loss ${fmt(answer.expected_loss, 3)}`), h("div", { class: "muted" }, answer.reason));
 }
 
 function show() {
@@ -183,6 +206,7 @@ function show() {
     broken.map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
       h("code", {}, v.code), ` seat ${v.seat}: ${v.message}`, h("div", { class: "muted" }, `Rule: ${v.rule}`))),
     decisionBox(decisionsOf().get(position)),
+    (claimDecisionsOf().get(position) || []).map(claimBox),
     passes.map((p) => h("div", { class: "advice" }, `Seat ${p.seat} passed up ${p.passed === "win" ? "a win" : `a claim (${(p.claims || []).join(", ")})`}`)));
   fill($("#table"), table ? h("div", { class: "seats" }, table.hands.map((_, seat) => seatBox(table, seat))) : h("p", {}, "no table"));
   $("#first").disabled = $("#back").disabled = position < 0;
@@ -266,14 +290,20 @@ function drawPlots() {
   // each player's running total after each of his games (the summary's trajectory), from 0
   const points = linePlot(players.map(([name, p]) => ({ name, values: [0, ...p.trajectory] })),
     roundsAxis, "Points over the match, per player", "points");
-  const decisions = entry.seats.flatMap((s) => s.decisions || []).sort((a, b) => a.event - b.event);
-  const losses = barPlot(decisions.map((d) => ({ label: String(d.event), value: d.expected_loss, seat: d.seat, event: d.event })),
+  // every decision of the round in event order: discards, then each seat's answer to a public card
+  const decisions = entry.seats.flatMap((s) => [...(s.decisions || []), ...(s.claim_decisions || [])])
+    .sort((a, b) => a.event - b.event || a.seat - b.seat);
+  const losses = barPlot(decisions.map((d) => ({ label: String(d.event), value: d.expected_loss, seat: d.seat, event: d.event,
+    kind: d.answer === undefined ? `discard ${d.card}` : `answer ${d.answer} to ${d.card}` })),
     `Expected loss per decision, round ${round + 1}`, "expected loss", go, position);
   fill($("#analysis"),
     h("div", { class: "scroll" }, h("table", { class: "ranked" },
-      h("thead", {}, h("tr", {}, ["seat", "decisions", "agreed with the advice", "expected loss", "passed claims", "passed wins"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["seat", "discards", "agreed with the advice", "expected loss", "claim answers", "agreed", "expected loss", "passed claims", "passed wins"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, `seat ${s.seat}`), h("td", { class: "num" }, s.review.decisions),
         h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num" }, fmt(s.review.expected_loss, 3)),
+        h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
+        h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
+        h("td", { class: "num" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
         h("td", { class: "num" }, s.review.passed_claims.length), h("td", { class: "num" }, s.review.passed_wins.length)))))),
     h("h3", {}, "Points over the match"), legend(players.map(([name]) => name)), points,
     h("h3", {}, "Expected loss per decision"), h("p", { class: "muted" }, "Click a bar to go to its event."),
