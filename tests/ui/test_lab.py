@@ -133,7 +133,7 @@ def test_an_api_error_is_shown_next_to_its_field(page, server):
 
 
 def test_chan_cards_show_value_suit_and_vietnamese_name(page, server):
-    open_lab(page, server, "?ruleset=cardavia-chan&hand=8m,8m,3s")
+    open_lab(page, server, "?ruleset=cardavia-chan&hand=8m,8m,3s,CC")
     red = page.locator("#hand .card[data-code='8m'] svg").first
     expect(red).to_have_attribute("aria-label", re.compile("Bát vạn"))
     assert page.locator("#hand .card[data-code='8m'] svg text").first.evaluate("t => t.getAttribute('fill')") \
@@ -141,8 +141,11 @@ def test_chan_cards_show_value_suit_and_vietnamese_name(page, server):
     assert page.locator("#hand .card[data-code='3s'] svg text").first.evaluate("t => t.getAttribute('fill')") \
         != "#b3261e"
     expect(page.locator("#hand .card[data-code='3s'] svg")).to_contain_text("Sách")
-    expect(page.locator("#role-label")).to_be_hidden()
-    expect(page.locator("#source-label")).to_be_visible()
+    chi_chi = page.locator("#hand .card[data-code='CC'] svg")
+    expect(chi_chi).to_have_attribute("aria-label", re.compile("Chi chi"))
+    assert chi_chi.locator("text").first.evaluate("t => t.getAttribute('fill')") == "#b3261e"  # CC is red too
+    # the deck is the 25 faces of Chắn, four copies each (docs/rules.md#chan-cards)
+    expect(page.locator("#palette button.card")).to_have_count(25)
 
 
 def test_the_lab_fits_a_phone(phone, server):
