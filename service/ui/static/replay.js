@@ -47,6 +47,7 @@ async function load(documents, source) {
   $("#analysis-progress").hidden = true;
   drawRounds();
   show();
+  $("#events").focus({ preventScroll: true }); // the arrow keys step from here on
 }
 
 async function loadText(text, source) {
@@ -345,7 +346,7 @@ async function start() {
     if (!logs.length || typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
     const moves = { ArrowRight: () => step(1), ArrowDown: () => step(1), ArrowLeft: () => step(-1), ArrowUp: () => step(-1),
       Home: () => go(-1), End: () => go(log().events.length - 1) };
-    if (moves[event.key] && (event.target === document.body || event.target.closest("#viewer"))) {
+    if (moves[event.key]) {
       event.preventDefault();
       moves[event.key]();
     }
