@@ -154,3 +154,21 @@ def test_the_lab_fits_a_phone(phone, server):
     expect(phone.locator("#discards-panel table.ranked tbody tr").first).to_be_visible()
     expect(phone.locator("#hu-panel .verdict")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_the_deck_works_from_the_keyboard(page, server):
+    open_lab(page, server, "?ruleset=bga-taiwan")
+    page.focus("#palette button.card[data-code='rG']")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the focus stays on the card: a second copy
+    expect(page.locator("#hand button.card[data-code='rG']")).to_have_count(2)
+    expect(page.locator("#palette button.card[data-code='rG'] .badge")).to_have_text("×2")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.locator("#hand button.card[data-code='rA']")).to_have_count(1)
+    # cards of the hand are taken out with the keyboard too, the focus moving to the card that took the place
+    page.focus("#hand button.card >> nth=0")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand button.card")).to_have_count(1)
+    expect(page.locator("#hand-codes")).to_have_value("rA")

@@ -65,6 +65,12 @@ def test_a_planted_violation_is_highlighted_at_its_event(page, server):
     expect(page.locator("#now .violation-box")).to_have_count(0)
     page.click("#forward")
     expect(page.locator("#now .violation-box")).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator("#position")).to_have_text(f"event {len(log['events'])} / {len(log['events'])}")
+    expect(page.locator("#forward")).to_be_disabled()
+    page.keyboard.press("Home")
+    expect(page.locator("#position")).to_contain_text("the deal")
+    expect(page.locator("#back")).to_be_disabled()
 
 
 def test_a_log_file_with_a_wrong_result_shows_both_settlements(page, server, tmp_path):

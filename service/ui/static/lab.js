@@ -88,17 +88,25 @@ function sortCodes(list) {
 function drawPalette() {
   const rs = current();
   const palette = $("#palette");
-  fill(palette, ...rs.cards.map((code) => {
+  const shown = [...palette.children].map((b) => b.dataset.code);
+  if (shown.join() !== rs.cards.join()) { // a new deck; otherwise update in place, so the focus stays on its card
+    fill(palette, ...rs.cards.map((code) => cardElement(code, { onclick: () => addCard(code), extra: "" })));
+  }
+  for (const button of palette.children) {
+    const code = button.dataset.code;
     const left = copiesOf(code) - used(code);
-    const element = cardElement(code, { onclick: () => addCard(code), extra: `×${left}`,
-      label: `add ${code} (${left} left)`, classes: left <= 0 ? "spent" : "" });
-    return element;
-  }));
+    button.querySelector(".badge").textContent = `×${left}`;
+    button.setAttribute("aria-label", `add ${code} (${left} left)`);
+    button.classList.toggle("spent", left <= 0);
+  }
 }
 
 function drawList(container, list, remove) {
+  // a removed card's place takes the focus, so the keyboard can go on taking cards out
+  const focused = [...container.children].indexOf(document.activeElement);
   fill(container, ...list.map((code, i) => cardElement(code, { onclick: () => remove(i),
     label: `take ${code} out` })));
+  if (focused >= 0 && container.children.length) container.children[Math.min(focused, container.children.length - 1)].focus();
 }
 
 function drawPending() {
