@@ -26,12 +26,13 @@ export function fill(element, ...children) {
 
 const KEY_STORE = "longcards.apiKey";
 
-/** Keep the API key field in this browser's storage. */
-export function bindApiKey(input) {
+/** Keep the API key field in this browser's storage; `onChange` runs after a new key is stored. */
+export function bindApiKey(input, onChange = () => {}) {
   if (input.form) input.form.addEventListener("submit", (event) => event.preventDefault());
   try { input.value = localStorage.getItem(KEY_STORE) || ""; } catch { /* storage may be off */ }
   input.addEventListener("change", () => {
     try { localStorage.setItem(KEY_STORE, input.value.trim()); } catch { /* storage may be off */ }
+    onChange();
   });
 }
 
@@ -159,6 +160,10 @@ export function pageError(problem) {
   if (!problem) { box.hidden = true; box.textContent = ""; return; }
   fill(box, problemBlock(problem));
   box.hidden = false;
+  if (problem.status === 401 || problem.status === 403) { // a key is needed: open its field
+    const key = $("details.key");
+    if (key) { key.open = true; $("#api-key").focus(); }
+  }
 }
 
 /** Report anything unexpected on the page instead of leaving it blank. */

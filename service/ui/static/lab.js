@@ -4,7 +4,7 @@ import { cardElement, parseCodes } from "./cards.js";
 import { renderClaims, roleOf } from "./claims.js";
 
 const errors = new FieldErrors();
-let rulesets = [];
+let rulesets = []; // empty until GET /v1/rulesets answers
 let state = null; // {ruleset, options, seats, seat, hand, exposed, visible, public, from, source}
 let pendingMeld = [];
 let generation = 0; // answers of an older state are dropped
@@ -387,7 +387,8 @@ function parseExposed(text) {
 }
 
 function wire() {
-  bindApiKey($("#api-key"));
+  // a new key: load what a missing or wrong one kept out, or ask again
+  bindApiKey($("#api-key"), () => { pageError(null); guard(rulesets.length ? refresh : loadRulesets)(); });
   $("#ruleset").addEventListener("change", (e) => {
     const rs = rulesetById(e.target.value);
     const family = current().family;
@@ -425,8 +426,7 @@ function wire() {
   }
 }
 
-async function start() {
-  wire();
+async function loadRulesets() {
   rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
   fill($("#ruleset"), ...rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
   state = fromQuery(location.search);
@@ -434,4 +434,5 @@ async function start() {
   changed();
 }
 
-guard(start)();
+wire();
+guard(loadRulesets)();

@@ -316,10 +316,15 @@ function typing(target) {
   return target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.isContentEditable);
 }
 
-async function start() {
-  bindApiKey($("#api-key"));
-  const rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
+let rulesets = [];
+
+async function loadRulesets() {
+  rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
   fill($("#sim-ruleset"), ...rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
+}
+
+function wire() {
+  bindApiKey($("#api-key"), () => { pageError(null); if (!rulesets.length) guard(loadRulesets)(); });
   $("#sim-ruleset").addEventListener("change", () => {
     const rs = rulesets.find((r) => r.id === $("#sim-ruleset").value);
     const seats = $("#sim-seats");
@@ -353,5 +358,5 @@ async function start() {
   });
 }
 
-guard(start)();
-export { pageError };
+wire();
+guard(loadRulesets)();
