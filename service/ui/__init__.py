@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, redirect, send_from_directory
+from flask import Blueprint, Flask, Response, redirect
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -17,8 +17,8 @@ blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_p
 
 
 def page(name: str) -> Response:
-    """An HTML page, revalidated on every load so a new release is picked up."""
-    answer = send_from_directory(PAGES, name, mimetype="text/html", max_age=0)
+    """An HTML page (a few KB, sent from memory), revalidated on every load so a new release is picked up."""
+    answer = Response((PAGES / name).read_bytes(), mimetype="text/html")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
 
@@ -41,6 +41,29 @@ def replay() -> Response:
     return page("replay.html")
 
 
+#: The pages in the OpenAPI document: what they are, open without a key (the API calls they make need one).
+PAGE_DOCS = {
+    "/ui": ("get_hand_lab", "The hand lab: build a hand from the cards and see its melds, hu and points, the claim "
+                            "advice, the ranked discards and a deep search."),
+    "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
+                                        "analysis and see every decision annotated."),
+}
+
+
+def document(app: Flask, spec) -> None:
+    """Add the pages to the OpenAPI document (an HTML page each, no key needed)."""
+    rules = {rule.rule: rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("ui.")}
+    for path, (operation_id, summary) in PAGE_DOCS.items():
+        spec.path(rule=rules[path], operations={"get": {
+            "operationId": operation_id, "summary": summary, "tags": ["ui"], "security": [],
+            "responses": {"200": {"description": "the page (HTML)",
+                                  "content": {"text/html": {"schema": {"type": "string"}}}}}}})
+
+
 def init_app(app: Flask) -> None:
-    """Serve the pages and their static files."""
+    """Serve the pages and their static files, and document the pages in the API's OpenAPI document."""
     app.register_blueprint(blp)
+    api = app.extensions.get("longcards_api")
+    if api is not None:
+        api.spec.tag({"name": "ui", "description": "The browser pages"})
+        document(app, api.spec)
