@@ -114,6 +114,10 @@ def test_every_discard_is_ranked_and_a_deeper_search_runs_as_a_job(page, server)
     expect(table).to_have_count(4)  # the four best discards of the exact ranking, by default
     first = table.first.locator("td").nth(2).inner_text()
     assert re.fullmatch(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", first), first
+    # the search settings are in the link too
+    assert "samples=200" in page.url and "budget=2" in page.url, page.url
+    page.goto(page.url)
+    expect(page.locator("#samples")).to_have_value("200")
 
 
 def test_an_api_error_is_shown_next_to_its_field(page, server):

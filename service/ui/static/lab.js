@@ -14,6 +14,8 @@ const current = () => rulesetById(state.ruleset);
 const copiesOf = (code) => (/^F\d$/.test(code) ? 1 : 4);
 const handSize = (rs) => (rs.family === "chan" ? 20 : 21);
 
+const SEARCH_FIELDS = [["samples", "#samples"], ["budget", "#budget"], ["search_seed", "#search-seed"]];
+
 // -- the URL holds the lab -----------------------------------------------------------------------------------
 function toQuery(s) {
   const q = new URLSearchParams();
@@ -25,11 +27,13 @@ function toQuery(s) {
   if (s.visible.length) q.set("visible", s.visible.join(","));
   if (s.public) q.set("public", s.public);
   q.set("from", s.from); q.set("source", s.source);
+  for (const [name, id] of SEARCH_FIELDS) q.set(name, $(id).value);
   return q.toString();
 }
 
 function fromQuery(search) {
   const q = new URLSearchParams(search);
+  for (const [name, id] of SEARCH_FIELDS) if (q.get(name) !== null) $(id).value = q.get(name);
   const rs = rulesetById(q.get("ruleset")) || rulesets[0];
   const options = {};
   for (const option of rs.options) {
@@ -419,6 +423,7 @@ function wire() {
     }
   });
   $("#search").addEventListener("click", guard(searchDeeper));
+  for (const [, id] of SEARCH_FIELDS) $(id).addEventListener("change", () => state && history.replaceState(null, "", `?${toQuery(state)}`));
   for (const [id, field] of [["#hand-codes", "hand"], ["#exposed-codes", "exposed"], ["#visible-codes", "visible"],
     ["#public-code", "public_card"], ["#from-seat", "from_seat"], ["#seats", "seats"], ["#seat", "seat"], ["#ruleset", "ruleset"],
     ["#samples", "samples"], ["#budget", "time_budget"]]) {
