@@ -9,14 +9,15 @@ from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import auth, compression, cors, errors, metrics, ratelimit, requestid
+from . import auth, compression, cors, errors, metrics, ratelimit, requestid, ui
 from . import config as settings
 from .api import register_blueprints
 from .jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, keys, rate limits, the API, its docs."""
+    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, keys, rate limits, the API, its docs,
+    the browser pages."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
@@ -37,4 +38,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["DOCS_URL"], "/openapi.json", config={"app_name": app.config["API_TITLE"]},
     )
     app.register_blueprint(docs)
+    ui.init_app(app)
     return app

@@ -87,14 +87,15 @@ def key_name(key: str, keys: tuple[tuple[str, str], ...]) -> str | None:
 
 
 def is_open(path: str, method: str) -> bool:
-    """Requests that never need a key: GET of liveness, readiness, metrics, the docs, the spec and problem types."""
+    """Requests that never need a key: GET of liveness, readiness, metrics, the docs, the spec, problem types and
+    the browser pages (static files; the API calls they make need a key like any other)."""
     if method not in ("GET", "HEAD"):
         return False
     config = current_app.config
     docs = config["DOCS_URL"].rstrip("/")
     spec = config["OPENAPI_URL_PREFIX"].rstrip("/") + "/" + config["OPENAPI_JSON_PATH"].lstrip("/")
     return (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES) or path == spec or path == docs
-            or path.startswith(docs + "/"))
+            or path.startswith(docs + "/") or path == "/ui" or path.startswith("/ui/"))
 
 
 def require_key() -> Response | None:

@@ -37,11 +37,16 @@ def anchors() -> set[str]:
     return set(found)
 
 
+#: Files that are not text (the pages' font, images): nothing in them can cite a rule.
+BINARY = {".woff2", ".png"}
+
+
 def project_texts() -> dict[str, str]:
     """The code, tests, scripts, deployment files, README and spec, by path."""
     paths = [ROOT / "README.md", ROOT / "openapi.yaml", ROOT / "pyproject.toml"]
     for top in SCANNED:
-        paths += [p for p in (ROOT / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        paths += [p for p in (ROOT / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                  and p.suffix not in BINARY]
     return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in paths}
 
 

@@ -87,6 +87,7 @@ def register_blueprints(app: Flask) -> Api:
     from .rulesets.routes import blp as rulesets
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
+    from .simulations.routes import blp as simulations
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY,
                                 "marshmallow_plugin": DescribedSchemas()})
@@ -94,7 +95,8 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
-    for blueprint in (health, rulesets, hands, settlements, audits, discards, claims, jobs, searches, problems):
+    for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, jobs, searches,
+                      problems):
         api.register_blueprint(blueprint)
     return api
 

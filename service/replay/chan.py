@@ -12,6 +12,7 @@ when the card moves on untaken (rule 3). Each player's history (discards, passes
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..rules.chan.captures import (
     NO_PAIR,
@@ -59,6 +60,16 @@ class ChanReplay(TurnReplay):
             # "A dealer with neither a legal opening discard nor a heavenly win has a dead hand."
             self.history[log.dealer] = replace(self.history[log.dealer], dead_hand=True)
             self.to_discard, self.to_act = None, log.dealer
+
+    def table(self) -> dict[str, Any]:
+        """What a referee sees now: every seat's concealed cards and captured pairs, the card on offer."""
+        public = None if self.public is None else {
+            "card": code(self.public.card), "source": self.public.source, "seat": self.public.gate,
+            "claims": len(self.public.claims)}
+        return {"hands": [[code(face) for face, n in enumerate(counts) for _ in range(n)] for counts in self.counts],
+                "exposed": [[{"kind": p.kind, "cards": [code(c) for c in p.cards]} for p in pairs]
+                            for pairs in self.exposed],
+                "public": public, "to_discard": self.to_discard}
 
     def run(self) -> None:
         """Replay every event, then decide the outcome."""

@@ -55,6 +55,15 @@ class FourColorReplay(TurnReplay):
         """A seat's cards as the engine's hand."""
         return FourColorHand(self.hands[seat], tuple(self.exposed[seat]), public)
 
+    def table(self) -> dict[str, Any]:
+        """What a referee sees now: every seat's concealed cards and exposed melds, the card on offer."""
+        public = None if self.public is None else {
+            "card": code(self.public.card), "source": self.public.source, "seat": self.public.seat,
+            "claims": len(self.public.claims)}
+        return {"hands": [[code(c) for c in hand.cards()] for hand in self.hands],
+                "exposed": [[{"kind": m.kind, "cards": m.codes()} for m in melds] for melds in self.exposed],
+                "public": public, "to_discard": self.to_discard}
+
     def run(self) -> None:
         """Replay every event, then decide the outcome."""
         try:

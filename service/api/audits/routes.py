@@ -6,20 +6,22 @@ from flask import current_app
 from flask.views import MethodView
 
 from ...replay.audit import audit
+from ...replay.trace import audit_with_tables
 from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cached
 from ..common import echo
 from ..examples import AUDIT_LOG
-from .schemas import AuditResponseSchema, GameLogSchema
+from .schemas import AuditArgsSchema, AuditResponseSchema, GameLogSchema
 
 blp = Blueprint("audits", __name__, url_prefix="/v1", description="Game-log audits")
 
 
-def audit_json(raw: dict) -> dict:
-    """The audit answer of a log document (DomainError for a frame that cannot be replayed)."""
-    found = audit(raw)
+def audit_json(raw: dict, tables: bool = False) -> dict:
+    """The audit answer of a log document (DomainError for a frame that cannot be replayed); with `tables`, the
+    table after every event too."""
+    found, table_list = audit_with_tables(raw) if tables else (audit(raw), None)
     ruleset = get_ruleset(raw["ruleset"])
     answer = echo(ruleset, dict(ruleset.resolve_options(raw.get("options"))))
     answer.update(
@@ -28,6 +30,8 @@ def audit_json(raw: dict) -> dict:
                     for v in found.violations],
         outcome=dict(found.outcome), recorded_result_matches=found.recorded_result_matches, events=found.events,
     )
+    if table_list is not None:
+        answer["tables"] = table_list
     return answer
 
 
@@ -37,10 +41,12 @@ class Audits(MethodView):
 
     @blp.doc(operationId="audit_log")
     @blp.arguments(GameLogSchema(), example=AUDIT_LOG)
+    @blp.arguments(AuditArgsSchema(), location="query")
     @blp.response(200, AuditResponseSchema())
-    def post(self, payload: dict):
-        """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check."""
-        return audit_json(payload)
+    def post(self, payload: dict, args: dict):
+        """Replay a game log under its rules: every violation, the recomputed outcome, the recorded result check
+        (`?tables=true`: and the table after every event)."""
+        return audit_json(payload, args["tables"])
 
 
 @blp.route("/schemas/game-log")

@@ -93,6 +93,42 @@ class OutcomeSchema(ma.Schema):
     breakdown = fields.List(fields.Nested(OutcomeLineSchema))
 
 
+class AuditArgsSchema(ma.Schema):
+    """What the audit answers besides the violations and the outcome."""
+
+    tables = fields.Boolean(load_default=False, metadata={
+        "description": "true: also the table after every event (`tables`), for a replay viewer"})
+
+
+class ExposedSchema(ma.Schema):
+    """A meld or pair a seat has laid open."""
+
+    kind = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+
+
+class OfferSchema(ma.Schema):
+    """The card on offer: where it came from, the seat it came from (Chắn: the gate it lies at), the claims
+    listed on it and not yet resolved (they are resolved by the next event of another kind)."""
+
+    card = fields.String(required=True)
+    source = fields.String(required=True, metadata={"enum": ["discard", "draw", "stock"]})
+    seat = fields.Integer(required=True)
+    claims = fields.Integer(required=True)
+
+
+class TableSchema(ma.Schema):
+    """The table after one event, as a referee sees it."""
+
+    event = fields.Integer(required=True)
+    hands = fields.List(fields.List(fields.String()), required=True, metadata={
+        "description": "every seat's concealed cards, sorted"})
+    exposed = fields.List(fields.List(fields.Nested(ExposedSchema)), required=True)
+    public = fields.Nested(OfferSchema, required=True, allow_none=True)
+    to_discard = fields.Integer(required=True, allow_none=True, metadata={"description": "the seat to discard"})
+    stock = fields.Integer(required=True, metadata={"description": "stock cards left"})
+
+
 class AuditResponseSchema(EchoSchema):
     """The audit of one log."""
 
@@ -102,3 +138,6 @@ class AuditResponseSchema(EchoSchema):
     recorded_result_matches = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "null when the log records no result"})
     events = fields.Integer(required=True)
+    tables = fields.List(fields.Nested(TableSchema), metadata={
+        "description": "with `?tables=true`: the table after each replayed event (none after a violation that "
+                       "stops the replay)"})

@@ -1,0 +1,1 @@
+"""POST /v1/simulations: seeded simulated rounds as game logs."""

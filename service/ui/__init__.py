@@ -1,0 +1,69 @@
+"""The browser pages: the hand lab (`/ui`) and the replay viewer (`/ui/replay`).
+
+Plain HTML, CSS and JavaScript modules served as static files (no build step, no external host): the pages call
+the same `/v1` API any client does, so they show exactly what it answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, redirect
+
+HERE = Path(__file__).resolve().parent
+PAGES = HERE / "pages"
+
+blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_path="/ui/static")
+
+
+def page(name: str) -> Response:
+    """An HTML page (a few KB, sent from memory), revalidated on every load so a new release is picked up."""
+    answer = Response((PAGES / name).read_bytes(), mimetype="text/html")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@blp.get("/ui")
+def lab() -> Response:
+    """The hand lab."""
+    return page("lab.html")
+
+
+@blp.get("/ui/")
+def lab_slash() -> Response:
+    """`/ui/` is the hand lab too."""
+    return redirect("/ui", code=308)
+
+
+@blp.get("/ui/replay")
+def replay() -> Response:
+    """The replay viewer."""
+    return page("replay.html")
+
+
+#: The pages in the OpenAPI document: what they are, open without a key (the API calls they make need one).
+PAGE_DOCS = {
+    "/ui": ("get_hand_lab", "The hand lab: build a hand from the cards and see its melds, hu and points, the claim "
+                            "advice, the ranked discards and a deep search."),
+    "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
+                                        "analysis and see every decision annotated."),
+}
+
+
+def document(app: Flask, spec) -> None:
+    """Add the pages to the OpenAPI document (an HTML page each, no key needed)."""
+    rules = {rule.rule: rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("ui.")}
+    for path, (operation_id, summary) in PAGE_DOCS.items():
+        spec.path(rule=rules[path], operations={"get": {
+            "operationId": operation_id, "summary": summary, "tags": ["ui"], "security": [],
+            "responses": {"200": {"description": "the page (HTML)",
+                                  "content": {"text/html": {"schema": {"type": "string"}}}}}}})
+
+
+def init_app(app: Flask) -> None:
+    """Serve the pages and their static files, and document the pages in the API's OpenAPI document."""
+    app.register_blueprint(blp)
+    api = app.extensions.get("longcards_api")
+    if api is not None:
+        api.spec.tag({"name": "ui", "description": "The browser pages"})
+        document(app, api.spec)

@@ -1,0 +1,81 @@
+// The claims panel of the hand lab: what to do with the public card. With a hand between turns (Four Color
+// Cards: 20 cards with the exposed melds; Chắn: 19) it asks POST /v1/claims for the advice: pass and every legal
+// claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
+import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
+import { cardElement } from "./cards.js";
+
+const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
+
+/** Cards a claim decision is made with, hand and exposed melds (the public card not counted). */
+export const claimSize = (family) => (family === "chan" ? 19 : 20);
+
+/** The seat's role on a card from `from` (drawer, discarder, next or other). */
+export function roleOf(seat, from, seats, source) {
+  if (seat === from) return source === "stock" ? "drawer" : "discarder";
+  return seat === (from + 1) % seats ? "next" : "other";
+}
+
+function waits(option) {
+  if (!option.waits || !option.waits.length) return h("span", { class: "muted" }, "–");
+  return h("span", {}, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }), ` ×${w.unseen}`)));
+}
+
+function adviceTable(answer) {
+  return h("div", {},
+    h("p", { class: "verdict" }, "Advice: ", answer.advice, answer.forced ? " (the card must be taken)" : "",
+      h("span", { class: "muted" }, ` — you are ${answer.seat_role} on this ${answer.card_source === "stock" ? "stock card" : "discard"}`)),
+    h("div", { class: "scroll" }, h("table", { class: "ranked claim-advice" },
+      h("thead", {}, h("tr", {}, ["rank", "choice", "then discard", "distance", "waits", "expected gain", "why"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, answer.choices.map((choice) => h("tr", { class: choice.rank === 1 ? "best" : "", "data-kind": choice.kind },
+        h("td", { class: "num" }, choice.rank),
+        h("td", {}, h("span", { class: "kind" }, choice.kind), row(choice.cards)),
+        h("td", {}, choice.follow ? cardElement(choice.follow.card, { classes: "tiny" }) : h("span", { class: "muted" }, "–")),
+        h("td", { class: "num" }, choice.distance < 0 ? "win" : choice.distance), h("td", {}, waits(choice)),
+        h("td", { class: "num" }, choice.gain !== null && choice.gain !== undefined ? `${choice.gain} (win)` : fmt(choice.expected_gain, 3)),
+        h("td", { class: "reason" }, choice.reason)))))));
+}
+
+function legalClaims(answer, size, total) {
+  const claims = answer.claims || [];
+  return h("div", {},
+    h("p", { class: "muted" }, `Advice is given for a hand between turns: ${size} cards with the exposed melds (this one has ${total}). The legal claims:`),
+    h("p", {}, "Public card ", cardElement(answer.public_card, { classes: "tiny" }), ` — you are ${answer.seat_role}`,
+      answer.must_take ? h("strong", {}, " — it must be taken") : ""),
+    claims.length ? h("ol", { class: "claim-list" }, claims.map((claim) => h("li", { "data-kind": claim.kind },
+      h("span", { class: "kind" }, claim.kind), row(claim.cards),
+      h("span", { class: "muted" }, ` priority ${claim.priority} (${claim.priority_class}), ${claim.points} pts`),
+      claim.discards && claim.discards.length ? h("span", {}, " then discard one of ", row(claim.discards)) : null)))
+      : h("p", { class: "muted" }, "no legal claim: pass"));
+}
+
+/** Ask for the claims on the public card and draw them in `body`. */
+export async function renderClaims({ state, rs, body, errors, generation }) {
+  const mine = generation();
+  const total = state.hand.length + state.exposed.reduce((n, m) => n + m.cards.length, 0);
+  const size = claimSize(rs.family);
+  const base = { ruleset: state.ruleset, options: state.options, hand: state.hand, exposed: state.exposed,
+    public_card: state.public };
+  body.classList.add("busy");
+  try {
+    let content;
+    if (total === size) {
+      const answer = await post("/v1/claims", { ...base, visible: state.visible, seats: state.seats, seat: state.seat,
+        from_seat: state.from, card_source: state.source });
+      content = adviceTable(answer);
+    } else {
+      const context = rs.family === "chan" ? { card_source: state.source }
+        : { seat_role: roleOf(state.seat, state.from, state.seats, state.source) };
+      content = legalClaims(await post("/v1/melds", { ...base, ...context }), size, total);
+    }
+    if (mine !== generation()) return;
+    errors.clear("claims");
+    fill(body, content);
+  } catch (error) {
+    if (mine !== generation()) return;
+    const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
+    errors.set("claims", problem);
+    fill(body, problemBlock(problem));
+  } finally {
+    body.classList.remove("busy");
+  }
+}

@@ -1,0 +1,180 @@
+// Shared by the pages: DOM helpers, calls to the /v1 API, problem documents shown next to their fields, jobs.
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/** An element with attributes (`on*` functions become listeners) and children (strings become text). */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") element.addEventListener(name.slice(2), value);
+    else if (name === "class") element.className = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Replace an element's children; null, undefined and false are left out (the DOM would write "null"). */
+export function fill(element, ...children) {
+  element.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+const KEY_STORE = "longcards.apiKey";
+
+/** Keep the API key field in this browser's storage; `onChange` runs after a new key is stored. */
+export function bindApiKey(input, onChange = () => {}) {
+  if (input.form) input.form.addEventListener("submit", (event) => event.preventDefault());
+  try { input.value = localStorage.getItem(KEY_STORE) || ""; } catch { /* storage may be off */ }
+  input.addEventListener("change", () => {
+    try { localStorage.setItem(KEY_STORE, input.value.trim()); } catch { /* storage may be off */ }
+    onChange();
+  });
+}
+
+function apiKey() {
+  try { return localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
+}
+
+/** An error answer of the API (a problem document), or a failure to reach it. */
+export class Problem extends Error {
+  constructor(status, body) {
+    const doc = body && typeof body === "object" ? body : {};
+    super(doc.detail || doc.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = doc.code || (status ? `http_${status}` : "network_error");
+    this.detail = doc.detail || doc.title || `the service answered HTTP ${status}`;
+    this.type = doc.type || null;
+    this.errors = doc.errors || {};
+  }
+}
+
+/** Call the API; answers {data, response}, throws a Problem for any error answer. */
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const key = apiKey();
+  if (key) headers.Authorization = `Bearer ${key}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new Problem(0, { title: "Network error", detail: `the service did not answer (${error.message})` });
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok && response.status !== 202) throw new Problem(response.status, data);
+  return { data, response };
+}
+
+export const post = (path, body) => api("POST", path, body).then((r) => r.data);
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Submit a job (202 + Location), poll it and report its progress as a fraction; answers its result.
+ * `progressOf(progress)` turns the job's progress object into [done, total].
+ */
+export async function runJob(path, body, onProgress, progressOf, cancelled = () => false) {
+  const { response } = await api("POST", path, body);
+  const location = response.headers.get("Location");
+  if (!location) throw new Problem(response.status, { detail: "the job was accepted without a Location" });
+  let wait = 200;
+  for (;;) {
+    const { data: job } = await api("GET", location);
+    if (job.progress) {
+      const [done, total] = progressOf(job.progress);
+      if (total > 0) onProgress(Math.min(done / total, 1), job);
+    }
+    if (job.status === "finished") { onProgress(1, job); return job.result; }
+    if (job.status === "failed" || job.status === "canceled") {
+      throw new Problem(job.error ? job.error.status : 500, job.error || { detail: `the job was ${job.status}` });
+    }
+    if (cancelled()) throw new Problem(0, { detail: "stopped" });
+    await sleep(wait);
+    wait = Math.min(wait * 1.5, 1000);
+  }
+}
+
+/**
+ * Field errors of the page: each request (a `source`) reports its problem; every `.field-error[data-field]`
+ * shows the details naming its field (`hand.3` goes to `hand`, `options.threshold` to `options.threshold`).
+ */
+export class FieldErrors {
+  constructor(root = document, fallback = null) { this.root = root; this.fallback = fallback; this.bySource = new Map(); }
+
+  set(source, problem) { this.bySource.set(source, problem); this.render(); }
+
+  clear(source) { if (this.bySource.delete(source)) this.render(); }
+
+  slotFor(path) {
+    const parts = path.split(".");
+    for (let n = parts.length; n > 0; n--) {
+      const slot = this.root.querySelector(`.field-error[data-field="${parts.slice(0, n).join(".")}"]`);
+      if (slot) return slot;
+    }
+    return this.fallback ? this.root.querySelector(`.field-error[data-field="${this.fallback}"]`) : null;
+  }
+
+  render() {
+    const messages = new Map();
+    for (const problem of this.bySource.values()) {
+      const entries = Object.entries(problem.errors || {});
+      for (const [path, list] of entries) {
+        const slot = this.slotFor(path);
+        if (!slot) continue;
+        const text = `${path}: ${[].concat(list).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("; ")}`;
+        if (!messages.has(slot)) messages.set(slot, new Set());
+        messages.get(slot).add(text);
+      }
+    }
+    for (const slot of this.root.querySelectorAll(".field-error")) {
+      const found = messages.get(slot);
+      slot.textContent = found ? [...found].join(" · ") : "";
+      slot.toggleAttribute("hidden", !found);
+      slot.setAttribute("role", found ? "alert" : "none");
+      const field = slot.dataset.field;
+      for (const input of this.root.querySelectorAll(`[data-field-input="${field}"]`)) {
+        input.toggleAttribute("aria-invalid", Boolean(found));
+      }
+    }
+  }
+}
+
+/** A problem as a block: its code, its detail, a link to what the code means. */
+export function problemBlock(problem) {
+  return h("div", { class: "problem", role: "alert" },
+    h("strong", {}, problem.code), " ", problem.detail,
+    problem.type && problem.type.startsWith("/problems/")
+      ? h("span", {}, " ", h("a", { href: problem.type, target: "_blank", rel: "noopener" }, "what this means")) : null);
+}
+
+/** Show a problem at the top of the page (for errors no field owns). */
+export function pageError(problem) {
+  const box = $("#page-error");
+  if (!box) return;
+  if (!problem) { box.hidden = true; box.textContent = ""; return; }
+  fill(box, problemBlock(problem));
+  box.hidden = false;
+  if (problem.status === 401 || problem.status === 403) { // a key is needed: open its field
+    const key = $("details.key");
+    if (key) { key.open = true; $("#api-key").focus(); }
+  }
+}
+
+/** Report anything unexpected on the page instead of leaving it blank. */
+export function guard(fn) {
+  return async (...args) => {
+    try { return await fn(...args); } catch (error) {
+      pageError(error instanceof Problem ? error : new Problem(0, { title: "Error", detail: String(error && error.message || error) }));
+      return undefined;
+    }
+  };
+}
+
+export const fmt = (x, digits = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+export const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);

@@ -1,0 +1,53 @@
+"""The pages when the service asks for API keys: they open without one, say that a key is needed, and work once
+the key is entered (it stays in the browser and goes out as `Authorization: Bearer`)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from service.auth import entry
+from tests.conftest import flushed_redis, free_port, test_redis_url
+from tests.ui.conftest import answers
+from tests.workers.processes import ROOT, wait_for
+
+KEY = "ui-browser-key-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory) -> Iterator[str]:
+    """gunicorn serving the app with one API key on a free loopback port (no jobs needed here)."""
+    url = test_redis_url(11)
+    bind = f"127.0.0.1:{free_port()}"
+    log = tmp_path_factory.mktemp("keyed") / "gunicorn.log"
+    environ = {**os.environ, "REDIS_URL": url, "LONGCARDS_API_KEYS": entry("ui", KEY)}
+    with flushed_redis(url), log.open("wb") as out:
+        command = [sys.executable, "-m", "gunicorn", "-w", "1", "-b", bind, "service.app:create_app()"]
+        process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            wait_for(lambda: answers(f"http://{bind}/healthz") or process.poll() is not None, 60, "gunicorn", 0.2)
+            assert process.poll() is None, log.read_text()[-2000:]
+            yield f"http://{bind}"
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+def test_the_lab_asks_for_a_key_and_works_with_it(page, keyed_server):
+    page.console.expect(r"status of 401")  # the browser logs the answer without a key
+    page.goto(f"{keyed_server}/ui?ruleset=bga-taiwan&hand=rG,rA,rE")
+    expect(page.locator("#page-error")).to_contain_text("missing_api_key")
+    expect(page.locator("#api-key")).to_be_focused()
+    page.fill("#api-key", KEY)
+    page.press("#api-key", "Tab")
+    expect(page.locator("#page-error")).to_be_hidden()
+    expect(page.locator("#melds-panel")).to_contain_text("command")
+    # the key is kept in this browser: the replay viewer uses it at once
+    page.goto(f"{keyed_server}/ui/replay")
+    expect(page.locator("#sim-ruleset option")).not_to_have_count(0)
+    expect(page.locator("#page-error")).to_be_hidden()

@@ -1,0 +1,178 @@
+"""The hand lab in a real browser: build hands by clicking SVG cards, read hu with its points, the claims on a
+public card, the ranked discards and a deep search; errors next to their field; the lab kept in the URL."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from service.api.examples import AUDIT_LOG
+
+
+def click_card(page, where: str, code: str, times: int = 1) -> None:
+    """Click a deck card `times` times with the click target set to `where`."""
+    page.check(f"input[name=target][value={where}]")
+    for _ in range(times):
+        page.click(f"#palette button.card[data-code='{code}']")
+
+
+def open_lab(page, server: str, query: str = "") -> None:
+    page.goto(f"{server}/ui{query}")
+    expect(page.locator("#palette button.card").first).to_be_visible()
+
+
+def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(page, server):
+    # The README's hand (docs/rules.md#fc-melds, #fc-concealed): exposed triple wS wS wS scores 1, the concealed
+    # command rG rA rE 2, and the triple yC yC yC completed by the public card counts concealed, 3: 6 points.
+    # Six is under the threshold of 10, so the caller pays each of the two opponents 10 + 1 (#fc-threshold).
+    open_lab(page, server)
+    page.select_option("#ruleset", "bga-taiwan")
+    page.fill("#seats", "3")
+    page.press("#seats", "Tab")
+    for code in ("rG", "rA", "rE", "yC", "yC"):
+        click_card(page, "hand", code)
+    click_card(page, "meld", "wS", 3)
+    page.select_option("#meld-kind", "triple")
+    page.click("#add-meld")
+    click_card(page, "public", "yC")
+
+    hu = page.locator("#hu-panel")
+    expect(hu.locator(".verdict")).to_contain_text("hu: 6 points")
+    rows = hu.locator("table.breakdown tr")
+    expect(rows.filter(has_text="exposed triple wS wS wS")).to_contain_text("1")
+    expect(rows.filter(has_text="concealed command rG rA rE")).to_contain_text("2")
+    expect(rows.filter(has_text="concealed triple yC yC yC")).to_contain_text("3")
+    expect(hu).to_contain_text("seat 0 pays seat 1 11")
+    expect(hu).to_contain_text("seat 0 -22")
+    # the deck shows what is left: five yC would be impossible, four are used
+    expect(page.locator("#palette button.card[data-code='yC'] .badge")).to_have_text("×1")
+
+    # the lab is in the URL: the same link opens the same hand
+    url = page.url
+    assert "hand=rG%2CrA%2CrE%2CyC%2CyC" in url and "public=yC" in url, url
+    page.goto(url)
+    expect(page.locator("#hu-panel .verdict")).to_contain_text("hu: 6 points")
+    expect(page.locator("#hand button.card")).to_have_count(5)
+    expect(page.locator("#exposed .meld")).to_have_count(1)
+
+
+def test_picking_a_public_card_shows_the_claim_advice(page, server):
+    # Seat 2 of the audit example between turns (20 cards), holding gE gE, and seat 1 discards gE: seat 2 is
+    # next, so it may take the card into a triple (quad/triple class) or a pair (chi-type), or pass
+    # (docs/rules.md#fc-claims); the advice ranks all three, and each claim names the discard to follow it.
+    hand = AUDIT_LOG["hands"][2]
+    assert hand.count("gE") == 2 and len(hand) == 20
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=2&from=1&hand=" + ",".join(hand))
+    click_card(page, "public", "gE")
+    expect(page.locator("#role")).to_contain_text("are next")
+    claims = page.locator("#claims-panel")
+    expect(claims.locator(".verdict")).to_contain_text("Advice:")
+    rows = claims.locator("table.claim-advice tbody tr")
+    expect(rows).to_have_count(3)
+    kinds = sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.kind)"))
+    assert kinds == ["pair", "pass", "triple"], kinds
+    assert rows.first.locator("td").first.inner_text() == "1"
+    for kind in ("pair", "triple"):
+        expect(claims.locator(f"tr[data-kind={kind}] td").nth(2).locator(".card")).to_have_count(1)
+    # the discarder himself may claim nothing: passing is all that is left (docs/rules.md#fc-claims)
+    page.fill("#from-seat", "2")
+    page.press("#from-seat", "Tab")
+    expect(page.locator("#role")).to_contain_text("are discarder")
+    expect(rows).to_have_count(1)
+    expect(claims.locator("tr[data-kind=pass]")).to_have_count(1)
+
+
+def test_a_partial_hand_lists_the_legal_claims(page, server):
+    # Six cards are no decision between turns, so the lab lists the legal claims instead: the next seat after
+    # the discarder, holding yC yC, may take a discarded yC into a triple (priority 2) or a pair (chi-type,
+    # priority 1); see docs/rules.md#fc-claims.
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=1&from=0&hand=rG,rA,rE,yC,yC,gH")
+    click_card(page, "public", "yC")
+    claims = page.locator("#claims-panel")
+    expect(claims).to_contain_text("20 cards with the exposed melds (this one has 6)")
+    expect(claims.locator("li[data-kind=triple]")).to_contain_text("priority 2")
+    expect(claims.locator("li[data-kind=pair]")).to_contain_text("priority 1")
+
+
+def test_every_discard_is_ranked_and_a_deeper_search_runs_as_a_job(page, server):
+    # The dealer's 21 cards of the audit example: a discard decision, so every discardable card is ranked
+    # (21 cards, no General among the duplicates: one row per distinct non-General card).
+    hand = AUDIT_LOG["hands"][1]
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=1&hand=" + ",".join(hand))
+    distinct = {c for c in hand if c[1] != "G"}
+    rows = page.locator("#discards-panel table.ranked tbody tr")
+    expect(rows).to_have_count(len(distinct))
+    expect(rows.first.locator("td").first).to_have_text("1")
+
+    page.fill("#samples", "200")
+    page.fill("#budget", "2")
+    page.click("#search")
+    expect(page.locator("#search-status")).to_have_text("finished", timeout=60_000)
+    assert page.locator("#search-progress").evaluate("p => p.value") == 1
+    table = page.locator("#search-panel table.search-table tbody tr")
+    expect(table).to_have_count(4)  # the four best discards of the exact ranking, by default
+    first = table.first.locator("td").nth(2).inner_text()
+    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d%, \d+\.\d%\]", first), first
+    # the search settings are in the link too
+    assert "samples=200" in page.url and "budget=2" in page.url, page.url
+    page.goto(page.url)
+    expect(page.locator("#samples")).to_have_value("200")
+
+
+def test_an_api_error_is_shown_next_to_its_field(page, server):
+    open_lab(page, server, "?ruleset=bga-taiwan&hand=rG,rA")
+    page.console.expect(r"status of 422")  # the browser logs the 422 answers this test provokes
+    page.fill("#hand-codes", "rG rA zz")
+    page.press("#hand-codes", "Enter")
+    error = page.locator(".field-error[data-field=hand]")
+    expect(error).to_contain_text("hand.2")
+    expect(error).to_contain_text("not a card code")
+    expect(page.locator("#hand-codes")).to_have_attribute("aria-invalid", "")
+    expect(page.locator("#melds-panel .problem")).to_contain_text("unknown_card")
+    # an option out of range is named next to the option
+    page.fill("#opt-threshold", "-5")
+    page.press("#opt-threshold", "Tab")
+    expect(page.locator(".field-error[data-field='options.threshold']")).to_contain_text("options.threshold")
+
+
+def test_chan_cards_show_value_suit_and_vietnamese_name(page, server):
+    open_lab(page, server, "?ruleset=cardavia-chan&hand=8m,8m,3s,CC")
+    red = page.locator("#hand .card[data-code='8m'] svg").first
+    expect(red).to_have_attribute("aria-label", re.compile("Bát vạn"))
+    assert page.locator("#hand .card[data-code='8m'] svg text").first.evaluate("t => t.getAttribute('fill')") \
+        == "#b3261e"  # 8m is red (docs/rules.md: the red cards are 8m, 9m, 8s, 9s and CC)
+    assert page.locator("#hand .card[data-code='3s'] svg text").first.evaluate("t => t.getAttribute('fill')") \
+        != "#b3261e"
+    expect(page.locator("#hand .card[data-code='3s'] svg")).to_contain_text("Sách")
+    chi_chi = page.locator("#hand .card[data-code='CC'] svg")
+    expect(chi_chi).to_have_attribute("aria-label", re.compile("Chi chi"))
+    assert chi_chi.locator("text").first.evaluate("t => t.getAttribute('fill')") == "#b3261e"  # CC is red too
+    # the deck is the 25 faces of Chắn, four copies each (docs/rules.md#chan-cards)
+    expect(page.locator("#palette button.card")).to_have_count(25)
+
+
+def test_the_lab_fits_a_phone(phone, server):
+    hand = AUDIT_LOG["hands"][1]
+    open_lab(phone, server, "?ruleset=bga-taiwan&seats=3&seat=1&hand=" + ",".join(hand))
+    expect(phone.locator("#discards-panel table.ranked tbody tr").first).to_be_visible()
+    expect(phone.locator("#hu-panel .verdict")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_the_deck_works_from_the_keyboard(page, server):
+    open_lab(page, server, "?ruleset=bga-taiwan")
+    page.focus("#palette button.card[data-code='rG']")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the focus stays on the card: a second copy
+    expect(page.locator("#hand button.card[data-code='rG']")).to_have_count(2)
+    expect(page.locator("#palette button.card[data-code='rG'] .badge")).to_have_text("×2")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.locator("#hand button.card[data-code='rA']")).to_have_count(1)
+    # cards of the hand are taken out with the keyboard too, the focus moving to the card that took the place
+    page.focus("#hand button.card >> nth=0")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand button.card")).to_have_count(1)
+    expect(page.locator("#hand-codes")).to_have_value("rA")

@@ -1,0 +1,162 @@
+"""The replay viewer in a real browser: logs loaded by pasting, from a file or simulated; stepping with buttons
+and arrow keys; a planted violation highlighted at its event; the analysis job annotating every decision."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import expect
+
+from service.replay.simulate_fourcolor import simulate
+
+RULESET = "bga-taiwan"
+
+
+def planted() -> tuple[dict, int, str]:
+    """A simulated round with one discard changed to a card the discarder was never dealt.
+
+    In Four Color Cards a seat's concealed cards only leave it: drawn cards are turned up in public and join a
+    hand only inside an exposed meld (docs/rules.md#fc-turn). So a card absent from the seat's deal is never in
+    its hand, and discarding it breaks `not_in_hand` at exactly that event. The discard chosen is one nobody
+    claimed (the next event is a draw), so the rest of the round replays as it was.
+    """
+    log = copy.deepcopy(simulate(RULESET, 11, 3, "greedy"))
+    events = log["events"]
+    index = next(i for i, e in enumerate(events[:-1]) if i >= 4 and e["type"] == "discard"
+                 and events[i + 1]["type"] == "draw")
+    seat = events[index]["seat"]
+    card = next(c for c in ("rA", "yA", "gA", "wA", "rE", "yE", "gE", "wE", "rC", "yC", "gC", "wC")
+                if c not in log["hands"][seat])
+    events[index]["card"] = card
+    return log, index, card
+
+
+def open_viewer(page, server: str) -> None:
+    page.goto(f"{server}/ui/replay")
+    expect(page.locator("#sim-ruleset option").first).to_be_attached()
+
+
+def test_a_planted_violation_is_highlighted_at_its_event(page, server):
+    log, index, card = planted()
+    open_viewer(page, server)
+    page.fill("#paste", json.dumps(log))
+    page.click("#load-paste")
+    item = page.locator(f"#event-{index}")
+    expect(item).to_have_class("violation")
+    expect(item.locator(".tag.bad")).to_have_text("⚠ not_in_hand")
+    assert page.locator("#events li.violation").count() >= 1
+    expect(page.locator("#audit")).to_contain_text(f"{card} is not in seat {log['events'][index]['seat']}'s hand")
+
+    # step to it with the arrow keys, from the deal
+    page.locator("#events").focus()
+    for _ in range(index + 1):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#position")).to_have_text(f"event {index + 1} / {len(log['events'])}")
+    expect(item).to_have_attribute("aria-selected", "true")
+    box = page.locator("#now .violation-box")
+    expect(box).to_contain_text("not_in_hand")
+    expect(box).to_contain_text("docs/rules.md#fc-turn")
+    # the public card is the planted one, and the discarder's hand is unchanged (the card was never in it)
+    expect(page.locator(f"#now .card[data-code='{card}']")).to_have_count(1)
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#now .violation-box")).to_have_count(0)
+    page.click("#forward")
+    expect(page.locator("#now .violation-box")).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator("#position")).to_have_text(f"event {len(log['events'])} / {len(log['events'])}")
+    expect(page.locator("#forward")).to_be_disabled()
+    page.keyboard.press("Home")
+    expect(page.locator("#position")).to_contain_text("the deal")
+    expect(page.locator("#back")).to_be_disabled()
+
+
+def test_a_log_file_with_a_wrong_result_shows_both_settlements(page, server, tmp_path):
+    # The simulated round's recorded result is the replay's; changing the points makes them differ
+    # (docs/rules.md#logs-result), and the viewer shows the recomputed settlement beside the recorded one.
+    log = copy.deepcopy(simulate(RULESET, 3, 3, "greedy"))
+    assert log["result"]["type"] == "hu", "this seed must end in a hu"
+    true_points = log["result"]["points"]
+    log["result"]["points"] = true_points + 5
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(log))
+    open_viewer(page, server)
+    page.set_input_files("#file", str(path))
+    audit = page.locator("#audit")
+    expect(audit).to_contain_text("result_mismatch")
+    expect(audit).to_contain_text("✗ the recorded result differs")
+    expect(audit.locator(".settle > div").nth(0)).to_contain_text(f"{true_points} points")
+    expect(audit.locator(".settle > div").nth(1)).to_contain_text(f"{true_points + 5} points")
+    # the last event's table: the stock count is what the stock had minus the cards turned up
+    page.click("#last")
+    draws = sum(1 for e in log["events"] if e["type"] == "draw")
+    expect(page.locator("#stock")).to_have_text(f"Stock: {len(log['stock']) - draws} cards")
+
+
+def test_an_unreadable_paste_is_reported_next_to_the_box(page, server):
+    open_viewer(page, server)
+    page.fill("#paste", "{not json")
+    page.click("#load-paste")
+    expect(page.locator(".field-error[data-field=paste]")).to_contain_text("not JSON")
+    page.console.expect(r"status of 422")
+    log = copy.deepcopy(simulate(RULESET, 3, 3, "greedy"))
+    log["hands"][1][0] = "zz"
+    page.fill("#paste", json.dumps(log))
+    page.click("#load-paste")
+    expect(page.locator(".field-error[data-field=log]")).to_contain_text("hands.1.0")
+    expect(page.locator("#viewer")).to_be_hidden()
+
+
+def simulated(server: str, seed: int, rounds: int) -> list[dict]:
+    """The logs the simulate button gets (the same seeded request)."""
+    body = json.dumps({"ruleset": RULESET, "seats": 3, "seed": seed, "policy": "greedy", "rounds": rounds}).encode()
+    request = urllib.request.Request(f"{server}/v1/simulations", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)["logs"]
+
+
+def test_the_analysis_runs_and_annotates_every_decision(page, server):
+    open_viewer(page, server)
+    page.select_option("#sim-ruleset", RULESET)
+    page.fill("#sim-seats", "3")
+    page.fill("#sim-seed", "5")
+    page.fill("#sim-rounds", "2")
+    page.click("#simulate")
+    expect(page.locator("#round option")).to_have_count(2)
+    logs = simulated(server, 5, 2)
+    expect(page.locator("#events li")).to_have_count(len(logs[0]["events"]) + 1)  # the deal, then each event
+
+    page.click("#analyse")
+    expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
+    assert page.locator("#analysis-progress").evaluate("p => p.value") == 1
+    # the review covers every discard of every seat (README: "Decision review"): one annotation per discard
+    discards = [i for i, e in enumerate(logs[0]["events"]) if e["type"] == "discard"]
+    expect(page.locator("#events .tag.rank")).to_have_count(len(discards))
+    expect(page.locator(f"#event-{discards[0]} .tag.rank")).to_be_visible()
+    # the review rates each seat's answer to a public card it could claim too: one bar per decision of either kind
+    answers = page.locator("#events .tag.claim").count()
+    expect(page.locator("#analysis svg.plot rect.bar")).to_have_count(len(discards) + answers)
+    expect(page.locator("#analysis svg.plot polyline")).to_have_count(3)  # one line per player
+    # a bar jumps to its decision, which shows the advice, the rank of the actual move and its expected loss
+    page.locator(f"#analysis svg.plot rect.bar[data-event='{discards[0]}']").first.click()
+    advice = page.locator("#now .advice.discard")
+    expect(advice).to_contain_text("expected loss")
+    expect(advice).to_contain_text(f"Seat {logs[0]['events'][discards[0]]['seat']} discarded")
+    expect(advice).to_contain_text(re.compile(r"the advised discard|rank \d+ of \d+; advice"))
+    # the second round has its own annotations
+    page.select_option("#round", "1")
+    second = sum(1 for e in logs[1]["events"] if e["type"] == "discard")
+    expect(page.locator("#events .tag.rank")).to_have_count(second)
+
+
+def test_the_viewer_fits_a_phone(phone, server):
+    log, index, _ = planted()
+    open_viewer(phone, server)
+    phone.fill("#paste", json.dumps(log))
+    phone.click("#load-paste")
+    expect(phone.locator(f"#event-{index}")).to_have_class("violation")
+    phone.locator(f"#event-{index}").click()
+    expect(phone.locator("#now .violation-box")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
