@@ -6,9 +6,11 @@ advice's best discards.
   is clearly ahead: it leaves a smaller distance to a win than the second (every candidate but the first would
   need one more replacement). Otherwise the seat's position (`position_of`, from its view) is searched with the
   arena's limits per decision (`Seating.budget` seconds, at most `MAX_BUDGET`, and `Seating.samples` deals),
-  seeded from the arena's seed, the deal, the rotation, the seat and the decision's number, and the search's
-  best candidate is discarded. With the time budget reached before the samples, the answer depends on the
-  machine's speed: the arena is then reproducible only with a samples cap that is reached first.
+  seeded from the arena's seed, the deal, the rotation, the seat and the decision's number. The search's leader
+  is discarded only when it beats the advice's first discard on the same deals: its paired difference from it
+  (`versus_first`) has a 95% interval above zero. Otherwise the advice stands: a leader by a hair on a few hundred
+  deals is as likely noise as a better discard. With the time budget reached before the samples, the answer
+  depends on the machine's speed: the arena is then reproducible only with a samples cap that is reached first.
 - Claim: as `advice` (the discard after a claim is searched like any other).
 """
 
@@ -45,7 +47,9 @@ class Search:
         found = search(position, [o.card for o in options[:CANDIDATES]], samples=self.seating.samples,
                        time_budget=min(self.seating.budget, MAX_BUDGET), seed=seed,
                        min_samples=min(200, self.seating.samples))
-        return found.candidates[0].card
+        leader = found.candidates[0]
+        ahead = leader.versus_first  # the leader minus the advice's first discard, paired deal by deal
+        return leader.card if ahead is not None and ahead.low > 0 else options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         return self.advice.claim(view, card, source, role, legal, forced)

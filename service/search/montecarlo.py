@@ -25,6 +25,11 @@ some check drops a candidate that is in truth as good as the leader is therefore
 candidates and the checks; an eliminated candidate is "clearly behind at 95% when it was dropped", not "worse at
 95%". Setting two separate intervals side by side, rather than one interval on the paired difference, makes each
 comparison stricter than its level, which offsets part of this but is no guarantee.
+
+Paired difference: every candidate after the first also gets its objective minus the first candidate's, deal by
+deal, over the deals both played (`CandidateStats.versus_first`). Common random numbers make most of the deal's luck
+cancel out of this difference, so its interval is the sharp test of "does this candidate beat the first one" (the
+arena's `search` policy leaves the advice's first discard only on that evidence).
 """
 
 from __future__ import annotations
@@ -116,6 +121,9 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
         play_seed = rng.getrandbits(64)
         for run in playing:
             run.add(play(table, run.card, deal, random.Random(play_seed)))
+        if playing[0] is runs[0]:  # paired with the first candidate on the same deal (common random numbers)
+            for run in playing[1:]:
+                run.pair(runs[0], objective)
         deals += 1
         if progress is not None and (deals % PROGRESS_EVERY == 0 or deals == samples):
             progress(deals, samples)

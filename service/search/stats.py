@@ -59,6 +59,8 @@ class CandidateStats:
     pay_probability: Interval
     mean_winning_points: float | None
     eliminated_after: int | None = None  # the deals after which the search stopped playing it; None: in play
+    # its objective minus the first candidate's, deal by deal over the deals both played (None for the first)
+    versus_first: Interval | None = None
 
     def to_json(self, code: Any) -> dict[str, Any]:
         """JSON with the card as its code."""
@@ -68,22 +70,27 @@ class CandidateStats:
                 "expected_settlement": self.expected_settlement.to_json(),
                 "pay_probability": self.pay_probability.to_json(),
                 "mean_winning_points": None if points is None else round(points, 6),
-                "eliminated_after": self.eliminated_after}
+                "eliminated_after": self.eliminated_after,
+                "versus_first": None if self.versus_first is None else self.versus_first.to_json()}
 
 
 class Accumulator:
-    """Sums over the playouts of one candidate."""
+    """Sums over the playouts of one candidate, and over its paired differences from the first candidate."""
 
-    __slots__ = ("card", "rank", "n", "wins", "total", "squares", "pays", "points", "eliminated_after")
+    __slots__ = ("card", "rank", "n", "wins", "total", "squares", "pays", "points", "eliminated_after", "last",
+                 "paired", "paired_total", "paired_squares")
 
     def __init__(self, card: int, rank: int | None) -> None:
         self.card, self.rank = card, rank
         self.eliminated_after: int | None = None
         self.n = self.wins = self.total = self.squares = self.pays = self.points = 0
+        self.last: Outcome | None = None
+        self.paired = self.paired_total = self.paired_squares = 0
 
     def add(self, outcome: Outcome) -> None:
         """Count one playout."""
         won, delta, points = outcome
+        self.last = outcome
         self.n += 1
         self.total += delta
         self.squares += delta * delta
@@ -93,6 +100,14 @@ class Accumulator:
         if delta < 0:
             self.pays += 1
 
+    def pair(self, first: Accumulator, name: str) -> None:
+        """Count this deal's difference from the `first` candidate's playout of the same deal, in objective `name`
+        (both have just played it)."""
+        diff = value_of(self.last, name) - value_of(first.last, name)
+        self.paired += 1
+        self.paired_total += diff
+        self.paired_squares += diff * diff
+
     def objective(self, name: str, z: float) -> Interval:
         """The interval of the objective the search compares candidates on."""
         if name == "win_probability":
@@ -101,6 +116,13 @@ class Accumulator:
 
     def stats(self, z: float) -> CandidateStats:
         """The candidate's figures with their intervals."""
+        versus = mean_interval(self.paired_total, self.paired_squares, self.paired, z) if self.paired else None
         return CandidateStats(self.card, self.rank, self.n, wilson(self.wins, self.n, z),
                               mean_interval(self.total, self.squares, self.n, z), wilson(self.pays, self.n, z),
-                              self.points / self.wins if self.wins else None, self.eliminated_after)
+                              self.points / self.wins if self.wins else None, self.eliminated_after, versus)
+
+
+def value_of(outcome: Any, name: str) -> float:
+    """One playout's value in the objective `name`: 1 or 0 for a win (win probability), else the settlement."""
+    won, delta, _ = outcome
+    return (1.0 if won else 0.0) if name == "win_probability" else float(delta)

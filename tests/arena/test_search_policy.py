@@ -1,5 +1,6 @@
-"""The search policy: legal (its rounds audit clean), reproducible with a samples cap, and skipping the search
-when the advice has one option or one clearly ahead."""
+"""The search policy: legal (its rounds audit clean), reproducible with a samples cap, skipping the search when the
+advice has one option or one clearly ahead, and leaving the advice's first discard only for a leader whose paired
+difference from it is above zero at 95%."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def test_the_search_runs_only_without_a_clear_leader(monkeypatch):
 
     def fake_search(position, candidates, **limits):
         asked.append((seen[-1], candidates))
-        return SimpleNamespace(candidates=[SimpleNamespace(card=candidates[-1])])
+        return SimpleNamespace(candidates=[SimpleNamespace(card=candidates[-1], versus_first=None)])
 
     monkeypatch.setattr(search_policy, "search", fake_search)
     monkeypatch.setattr(search_policy, "analyse", watched)
@@ -50,3 +51,29 @@ def test_the_search_runs_only_without_a_clear_leader(monkeypatch):
     assert [options for options, _ in asked] == [options for options in seen if not clear(options)]
     assert all(c == [o.card for o in options[:search_policy.CANDIDATES]] for options, c in asked)
     assert asked and len(asked) < len(seen)  # both kinds of decision happened
+
+
+@pytest.mark.parametrize("low, follows_the_search", [(0.25, True), (0.0, False), (-1.5, False)])
+def test_the_leader_replaces_the_advice_only_when_surely_ahead(monkeypatch, low, follows_the_search):
+    asked, decided = [], []
+
+    def fake_search(position, candidates, **limits):
+        asked.append(candidates)
+        ahead = SimpleNamespace(mean=low + 1.0, low=low, high=low + 2.0)  # the leader minus the advice's first
+        return SimpleNamespace(candidates=[SimpleNamespace(card=candidates[-1], versus_first=ahead)])
+
+    original = search_policy.Search.discard
+
+    def discard(self, view):
+        before = len(asked)
+        card = original(self, view)
+        if len(asked) > before:
+            decided.append((asked[-1], card))
+        return card
+
+    monkeypatch.setattr(search_policy, "search", fake_search)
+    monkeypatch.setattr(search_policy.Search, "discard", discard)
+    play_round(Arena("bga-taiwan", ("search",) * 4, seed=1, samples=10), 0, 0)
+    assert decided
+    for candidates, card in decided:
+        assert card == (candidates[-1] if follows_the_search else candidates[0])

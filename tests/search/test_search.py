@@ -45,7 +45,7 @@ def test_the_answer_is_json_with_card_codes_best_first() -> None:
     assert means == sorted(means, reverse=True)
     row = answer["candidates"][0]
     assert set(row) == {"card", "exact_rank", "playouts", "win_probability", "expected_settlement",
-                        "pay_probability", "mean_winning_points", "eliminated_after"}
+                        "pay_probability", "mean_winning_points", "eliminated_after", "versus_first"}
     assert row["eliminated_after"] is None and row["playouts"] == answer["deals"] == 30
     assert answer["confidence"] == 0.95 and answer["min_samples"] == 200 and answer["check_every"] == CHECK_EVERY
     assert row["win_probability"]["low"] <= row["win_probability"]["mean"] <= row["win_probability"]["high"]
@@ -195,3 +195,41 @@ def test_forgetting_the_memo_changes_nothing_but_speed(monkeypatch: pytest.Monke
     forgetful = search(position, None, samples=30, time_budget=60, seed=2).to_json()
     assert without_timing(forgetful) | {"analyses": 0} == without_timing(remembered) | {"analyses": 0}
     assert forgetful["analyses"] > remembered["analyses"]
+
+
+def test_versus_first_is_the_paired_difference_deal_by_deal() -> None:
+    """Each later candidate's `versus_first` is the mean of its settlement minus the first candidate's on each
+    deal, recomputed here by playing every deal as the search deals it; its interval is the normal one of those
+    differences, far narrower than the candidates' own intervals (the deal's luck cancels)."""
+    import math
+    import random
+    from statistics import NormalDist, stdev
+
+    from service.search.montecarlo import PLAYOUTS
+    from service.search.player import Planner
+
+    position = position_of(sample_position("bga-taiwan")[0])
+    result = search(position, None, samples=60, time_budget=60, seed=3, min_samples=10**9)
+    first = next(c for c in result.candidates if c.exact_rank == min(x.exact_rank for x in result.candidates))
+    assert first.versus_first is None
+    kind, play = PLAYOUTS[position.family]
+    table = kind(position, Planner(position))
+    order = [card for card, _ in table.start.ranking[:len(result.candidates)]]
+    assert order[0] == first.card
+    outcomes: dict[int, list[int]] = {card: [] for card in order}
+    for i in range(60):
+        rng = deal_rng(3, i)
+        deal = sample_deal(position, rng)
+        play_seed = rng.getrandbits(64)
+        for card in order:
+            outcomes[card].append(play(table, card, deal, random.Random(play_seed)).delta)
+    z = NormalDist().inv_cdf(0.975)
+    for stats in result.candidates:
+        if stats.card == first.card:
+            continue
+        diffs = [b - a for a, b in zip(outcomes[first.card], outcomes[stats.card])]
+        mean = sum(diffs) / len(diffs)
+        half = z * stdev(diffs) / math.sqrt(len(diffs))
+        assert stats.versus_first.mean == pytest.approx(mean)
+        assert stats.versus_first.low == pytest.approx(mean - half)
+        assert stats.versus_first.mean == pytest.approx(stats.expected_settlement.mean - first.expected_settlement.mean)
