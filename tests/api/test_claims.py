@@ -35,6 +35,8 @@ def test_bga_triple_that_completes_a_wait(client):
     assert triple["waits"] == [{"card": "yP", "unseen": 4, "claims": ["discard", "stock"], "from_seats": [0, 1, 3],
                                 "points": 11, "gain": 6}]
     assert triple["follow"]["waits"] == triple["waits"]
+    wA = PAIR_C.count("wA")
+    assert triple["follow"]["unseen"] == 4 - wA  # copies of wA he has not seen: the deck's 4 minus his own
     assert (passing["kind"], passing["cards"], passing["rank"], passing["distance"], passing["follow"]) == (
         "pass", [], 2, 1, None)
 

@@ -54,7 +54,8 @@ def analysis_json(ruleset: Any, analysis: ClaimAnalysis, seats: int, seat: int) 
     others = [s for s in range(seats) if s != seat]
     out = []
     for o in analysis.options:
-        follow = None if o.follow is None else {"card": show(o.follow.card), "rank": o.follow.rank,
+        follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
+                                                 "rank": o.follow.rank,
                                                  "reason": o.follow.reason, **_figures(ruleset, o.follow, others)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": o.reason,
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
