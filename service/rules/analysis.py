@@ -72,15 +72,19 @@ def rank_key(option: DiscardOption) -> tuple[float, ...]:
 
 def ranked(options: list[DiscardOption], describe) -> tuple[DiscardOption, ...]:
     """Sort by `rank_key` (then card order), give equal keys equal ranks, attach `describe(option)` as reason."""
+    return _ranked(options, rank_key, lambda o: o.card, describe)
+
+
+def _ranked(options: list[Any], key: Any, then: Any, describe: Any) -> tuple[Any, ...]:
+    """Sort by `key` (then `then`), give equal keys equal ranks (1 = best), attach `describe(option)` as reason."""
     from dataclasses import replace
 
-    options = sorted(options, key=lambda o: (rank_key(o), o.card))
-    out: list[DiscardOption] = []
+    out: list[Any] = []
     previous, rank = None, 0
-    for i, option in enumerate(options):
-        key = rank_key(option)
-        if key != previous:
-            rank, previous = i + 1, key
+    for i, option in enumerate(sorted(options, key=lambda o: (key(o), then(o)))):
+        found = key(option)
+        if found != previous:
+            rank, previous = i + 1, found
         out.append(replace(option, rank=rank, reason=describe(option)))
     return tuple(out)
 
@@ -130,17 +134,7 @@ def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
 
 def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:
     """Sort by `claim_rank_key` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
-    from dataclasses import replace
-
-    options = sorted(options, key=lambda o: (claim_rank_key(o), o.kind, o.cards))
-    out: list[ClaimOption] = []
-    previous, rank = None, 0
-    for i, option in enumerate(options):
-        key = claim_rank_key(option)
-        if key != previous:
-            rank, previous = i + 1, key
-        out.append(replace(option, rank=rank, reason=describe(option)))
-    return tuple(out)
+    return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
 
 
 def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int, follows: bool = True,

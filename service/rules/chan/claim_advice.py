@@ -20,8 +20,8 @@ from typing import Any
 from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
 from ..errors import DomainError
 from .captures import ChanClaim, History
-from .cards import COPIES, N_FACES, check_copies, code, parse_card
-from .discards import analyse_discards, at_rest
+from .cards import code
+from .discards import analyse_discards, at_rest, count_unseen
 from .distance import UNREACHABLE
 from .hand import MAX_CARDS, ChanHand
 from .scoring import settle
@@ -35,15 +35,7 @@ def claim_unseen(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     if hand.public_card is None or hand.card_count() != MAX_CARDS:
         raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed pairs plus the "
                           f"public card; got {hand.card_count()}", "hand", code="wrong_card_count")
-    located = [(c, "hand") for c, n in enumerate(hand.counts) for _ in range(n)]
-    located += [(c, f"exposed.{i}.cards") for i, p in enumerate(hand.exposed) for c in p.cards]
-    located.append((hand.public_card, "public_card"))
-    located += [(parse_card(t, f"visible.{i}"), f"visible.{i}") for i, t in enumerate(visible)]
-    check_copies(located)
-    unseen = [COPIES] * N_FACES
-    for c, _ in located:
-        unseen[c] -= 1
-    return unseen
+    return count_unseen(hand, visible)
 
 
 def history_after(claim: ChanClaim | None, hand: ChanHand, history: History) -> History:

@@ -66,8 +66,16 @@ def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     if hand.card_count() != MAX_CARDS:
         raise ImpossibleCount(f"a Chắn player discards from {MAX_CARDS} cards (hand + exposed); these are "
                               f"{hand.card_count()}", "hand", code="wrong_card_count")
+    return count_unseen(hand, visible)
+
+
+def count_unseen(hand: ChanHand, visible: Sequence[object]) -> list[int]:
+    """Copies of each face not seen: the deck minus the hand, its exposed pairs, its public card (if any) and the
+    `visible` codes; more copies than the deck holds raises naming the field of the surplus copy."""
     located = [(c, "hand") for c, n in enumerate(hand.counts) for _ in range(n)]
     located += [(c, f"exposed.{i}.cards") for i, p in enumerate(hand.exposed) for c in p.cards]
+    if hand.public_card is not None:
+        located.append((hand.public_card, "public_card"))
     located += [(parse_card(t, f"visible.{i}"), f"visible.{i}") for i, t in enumerate(visible)]
     check_copies(located)
     unseen = [COPIES] * N_FACES
