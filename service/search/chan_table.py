@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims
+from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, meld_claims
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.hand import ChanHand
 from .player import Answer, Hold, Planner, with_meld
@@ -51,7 +51,8 @@ class ChanTable:
 
     def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
         """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
-        distance. Legality is the engine's `legal_claims` (rules 1-7)."""
+        distance. Legality is the engine's `legal_claims` (rules 1-7): a win is read from his waits, the rest are
+        its `meld_claims`."""
         if role == "discarder" and source == DISCARD:
             return None
         chiu = hold.counts[x] == 3
@@ -60,8 +61,8 @@ class ChanTable:
         if x not in hold.improving:
             return None
         options = []
-        for claim in legal_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
-            if claim.kind == "win" or not claim.discards:
+        for claim in meld_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
+            if not claim.discards:
                 continue
             used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
                                                           if claim.kind == "ca" else x,)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import DomainError, InvalidSeat
-from .cards import CHI_CHI, code, parse_card, value_of
+from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
 from .pairs import Pair, holds_ca_at, pair_up
 
@@ -31,7 +32,31 @@ class History:
 
     def discarded_a_ca(self) -> bool:
         """Rule 6: he discarded two suits of one value (both cards of a Cạ)."""
-        return any(_ca_mates(face, self.discarded) for face in self.discarded)
+        return _discarded_a_ca(self.discarded)
+
+
+@lru_cache(maxsize=1 << 12)
+def _discarded_a_ca(discarded: frozenset[int]) -> bool:
+    """`History.discarded_a_ca` of these discards (memoised: play meets the same discards again)."""
+    return any(_ca_mates(face, discarded) for face in discarded)
+
+
+@lru_cache(maxsize=1 << 12)
+def forbidden_faces(history: History) -> frozenset[int]:
+    """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
+    captured a Cạ, the other suits of a discarded face): the faces `discard_rule_broken` refuses at an odd count.
+    Memoised: play meets the same histories again."""
+    if not history.captured_ca:
+        return frozenset(history.passed_identical)
+    out = set(history.passed_identical)
+    for face in history.discarded - {CHI_CHI}:
+        out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
+    return frozenset(out)
+
+
+def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
+    """`legal_discards` given `forbidden_faces` of the history: an odd count (rule 2), not forbidden (3, 6)."""
+    return [f for f in range(N_FACES) if counts[f] & 1 and f not in forbidden]
 
 
 def parse_history(raw: Mapping[str, object] | None) -> History:
@@ -105,8 +130,9 @@ def discard_rule_broken(counts: Sequence[int], face: int, history: History) -> s
 
 
 def legal_discards(counts: Sequence[int], history: History) -> list[int]:
-    """Faces the player may discard from these cards (rules 2, 3, 6)."""
-    return [face for face in range(len(counts)) if discard_rule_broken(counts, face, history) is None]
+    """Faces the player may discard from these cards (rules 2, 3, 6): those `discard_rule_broken` allows, read
+    from the memoised `forbidden_faces` of the history."""
+    return legal_faces(counts, forbidden_faces(history))
 
 
 def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> str | None:
@@ -147,15 +173,24 @@ def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> li
         # A dead hand only draws; nobody claims his own discard. A turned-up stock card is nobody's discard:
         # "any player may win on it" (docs/rules.md#chan-win-stock), the seat that discarded before the draw included.
         return []
-    counts = list(hand.counts)
     claims: list[ChanClaim] = []
-    win = evaluate_win(hand).hu
-    chiu = counts[card] == 3
-    if win and (source == "stock" or chiu):
+    chiu = hand.counts[card] == 3
+    if (source == "stock" or chiu) and evaluate_win(hand).hu:
         # A win only on a turned-up stock card (anyone), or completed at once by a Chíu.
         cls = "win" if source == "stock" else "chiu"
         claims.append(ChanClaim("win", None, cls, PRIORITY[cls], by_chiu=source != "stock"))
-    if chiu:
+    return claims + meld_claims(hand, role, source, history)
+
+
+def meld_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
+    """The claims of `legal_claims` that expose a pair (Chíu, captures), without its win test: what a player
+    who knows the card does not win him needs."""
+    card = hand.public_card
+    if card is None or history.dead_hand or (role == "discarder" and source == "discard"):
+        return []
+    counts = list(hand.counts)
+    claims: list[ChanClaim] = []
+    if counts[card] == 3:
         claims.append(ChanClaim("chiu", Pair("chiu", (card,) * 4, False), "chiu", PRIORITY["chiu"],
                                 tuple(_after(counts, [card] * 3, history, False))))
     if role in ("drawer", "next"):

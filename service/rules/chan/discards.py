@@ -115,7 +115,7 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
         rest = list(counts)
         rest[x] -= 1
         after = _after(history, x)
-        at = rest_distance(rest, after, shared, x) if shared else None
+        at = rest_distance(rest, shared, x) if shared else None
         found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
     return DiscardAnalysis(ranked(found, _describe), now, total)
 
@@ -134,13 +134,12 @@ class Distances:
         for x in legal:
             rest = list(counts)
             rest[x] -= 1
-            after = _after(history, x)
-            at = rest_distance(rest, after, self.shared, x) if self.shared else None
+            at = rest_distance(rest, self.shared, x) if self.shared else None
             d = at.d if at else UNREACHABLE
             if d < least:
                 self.tied, least = [], d
             if d == least:
-                self.tied.append((x, rest, after, at))
+                self.tied.append((x, rest, _after(history, x), at))
         self.least = min(least, UNREACHABLE)
 
     def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int]) -> DiscardOption | None:
