@@ -37,6 +37,10 @@ from .chan_table import DISCARD, SEATS, STOCK, ChanTable, with_capture
 from .deal import Deal, Outcome
 from .player import Answer, Hold, Turns
 
+#: Per face, the other suits of its value (Chi chi: none), which rule 6 forbids once it is discarded.
+OTHER_SUITS = tuple(frozenset() if f == CHI_CHI else frozenset(range(f - f % 3, f - f % 3 + 3)) - {f}
+                    for f in range(N_FACES))
+
 
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     """drawer / next / other on a stock card; discarder / next (the seat to act) / other on a discard."""
@@ -60,9 +64,11 @@ class Seat:
         self.dealt = tuple(self.counts) if dealt is None else dealt
         self.changed(unpaired(self.counts))
 
-    def remember(self, history: History) -> None:
-        """His history changed: the faces it forbids him to discard (rules 3, 6)."""
-        self.history, self.forbidden = history, history_key(history)[0]
+    def remember(self, history: History, forbidden: frozenset[int] | None = None) -> None:
+        """His history changed: the faces it forbids him to discard (rules 3, 6), `forbidden` when the caller
+        knows them."""
+        self.history = history
+        self.forbidden = history_key(history)[0] if forbidden is None else forbidden
 
     def may_capture(self, x: int) -> bool:
         """`capture_rule_broken(counts, x, x, history) is None`: he holds x, did not discard it or play it into a
@@ -187,7 +193,9 @@ class Round(Turns):
         card = self.rng.choice(single or [c for c in legal if seat.counts[c] == 1] or legal)
         seat.counts[card] -= 1
         h = seat.history
-        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand))
+        # `forbidden_faces` of the new history: rule 6 adds the discard's other suits once he captured a Cạ
+        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand),
+                      seat.forbidden | OTHER_SUITS[card] if h.captured_ca else seat.forbidden)
         # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
         seat.changed(tuple(c for c in loose if c != card) if single else unpaired(seat.counts))
         self.record(s, "discard", card)
@@ -204,7 +212,7 @@ class Round(Turns):
             if seat.may_capture(x):
                 h = seat.history
                 seat.remember(History(h.discarded, h.passed_identical | {x}, h.played_into_ca, h.captured_ca,
-                                      h.dead_hand))
+                                      h.dead_hand), seat.forbidden | {x})  # rule 3 forbids x from now on
 
     def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
         """Seat `s` wins on card `x`: the engine's score with the context of the win."""

@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..errors import DomainError, InvalidSeat
 from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
-from .pairs import Pair, holds_ca_at, pair_up
+from .pairs import Pair, holds_ca_at, unpaired
 
 ROLES = ("drawer", "next", "other", "discarder")
 SOURCES = ("stock", "discard")
@@ -152,7 +152,7 @@ def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: Hi
         return rule_code(2)  # the Cạ would break an identical pair
     if card in history.passed_identical or mate in history.passed_identical:
         return rule_code(3)
-    if holds_ca_at(counts, value_of(card)) or len(pair_up(counts).unpaired) == 1:
+    if holds_ca_at(counts, value_of(card)) or len(unpaired(counts)) == 1:
         return rule_code(5)
     if history.discarded_a_ca():
         return rule_code(6)

@@ -91,7 +91,13 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
         improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
     else:
         faces = improving_faces(rest, after, shared, x, at) if at else 0
-        improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
+        found = []
+        while faces:  # the set bits, lowest face first
+            y = (faces & -faces).bit_length() - 1
+            faces &= faces - 1
+            if unseen[y]:
+                found.append((y, unseen[y]))
+        improving = tuple(found)
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
     return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected)
 

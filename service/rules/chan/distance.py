@@ -126,9 +126,13 @@ def forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)
     out = [start]
     for plain, flagged, _ in tables:
         n0 = n1 = 0
-        for shift in plain:
-            n0 |= s0 << shift
-            n1 |= s1 << shift
+        if s1:
+            for shift in plain:
+                n0 |= s0 << shift
+                n1 |= s1 << shift
+        else:  # nothing flagged yet (the common start): half the shifts
+            for shift in plain:
+                n0 |= s0 << shift
         if flagged:
             either = s0 | s1
             for shift in flagged:
