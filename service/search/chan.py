@@ -60,7 +60,7 @@ class Seat:
         for card in cards:
             self.counts[card] += 1
         self.exposed = list(exposed)
-        self.remember(history or History())
+        self.remember(history or History(), None if history else frozenset())  # a clean history forbids none
         self.dealt = tuple(self.counts) if dealt is None else dealt
         self.changed(unpaired(self.counts))
 

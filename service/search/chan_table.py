@@ -9,8 +9,6 @@ captures use too. The playouts themselves (seats, turns, the opponents' answers 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, meld_claims
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.hand import ChanHand
@@ -25,7 +23,8 @@ def with_capture(history: History, answer: Answer) -> History:
     """Rules 4 and 6: a Cạ capture marks the hand card played into it and that he captured a Cạ."""
     if answer.kind != "ca":
         return history
-    return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(answer.used))
+    return History(history.discarded, history.passed_identical, history.played_into_ca | set(answer.used), True,
+                   history.dead_hand)
 
 
 class ChanTable:
@@ -80,7 +79,8 @@ class ChanTable:
         if key not in hold.answers:
             history = hold.history
             if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
-                history = replace(history, passed_identical=history.passed_identical | {x})
+                history = History(history.discarded, history.passed_identical | {x}, history.played_into_ca,
+                                  history.captured_ca, history.dead_hand)
                 hold.answers[key] = Hold(hold.counts, hold.exposed, hold.distance, hold.waits, hold.improving,
                                          history)
             else:

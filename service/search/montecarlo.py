@@ -110,12 +110,14 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     playing = list(runs)
     objective, z = objective_of(position), NormalDist().inv_cdf((1 + confidence) / 2)
     deals, stopped = 0, "samples"
+    opponents = random.Random()
     while deals < samples:
         rng = deal_rng(seed, deals)
         deal = sample_deal(position, rng)
         play_seed = rng.getrandbits(64)
         for run in playing:
-            run.add(play(table, run.card, deal, random.Random(play_seed)))
+            opponents.seed(play_seed)  # the state of random.Random(play_seed), without a new generator
+            run.add(play(table, run.card, deal, opponents))
         deals += 1
         if progress is not None and (deals % PROGRESS_EVERY == 0 or deals == samples):
             progress(deals, samples)

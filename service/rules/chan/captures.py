@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import DomainError, InvalidSeat
-from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
+from .cards import CHI_CHI, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
 from .pairs import Pair, holds_ca_at, unpaired
 
@@ -56,7 +56,7 @@ def forbidden_faces(history: History) -> frozenset[int]:
 
 def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
     """`legal_discards` given `forbidden_faces` of the history: an odd count (rule 2), not forbidden (3, 6)."""
-    return [f for f in range(N_FACES) if counts[f] & 1 and f not in forbidden]
+    return [f for f, n in enumerate(counts) if n & 1 and f not in forbidden]
 
 
 def parse_history(raw: Mapping[str, object] | None) -> History:

@@ -163,11 +163,15 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     plain, flagged, _ = table
     n0, n1 = need
     r0 = r1 = 0
-    for shift in plain:
-        r0 |= n0 >> shift
-        r1 |= n1 >> shift
-    for shift in flagged:
-        back = n1 >> shift
+    if n0:
+        for shift in plain:
+            r0 |= n0 >> shift
+    if n1:  # an empty half (often the unflagged one) costs no shifts
+        for shift in plain:
+            r1 |= n1 >> shift
+        back = 0
+        for shift in flagged:
+            back |= n1 >> shift
         r0 |= back
         r1 |= back
     return r0 & valid, r1 & valid
@@ -187,10 +191,13 @@ def _improving(pre: list, tables: list, needs: list) -> int:
     faces = 0
     for v, (p0, p1) in enumerate(pre[:-1]):
         n0, n1 = needs[v]
+        if not (n0 or n1):
+            continue
+        either, at = p0 | p1, 3 * v
         for shift, flag, missing in tables[v][2]:
-            if missing << 3 * v & ~faces and (
-                    (p0 | p1) & n1 >> shift if flag else p0 & n0 >> shift | p1 & n1 >> shift):
-                faces |= missing << 3 * v
+            if missing << at & ~faces and (
+                    either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
+                faces |= missing << at
     return faces
 
 
