@@ -59,7 +59,8 @@ class ChanSettlement:
 
 def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
     """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
-    return min(counts[i] for i in _INDICES[faces])
+    a, b, c = _INDICES[faces]
+    return min(counts[a], counts[b], counts[c])
 
 
 def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple, context: Mapping[str, bool],
