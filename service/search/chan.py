@@ -42,6 +42,13 @@ OTHER_SUITS = tuple(frozenset() if f == CHI_CHI else frozenset(range(f - f % 3, 
                     for f in range(N_FACES))
 
 
+#: The opponents' answers, built once (immutable): a win on a stock card or by a Chíu, a Chíu and an identical
+#: capture of each face.
+WIN_ON_STOCK, WIN_BY_CHIU = Answer(PRIORITY["win"], "win"), Answer(PRIORITY["chiu"], "win")
+CHIU = tuple(Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3) for x in range(N_FACES))
+CAPTURE = tuple(Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,)) for x in range(N_FACES))
+
+
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     """drawer / next / other on a stock card; discarder / next (the seat to act) / other on a discard."""
     if source == STOCK:
@@ -145,7 +152,10 @@ class Round(Turns):
         top = 0
         for s in table.orders[gate]:
             if s == me:
-                answer = table.answer(self.hold, x, source, role_of(s, source, gate, to_act))
+                hold = self.hold
+                if x not in hold.waits and x not in hold.improving:
+                    continue  # what `ChanTable.answer` says without its memo: no win, no claim worth taking
+                answer = table.answer(hold, x, source, role_of(s, source, gate, to_act))
             elif s == gate and source == DISCARD:
                 continue  # the discarder
             else:
@@ -162,15 +172,15 @@ class Round(Turns):
         held = seat.counts[x]
         if (source == STOCK or held == 3) and x in seat.wins and evaluate_win(
                 ChanHand(tuple(seat.counts), tuple(seat.exposed), x)).hu:
-            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
+            return WIN_ON_STOCK if source == STOCK else WIN_BY_CHIU
         if held == 3:
             seat.counts[x] -= 3
             legal = legal_faces(seat.counts, seat.forbidden)
             seat.counts[x] += 3
             if legal:
-                return Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3)
+                return CHIU[x]
         if held and role in ("drawer", "next") and seat.may_capture(x):
-            return Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,))
+            return CAPTURE[x]
         return None
 
     def take(self, s: int, answer: Answer, x: int) -> int:
@@ -185,7 +195,8 @@ class Round(Turns):
         for c in answer.used:
             seat.counts[c] -= 1
         seat.exposed.append(answer.meld)
-        seat.remember(with_capture(seat.history, answer))
+        if answer.kind == "ca":  # the opponents' policy never takes one; with_capture would change his history
+            seat.remember(with_capture(seat.history, answer))
         legal = legal_faces(seat.counts, seat.forbidden)
         loose = unpaired(seat.counts)
         single = [c for c in legal if c in loose]
