@@ -71,6 +71,13 @@ class Seat:
         self.dealt = tuple(self.counts) if dealt is None else dealt
         self.changed(unpaired(self.counts))
 
+    def copy(self) -> Seat:
+        """The same seat, with cards and exposed pairs of its own to change."""
+        other = Seat.__new__(Seat)
+        other.counts, other.exposed = list(self.counts), list(self.exposed)
+        other.history, other.forbidden, other.dealt, other.wins = self.history, self.forbidden, self.dealt, self.wins
+        return other
+
     def remember(self, history: History, forbidden: frozenset[int] | None = None) -> None:
         """His history changed: the faces it forbids him to discard (rules 3, 6), `forbidden` when the caller
         knows them."""
@@ -112,8 +119,10 @@ class Round(Turns):
         position, me = table.position, table.seat
         histories = deal.histories or (None,) * SEATS
         dealt = deal.dealt or (None,) * SEATS
-        self.others = [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s], dealt[s])
-                       for s in range(SEATS)]
+        if table.seated[0] is not deal:  # the seats as dealt, built once per deal for every candidate
+            table.seated = deal, [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s],
+                                                            dealt[s]) for s in range(SEATS)]
+        self.others = [seat and seat.copy() for seat in table.seated[1]]
         self.dealt = dealt[me] or table.start.counts
         self.stock, self.drawn = deal.stock, 0
         self.hold: Hold | None = None
@@ -217,7 +226,8 @@ class Round(Turns):
         me = self.table.seat
         for s in seats:
             if s == me:
-                self.hold = self.table.passed(self.hold, x)
+                if self.hold.counts[x]:  # without x he let no identical capture go
+                    self.hold = self.table.passed(self.hold, x)
                 continue
             seat = self.others[s]
             if seat.may_capture(x):

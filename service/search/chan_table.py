@@ -9,6 +9,8 @@ captures use too. The playouts themselves (seats, turns, the opponents' answers 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, meld_claims
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.hand import ChanHand
@@ -36,6 +38,7 @@ class ChanTable:
         self.position, self.planner, self.options = position, planner, position.options
         self.seat = position.seat
         self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
+        self.seated: tuple[Any, list] = (None, [])  # the last deal and its seats (`chan.Round`)
         counts = [0] * N_FACES
         for card in position.hand:
             counts[card] += 1
