@@ -18,7 +18,7 @@ from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, val
 from .distance import UNREACHABLE, Frame, complete_distance, distance
 from .hand import MAX_CARDS, ChanHand, evaluate_win
 from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
-from .pairs import Pair, pair_up
+from .pairs import Pair, unpaired
 from .scoring import win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
@@ -38,7 +38,7 @@ def history_key(history: History) -> tuple:
 def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any],
            unseen: Sequence[int]) -> tuple[Wait, ...]:
     """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all."""
-    values = {value_of(c) for c in pair_up(rest).unpaired}
+    values = {value_of(c) for c in unpaired(rest)}
     if len(values) != 1:
         return ()
     value = values.pop()

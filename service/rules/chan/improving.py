@@ -64,18 +64,19 @@ class _Pass(NamedTuple):
 
 def _pass(counts: Sequence[int], frame: Frame, legal: int, bound: int, base: _Pass | None = None,
           changed: int = CHI_CHI) -> _Pass:
-    """The tables of `counts`; with `base` (a hand differing from it in face `changed` only) reuse its prefix."""
-    lay = layout(bound, frame.cap)
-    chi_chi = value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
-    if base is None:
-        tables, _ = value_tables(counts, frame, legal, bound)
-        return _Pass(lay, tables, chi_chi, forward(tables, lay.valid))
-    if changed == CHI_CHI:
+    """The tables of `counts`; with `base` (a hand at the same bound differing from it in face `changed` only, its
+    legal faces only in that face's value) reuse its prefix, and its Chi chi options unless Chi chi changed."""
+    if base is None or changed == CHI_CHI:
+        lay = layout(bound, frame.cap)
+        chi_chi = value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
+        if base is None:
+            tables, _ = value_tables(counts, frame, legal, bound)
+            return _Pass(lay, tables, chi_chi, forward(tables, lay.valid))
         return _Pass(lay, base.tables, chi_chi, base.pre)
     v, at = changed // 3, changed - changed % 3
     tables = list(base.tables)
     tables[v] = value_shifts(tuple(counts[at:at + 3]), frame.limits[at:at + 3], legal >> at & 7, bound, frame.cap)
-    return _Pass(lay, tables, chi_chi, base.pre[:v] + forward(tables[v:], lay.valid, base.pre[v]))
+    return _Pass(base.lay, tables, base.chi_chi, base.pre[:v] + forward(tables[v:], base.lay.valid, base.pre[v]))
 
 
 class Shared(NamedTuple):
