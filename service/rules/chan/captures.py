@@ -138,25 +138,32 @@ def legal_discards(counts: Sequence[int], history: History) -> list[int]:
 def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> str | None:
     """The code of the first capture rule (1-7) that pairing the public `card` with hand card `mate` breaks, or
     None; `not_in_hand` when the hand does not hold `mate`, `invalid_meld` when the two cards form no pair."""
+    return _capture_check(counts, card, mate, history)[0]
+
+
+def _capture_check(counts: Sequence[int], card: int, mate: int, history: History) -> tuple[str | None, list[int]]:
+    """`capture_rule_broken` and, for a legal capture, the legal discards it leaves (what rule 7 looked at)."""
     if counts[mate] == 0:
-        return NOT_IN_HAND
+        return NOT_IN_HAND, []
     if mate != card and (CHI_CHI in (card, mate) or value_of(card) != value_of(mate)):
-        return NO_PAIR
+        return NO_PAIR, []
     if card in history.discarded or card in history.played_into_ca:
-        return rule_code(4)
+        return rule_code(4), []
     if mate == card:
-        return None if _after(counts, [card], history, False) else rule_code(7)
+        after = _after(counts, [card], history, False)
+        return (None if after else rule_code(7)), after
     if counts[card]:
-        return rule_code(1)  # an identical card in hand: the capture must be a Chắn
+        return rule_code(1), []  # an identical card in hand: the capture must be a Chắn
     if counts[mate] % 2 == 0:
-        return rule_code(2)  # the Cạ would break an identical pair
+        return rule_code(2), []  # the Cạ would break an identical pair
     if card in history.passed_identical or mate in history.passed_identical:
-        return rule_code(3)
+        return rule_code(3), []
     if holds_ca_at(counts, value_of(card)) or len(unpaired(counts)) == 1:
-        return rule_code(5)
+        return rule_code(5), []
     if history.discarded_a_ca():
-        return rule_code(6)
-    return None if _after(counts, [mate], history, True) else rule_code(7)
+        return rule_code(6), []
+    after = _after(counts, [mate], history, True)
+    return (None if after else rule_code(7)), after
 
 
 def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
@@ -209,10 +216,11 @@ def _captures(counts: list[int], card: int, history: History) -> list[ChanClaim]
         mates = [m for m in range(base, base + 3) if m != card]
     out = []
     for mate in mates:
-        if capture_rule_broken(counts, card, mate, history) is None:
+        broken, discards = _capture_check(counts, card, mate, history)
+        if broken is None:
             kind = "chan" if mate == card else "ca"
             out.append(ChanClaim(kind, Pair(kind, tuple(sorted((card, mate))), False), "capture", PRIORITY["capture"],
-                                 tuple(_after(counts, [mate], history, kind == "ca"))))
+                                 tuple(discards)))
     return out
 
 
