@@ -37,6 +37,17 @@ from .chan_table import DISCARD, SEATS, STOCK, ChanTable, with_capture
 from .deal import Deal, Outcome
 from .player import Answer, Hold, Turns
 
+#: Per face, the other suits of its value (Chi chi: none), which rule 6 forbids once it is discarded.
+OTHER_SUITS = tuple(frozenset() if f == CHI_CHI else frozenset(range(f - f % 3, f - f % 3 + 3)) - {f}
+                    for f in range(N_FACES))
+
+
+#: The opponents' answers, built once (immutable): a win on a stock card or by a Chíu, a Chíu and an identical
+#: capture of each face.
+WIN_ON_STOCK, WIN_BY_CHIU = Answer(PRIORITY["win"], "win"), Answer(PRIORITY["chiu"], "win")
+CHIU = tuple(Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3) for x in range(N_FACES))
+CAPTURE = tuple(Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,)) for x in range(N_FACES))
+
 
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     """drawer / next / other on a stock card; discarder / next (the seat to act) / other on a discard."""
@@ -56,13 +67,22 @@ class Seat:
         for card in cards:
             self.counts[card] += 1
         self.exposed = list(exposed)
-        self.remember(history or History())
+        self.remember(history or History(), None if history else frozenset())  # a clean history forbids none
         self.dealt = tuple(self.counts) if dealt is None else dealt
         self.changed(unpaired(self.counts))
 
-    def remember(self, history: History) -> None:
-        """His history changed: the faces it forbids him to discard (rules 3, 6)."""
-        self.history, self.forbidden = history, history_key(history)[0]
+    def copy(self) -> Seat:
+        """The same seat, with cards and exposed pairs of its own to change."""
+        other = Seat.__new__(Seat)
+        other.counts, other.exposed = list(self.counts), list(self.exposed)
+        other.history, other.forbidden, other.dealt, other.wins = self.history, self.forbidden, self.dealt, self.wins
+        return other
+
+    def remember(self, history: History, forbidden: frozenset[int] | None = None) -> None:
+        """His history changed: the faces it forbids him to discard (rules 3, 6), `forbidden` when the caller
+        knows them."""
+        self.history = history
+        self.forbidden = history_key(history)[0] if forbidden is None else forbidden
 
     def may_capture(self, x: int) -> bool:
         """`capture_rule_broken(counts, x, x, history) is None`: he holds x, did not discard it or play it into a
@@ -99,8 +119,10 @@ class Round(Turns):
         position, me = table.position, table.seat
         histories = deal.histories or (None,) * SEATS
         dealt = deal.dealt or (None,) * SEATS
-        self.others = [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s], dealt[s])
-                       for s in range(SEATS)]
+        if table.seated[0] is not deal:  # the seats as dealt, built once per deal for every candidate
+            table.seated = deal, [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s],
+                                                            dealt[s]) for s in range(SEATS)]
+        self.others = [seat and seat.copy() for seat in table.seated[1]]
         self.dealt = dealt[me] or table.start.counts
         self.stock, self.drawn = deal.stock, 0
         self.hold: Hold | None = None
@@ -139,7 +161,10 @@ class Round(Turns):
         top = 0
         for s in table.orders[gate]:
             if s == me:
-                answer = table.answer(self.hold, x, source, role_of(s, source, gate, to_act))
+                hold = self.hold
+                if x not in hold.waits and x not in hold.improving:
+                    continue  # what `ChanTable.answer` says without its memo: no win, no claim worth taking
+                answer = table.answer(hold, x, source, role_of(s, source, gate, to_act))
             elif s == gate and source == DISCARD:
                 continue  # the discarder
             else:
@@ -156,15 +181,15 @@ class Round(Turns):
         held = seat.counts[x]
         if (source == STOCK or held == 3) and x in seat.wins and evaluate_win(
                 ChanHand(tuple(seat.counts), tuple(seat.exposed), x)).hu:
-            return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
+            return WIN_ON_STOCK if source == STOCK else WIN_BY_CHIU
         if held == 3:
             seat.counts[x] -= 3
             legal = legal_faces(seat.counts, seat.forbidden)
             seat.counts[x] += 3
             if legal:
-                return Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3)
+                return CHIU[x]
         if held and role in ("drawer", "next") and seat.may_capture(x):
-            return Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,))
+            return CAPTURE[x]
         return None
 
     def take(self, s: int, answer: Answer, x: int) -> int:
@@ -179,7 +204,8 @@ class Round(Turns):
         for c in answer.used:
             seat.counts[c] -= 1
         seat.exposed.append(answer.meld)
-        seat.remember(with_capture(seat.history, answer))
+        if answer.kind == "ca":  # the opponents' policy never takes one; with_capture would change his history
+            seat.remember(with_capture(seat.history, answer))
         legal = legal_faces(seat.counts, seat.forbidden)
         loose = unpaired(seat.counts)
         single = [c for c in legal if c in loose]
@@ -187,7 +213,9 @@ class Round(Turns):
         card = self.rng.choice(single or [c for c in legal if seat.counts[c] == 1] or legal)
         seat.counts[card] -= 1
         h = seat.history
-        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand))
+        # `forbidden_faces` of the new history: rule 6 adds the discard's other suits once he captured a Cạ
+        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand),
+                      seat.forbidden | OTHER_SUITS[card] if h.captured_ca else seat.forbidden)
         # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
         seat.changed(tuple(c for c in loose if c != card) if single else unpaired(seat.counts))
         self.record(s, "discard", card)
@@ -198,13 +226,14 @@ class Round(Turns):
         me = self.table.seat
         for s in seats:
             if s == me:
-                self.hold = self.table.passed(self.hold, x)
+                if self.hold.counts[x]:  # without x he let no identical capture go
+                    self.hold = self.table.passed(self.hold, x)
                 continue
             seat = self.others[s]
             if seat.may_capture(x):
                 h = seat.history
                 seat.remember(History(h.discarded, h.passed_identical | {x}, h.played_into_ca, h.captured_ca,
-                                      h.dead_hand))
+                                      h.dead_hand), seat.forbidden | {x})  # rule 3 forbids x from now on
 
     def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
         """Seat `s` wins on card `x`: the engine's score with the context of the win."""

@@ -9,9 +9,9 @@ captures use too. The playouts themselves (seats, turns, the opponents' answers 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
-from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, legal_claims
+from ..rules.chan.captures import PRIORITY, History, capture_rule_broken, meld_claims
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.hand import ChanHand
 from .player import Answer, Hold, Planner, with_meld
@@ -25,7 +25,8 @@ def with_capture(history: History, answer: Answer) -> History:
     """Rules 4 and 6: a Cạ capture marks the hand card played into it and that he captured a Cạ."""
     if answer.kind != "ca":
         return history
-    return replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(answer.used))
+    return History(history.discarded, history.passed_identical, history.played_into_ca | set(answer.used), True,
+                   history.dead_hand)
 
 
 class ChanTable:
@@ -37,6 +38,7 @@ class ChanTable:
         self.position, self.planner, self.options = position, planner, position.options
         self.seat = position.seat
         self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
+        self.seated: tuple[Any, list] = (None, [])  # the last deal and its seats (`chan.Round`)
         counts = [0] * N_FACES
         for card in position.hand:
             counts[card] += 1
@@ -51,7 +53,8 @@ class ChanTable:
 
     def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
         """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
-        distance. Legality is the engine's `legal_claims` (rules 1-7)."""
+        distance. Legality is the engine's `legal_claims` (rules 1-7): a win is read from his waits, the rest are
+        its `meld_claims`."""
         if role == "discarder" and source == DISCARD:
             return None
         chiu = hold.counts[x] == 3
@@ -60,8 +63,8 @@ class ChanTable:
         if x not in hold.improving:
             return None
         options = []
-        for claim in legal_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
-            if claim.kind == "win" or not claim.discards:
+        for claim in meld_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
+            if not claim.discards:
                 continue
             used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
                                                           if claim.kind == "ca" else x,)
@@ -79,7 +82,8 @@ class ChanTable:
         if key not in hold.answers:
             history = hold.history
             if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
-                history = replace(history, passed_identical=history.passed_identical | {x})
+                history = History(history.discarded, history.passed_identical | {x}, history.played_into_ca,
+                                  history.captured_ca, history.dead_hand)
                 hold.answers[key] = Hold(hold.counts, hold.exposed, hold.distance, hold.waits, hold.improving,
                                          history)
             else:

@@ -115,12 +115,14 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     playing = list(runs)
     objective, z = objective_of(position), NormalDist().inv_cdf((1 + confidence) / 2)
     deals, stopped = 0, "samples"
+    opponents = random.Random()
     while deals < samples:
         rng = deal_rng(seed, deals)
         deal = sample_deal(position, rng)
         play_seed = rng.getrandbits(64)
         for run in playing:
-            run.add(play(table, run.card, deal, random.Random(play_seed)))
+            opponents.seed(play_seed)  # the state of random.Random(play_seed), without a new generator
+            run.add(play(table, run.card, deal, opponents))
         if playing[0] is runs[0]:  # paired with the first candidate on the same deal (common random numbers)
             for run in playing[1:]:
                 run.pair(runs[0], objective)

@@ -228,7 +228,7 @@ class Planner:
         if self.exact.chan and reach.count(least) == 1:
             # Chắn distances are exact: the one claim at the least distance is taken; its plan waits for the take
             answer, counts, exposed, history = options[reach.index(least)]
-            return answer._replace(plan=Later(counts, exposed, history))
+            return Answer(answer.priority, answer.kind, answer.meld, answer.used, Later(counts, exposed, history))
         best: tuple[tuple[float, ...], Answer] | None = None
         for (answer, counts, exposed, history), r in zip(options, reach):
             if r == least:

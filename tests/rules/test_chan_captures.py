@@ -7,10 +7,24 @@ Each claim is (kind, exposed pair, priority class, priority, discards allowed af
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from service.rules.chan.captures import PRIORITY, capture_rule_broken, parse_history
-from service.rules.chan.cards import CODE_INDEX, code
+from service.rules.chan.captures import (
+    PRIORITY,
+    ROLES,
+    SOURCES,
+    History,
+    capture_rule_broken,
+    discard_rule_broken,
+    legal_claims,
+    legal_discards,
+    meld_claims,
+    parse_history,
+)
+from service.rules.chan.cards import CODE_INDEX, N_FACES, code
+from service.rules.chan.hand import ChanHand
 from service.rules.errors import DomainError
 from service.rules.registry import get_ruleset
 
@@ -288,3 +302,41 @@ def test_bad_claim_requests(hand, public, role, source, code_, field):
     with pytest.raises(DomainError) as err:
         rs.legal_claims(rs.parse(o, hand, [], public), role, o, source)
     assert (err.value.code, err.value.field) == (code_, field)
+
+
+def random_hand_and_history(rng: random.Random, size: int) -> tuple[list[int], History]:
+    """`size` cards of the deck and a history of a few discarded, passed-up and played faces, often a Cạ captured."""
+    counts = [0] * N_FACES
+    for card in rng.sample([f for f in range(N_FACES) for _ in range(4)], size):
+        counts[card] += 1
+    faces = range(N_FACES)
+    history = History(frozenset(rng.sample(faces, rng.randint(0, 5))), frozenset(rng.sample(faces, rng.randint(0, 2))),
+                      frozenset(rng.sample(faces, rng.randint(0, 1))), rng.random() < 0.5)
+    return counts, history
+
+
+def test_legal_discards_are_the_faces_no_rule_refuses():
+    """`legal_discards` reads the memoised forbidden faces of the history; on random hands and histories it must
+    be exactly the faces `discard_rule_broken` allows one by one (rules 2, 3, 6)."""
+    rng = random.Random(41)
+    for _ in range(400):
+        counts, history = random_hand_and_history(rng, rng.choice((5, 12, 20)))
+        expected = [f for f in range(N_FACES) if discard_rule_broken(counts, f, history) is None]
+        assert legal_discards(counts, history) == expected
+
+
+def test_meld_claims_are_the_legal_claims_but_the_win():
+    """`meld_claims` (what a player who knows he does not win asks) is `legal_claims` without its win claim, in
+    the same order, for every role and source, on random 19-card hands, public cards and histories."""
+    rng = random.Random(43)
+    seen = set()
+    for _ in range(300):
+        counts, history = random_hand_and_history(rng, 19)
+        card = rng.choice([f for f in range(N_FACES) if counts[f] < 4])
+        hand = ChanHand(tuple(counts), (), card)
+        for role in ROLES:
+            for source in SOURCES:
+                claims = legal_claims(hand, role, source, history)
+                assert meld_claims(hand, role, source, history) == [c for c in claims if c.kind != "win"]
+                seen.update(c.kind for c in claims)
+    assert {"chan", "ca", "chiu"} <= seen  # the hands reached every kind of exposing claim

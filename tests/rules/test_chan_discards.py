@@ -17,11 +17,12 @@ import pytest
 
 from service.rules.analysis import rank_key
 from service.rules.chan import samples
-from service.rules.chan.captures import History, legal_discards, parse_history
+from service.rules.chan.captures import History, forbidden_faces, legal_discards, legal_faces, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
 from service.rules.chan.discards import analyse_discards, least_distance, top_discard
 from service.rules.chan.distance import UNREACHABLE, complete_distance, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
+from service.rules.chan.improving import shared_tables
 from service.rules.chan.pairs import Pair, pair_up
 from service.rules.errors import DomainError
 from service.rules.registry import get_ruleset
@@ -398,3 +399,19 @@ def test_the_top_discard_is_the_first_option():
         first = found.options[0]
         assert replace(top, rank=first.rank, reason=first.reason) == first
         assert least_distance(hand, exposed, history) == first.distance
+
+
+def test_the_legal_faces_after_a_discard_are_read_from_the_hands_masks():
+    """Each discard's pass flags the faces legal once it is made (`Shared.legal_after`, from the hand's odd and
+    forbidden faces): exactly `legal_faces` of the hand without it under his history then holding it (rules 2, 3,
+    6: having captured a Cạ, the discard's other suits become forbidden)."""
+    rng = random.Random(29)
+    for i in range(150):
+        hand = twenty(rng, i % 4)
+        history = random_history(rng)
+        shared, _ = shared_tables(list(hand), (), history)
+        for x in legal_faces(hand, forbidden_faces(history)):
+            rest = list(hand)
+            rest[x] -= 1
+            after = replace(history, discarded=history.discarded | {x})
+            assert shared.legal_after(x) == sum(1 << f for f in legal_faces(rest, forbidden_faces(after)))

@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.replay.audit import audit
+from service.rules.chan.captures import History, forbidden_faces
+from service.rules.chan.cards import N_FACES
 from service.search import chan, fourcolor
 from service.search.chan_table import ChanTable
 from service.search.deal import Deal, Outcome, deal_rng, sample_deal
@@ -144,3 +146,65 @@ def test_playouts_settle_the_lucky_card_as_the_option_says() -> None:
             assert outcome.delta == (found.outcome.get("deltas") or [0] * position.seats)[position.seat]
             wins += found.outcome["type"] == "hu"
     assert wins
+
+
+def test_chan_cards_that_neither_win_nor_improve_draw_no_claim_from_the_player() -> None:
+    """The playout skips the player's answer (and its memo) on a card that is neither a wait nor an improving
+    card of his hand; on every hand he met in play, `ChanTable._answer` must say None for each such card, in every
+    role and from either source, while some improving card draws a claim."""
+    position = position_of(sample_position(CHAN)[0])
+    table = table_of(position)
+    for i in range(30):
+        deal = sample_deal(position, deal_rng(5, i))
+        for candidate in position.legal_discards()[:3]:
+            play(table, candidate, deal, i)
+    holds = [h for plan in [table.start, *table.planner.tops.values()] for h in plan.holds.values()]
+    assert len(holds) > 20
+    claimed = 0
+    for hold in holds:
+        for x in range(N_FACES):
+            for source in ("stock", "discard"):
+                for role in ("drawer", "next", "other", "discarder"):
+                    answer = table._answer(hold, x, source, role)
+                    if x not in hold.waits and x not in hold.improving:
+                        assert answer is None
+                    claimed += answer is not None and answer.kind != "win"
+    assert claimed
+
+
+def test_chan_opponents_forbidden_faces_follow_their_histories() -> None:
+    """Opponents keep the faces their history forbids (rules 3, 6) up to date as they discard and pass captures up;
+    after each playout they must be `forbidden_faces` of the history each seat ended with. Half the deals give the
+    opponents a captured Cạ, so that rule 6 grows with their discards."""
+    position = position_of(sample_position(CHAN)[0])
+    table = table_of(position)
+    changed = 0
+    for i in range(40):
+        deal = sample_deal(position, deal_rng(9, i))
+        if i % 2:
+            ca = History(captured_ca=True)
+            deal = deal._replace(histories=tuple(None if s == position.seat else ca for s in range(4)))
+        for candidate in position.legal_discards()[:2]:
+            round_ = chan.Round(table, deal, random.Random(i), None)
+            round_.play(candidate)
+            for seat in round_.others:
+                if seat is not None:
+                    assert seat.forbidden == forbidden_faces(seat.history)
+                    changed += bool(seat.history.captured_ca and seat.history.discarded and seat.forbidden)
+    assert changed
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_playout_does_not_depend_on_the_candidates_played_before_it(ruleset_id: str) -> None:
+    """Every candidate is played on the same deal, from the seats as dealt (Chắn: built once per deal and copied):
+    each playout's log and outcome must be those of the same playout on a table that played nothing before."""
+    position = position_of(sample_position(ruleset_id)[0])
+    shared = table_of(position)
+    candidates = position.legal_discards()[:3]
+    for i in range(6):
+        deal = sample_deal(position, deal_rng(13, i))
+        for candidate in candidates:
+            log: list[dict] = []
+            alone: list[dict] = []
+            assert play(shared, candidate, deal, i, log) == play(table_of(position), candidate, deal, i, alone)
+            assert log == alone

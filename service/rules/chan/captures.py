@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import DomainError, InvalidSeat
 from .cards import CHI_CHI, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
-from .pairs import Pair, holds_ca_at, pair_up
+from .pairs import Pair, holds_ca_at, unpaired
 
 ROLES = ("drawer", "next", "other", "discarder")
 SOURCES = ("stock", "discard")
@@ -31,7 +32,31 @@ class History:
 
     def discarded_a_ca(self) -> bool:
         """Rule 6: he discarded two suits of one value (both cards of a Cạ)."""
-        return any(_ca_mates(face, self.discarded) for face in self.discarded)
+        return _discarded_a_ca(self.discarded)
+
+
+@lru_cache(maxsize=1 << 12)
+def _discarded_a_ca(discarded: frozenset[int]) -> bool:
+    """`History.discarded_a_ca` of these discards (memoised: play meets the same discards again)."""
+    return any(_ca_mates(face, discarded) for face in discarded)
+
+
+@lru_cache(maxsize=1 << 12)
+def forbidden_faces(history: History) -> frozenset[int]:
+    """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
+    captured a Cạ, the other suits of a discarded face): the faces `discard_rule_broken` refuses at an odd count.
+    Memoised: play meets the same histories again."""
+    if not history.captured_ca:
+        return frozenset(history.passed_identical)
+    out = set(history.passed_identical)
+    for face in history.discarded - {CHI_CHI}:
+        out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
+    return frozenset(out)
+
+
+def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
+    """`legal_discards` given `forbidden_faces` of the history: an odd count (rule 2), not forbidden (3, 6)."""
+    return [f for f, n in enumerate(counts) if n & 1 and f not in forbidden]
 
 
 def parse_history(raw: Mapping[str, object] | None) -> History:
@@ -105,32 +130,40 @@ def discard_rule_broken(counts: Sequence[int], face: int, history: History) -> s
 
 
 def legal_discards(counts: Sequence[int], history: History) -> list[int]:
-    """Faces the player may discard from these cards (rules 2, 3, 6)."""
-    return [face for face in range(len(counts)) if discard_rule_broken(counts, face, history) is None]
+    """Faces the player may discard from these cards (rules 2, 3, 6): those `discard_rule_broken` allows, read
+    from the memoised `forbidden_faces` of the history."""
+    return legal_faces(counts, forbidden_faces(history))
 
 
 def capture_rule_broken(counts: Sequence[int], card: int, mate: int, history: History) -> str | None:
     """The code of the first capture rule (1-7) that pairing the public `card` with hand card `mate` breaks, or
     None; `not_in_hand` when the hand does not hold `mate`, `invalid_meld` when the two cards form no pair."""
+    return _capture_check(counts, card, mate, history)[0]
+
+
+def _capture_check(counts: Sequence[int], card: int, mate: int, history: History) -> tuple[str | None, list[int]]:
+    """`capture_rule_broken` and, for a legal capture, the legal discards it leaves (what rule 7 looked at)."""
     if counts[mate] == 0:
-        return NOT_IN_HAND
+        return NOT_IN_HAND, []
     if mate != card and (CHI_CHI in (card, mate) or value_of(card) != value_of(mate)):
-        return NO_PAIR
+        return NO_PAIR, []
     if card in history.discarded or card in history.played_into_ca:
-        return rule_code(4)
+        return rule_code(4), []
     if mate == card:
-        return None if _after(counts, [card], history, False) else rule_code(7)
+        after = _after(counts, [card], history, False)
+        return (None if after else rule_code(7)), after
     if counts[card]:
-        return rule_code(1)  # an identical card in hand: the capture must be a Chắn
+        return rule_code(1), []  # an identical card in hand: the capture must be a Chắn
     if counts[mate] % 2 == 0:
-        return rule_code(2)  # the Cạ would break an identical pair
+        return rule_code(2), []  # the Cạ would break an identical pair
     if card in history.passed_identical or mate in history.passed_identical:
-        return rule_code(3)
-    if holds_ca_at(counts, value_of(card)) or len(pair_up(counts).unpaired) == 1:
-        return rule_code(5)
+        return rule_code(3), []
+    if holds_ca_at(counts, value_of(card)) or len(unpaired(counts)) == 1:
+        return rule_code(5), []
     if history.discarded_a_ca():
-        return rule_code(6)
-    return None if _after(counts, [mate], history, True) else rule_code(7)
+        return rule_code(6), []
+    after = _after(counts, [mate], history, True)
+    return (None if after else rule_code(7)), after
 
 
 def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
@@ -147,15 +180,24 @@ def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> li
         # A dead hand only draws; nobody claims his own discard. A turned-up stock card is nobody's discard:
         # "any player may win on it" (docs/rules.md#chan-win-stock), the seat that discarded before the draw included.
         return []
-    counts = list(hand.counts)
     claims: list[ChanClaim] = []
-    win = evaluate_win(hand).hu
-    chiu = counts[card] == 3
-    if win and (source == "stock" or chiu):
+    chiu = hand.counts[card] == 3
+    if (source == "stock" or chiu) and evaluate_win(hand).hu:
         # A win only on a turned-up stock card (anyone), or completed at once by a Chíu.
         cls = "win" if source == "stock" else "chiu"
         claims.append(ChanClaim("win", None, cls, PRIORITY[cls], by_chiu=source != "stock"))
-    if chiu:
+    return claims + meld_claims(hand, role, source, history)
+
+
+def meld_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
+    """The claims of `legal_claims` that expose a pair (Chíu, captures), without its win test: what a player
+    who knows the card does not win him needs."""
+    card = hand.public_card
+    if card is None or history.dead_hand or (role == "discarder" and source == "discard"):
+        return []
+    counts = list(hand.counts)
+    claims: list[ChanClaim] = []
+    if counts[card] == 3:
         claims.append(ChanClaim("chiu", Pair("chiu", (card,) * 4, False), "chiu", PRIORITY["chiu"],
                                 tuple(_after(counts, [card] * 3, history, False))))
     if role in ("drawer", "next"):
@@ -174,10 +216,11 @@ def _captures(counts: list[int], card: int, history: History) -> list[ChanClaim]
         mates = [m for m in range(base, base + 3) if m != card]
     out = []
     for mate in mates:
-        if capture_rule_broken(counts, card, mate, history) is None:
+        broken, discards = _capture_check(counts, card, mate, history)
+        if broken is None:
             kind = "chan" if mate == card else "ca"
             out.append(ChanClaim(kind, Pair(kind, tuple(sorted((card, mate))), False), "capture", PRIORITY["capture"],
-                                 tuple(_after(counts, [mate], history, kind == "ca"))))
+                                 tuple(discards)))
     return out
 
 

@@ -18,7 +18,7 @@ from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, val
 from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
 from .hand import MAX_CARDS, ChanHand, evaluate_win
 from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
-from .pairs import Pair, pair_up
+from .pairs import Pair, unpaired
 from .scoring import win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
@@ -38,7 +38,7 @@ def history_key(history: History) -> tuple:
 def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any],
            unseen: Sequence[int]) -> tuple[Wait, ...]:
     """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all."""
-    values = {value_of(c) for c in pair_up(rest).unpaired}
+    values = {value_of(c) for c in unpaired(rest)}
     if len(values) != 1:
         return ()
     value = values.pop()
@@ -99,7 +99,13 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
         improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
     else:
         faces = improving_faces(rest, after, shared, x, at) if at else 0
-        improving = tuple((y, unseen[y]) for y in range(N_FACES) if faces >> y & 1 and unseen[y])
+        found = []
+        while faces:  # the set bits, lowest face first
+            y = (faces & -faces).bit_length() - 1
+            faces &= faces - 1
+            if unseen[y]:
+                found.append((y, unseen[y]))
+        improving = tuple(found)
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
     return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x])
 
@@ -123,7 +129,7 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
         rest = list(counts)
         rest[x] -= 1
         after = _after(history, x)
-        at = rest_distance(rest, after, shared, x) if shared else None
+        at = rest_distance(rest, shared, x) if shared else None
         found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
     return DiscardAnalysis(ranked(found, _describe), now, total)
 
@@ -142,7 +148,9 @@ def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], h
     counts[x] += 1
     shared, _ = shared_tables(counts, hand.exposed, history)
     rest = list(hand.counts)
-    at = rest_distance(rest, history, shared, x) if shared else None
+    # the faces this hand may discard under this very history: x was never discarded, so rule 6 does not grow
+    legal = (shared.odd ^ 1 << x) & ~shared.forbid if shared else 0
+    at = rest_distance(rest, shared, x, legal) if shared else None
     return _option(x, rest, history, hand, shared, at, options, unseen, total)
 
 
@@ -160,13 +168,12 @@ class Distances:
         for x in legal:
             rest = list(counts)
             rest[x] -= 1
-            after = _after(history, x)
-            at = rest_distance(rest, after, self.shared, x) if self.shared else None
+            at = rest_distance(rest, self.shared, x) if self.shared else None
             d = at.d if at else UNREACHABLE
             if d < least:
                 self.tied, least = [], d
             if d == least:
-                self.tied.append((x, rest, after, at))
+                self.tied.append((x, rest, _after(history, x), at))
         self.least = min(least, UNREACHABLE)
 
     def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int]) -> DiscardOption | None:

@@ -101,14 +101,16 @@ def value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) ->
 
 @lru_cache(maxsize=1 << 16)
 def value_shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bound: int, cap: int) -> tuple:
-    """One value's options as bit shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks)."""
+    """One value's options as bit shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks of the
+    options that miss a card: what improving cards are read from)."""
     lay = layout(bound, cap)
     plain, flagged, marks = [], [], []
     for u, m, ca, flag, missing in value_options(held, limits, legal):
         if u <= bound and m <= bound + 1 and ca <= cap:
             shift = u * lay.u_stride + m * lay.m_stride + ca
             (flagged if flag else plain).append(shift)
-            marks.append((shift, flag, missing))
+            if missing:
+                marks.append((shift, flag, missing))
     return tuple(plain), tuple(flagged), tuple(marks)
 
 
@@ -126,9 +128,13 @@ def forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)
     out = [start]
     for plain, flagged, _ in tables:
         n0 = n1 = 0
-        for shift in plain:
-            n0 |= s0 << shift
-            n1 |= s1 << shift
+        if s1:
+            for shift in plain:
+                n0 |= s0 << shift
+                n1 |= s1 << shift
+        else:  # nothing flagged yet (the common start): half the shifts
+            for shift in plain:
+                n0 |= s0 << shift
         if flagged:
             either = s0 | s1
             for shift in flagged:

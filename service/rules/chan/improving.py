@@ -18,12 +18,11 @@ it (backward).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .captures import History
-from .cards import CHI_CHI, N_FACES
+from .captures import History, forbidden_faces, legal_faces
+from .cards import CHI_CHI
 from .distance import (
     UNREACHABLE,
     Frame,
@@ -41,30 +40,17 @@ from .distance import (
 from .pairs import Pair
 
 
-@lru_cache(maxsize=1 << 12)
-def forbidden_faces(history: History) -> frozenset[int]:
-    """Faces never to be discarded whatever the count: rule 3 (identical capture passed up) and rule 6 (having
-    captured a Cạ, the other suits of a discarded face). Memoised: play meets the same histories again."""
-    if not history.captured_ca:
-        return frozenset(history.passed_identical)
-    out = set(history.passed_identical)
-    for face in history.discarded - {CHI_CHI}:
-        out.update(f for f in range(face - face % 3, face - face % 3 + 3) if f != face)
-    return frozenset(out)
-
-
-def legal_faces(counts: Sequence[int], forbidden: frozenset[int]) -> list[int]:
-    """`captures.legal_discards` given `forbidden_faces` of the history: an odd count (rule 2), not forbidden (3, 6)."""
-    return [f for f in range(N_FACES) if counts[f] & 1 and f not in forbidden]
-
-
-def _legal_mask(counts: Sequence[int], forbidden: frozenset[int]) -> int:
-    """Faces a discard may take (rule 2: an odd count; rules 3, 6: not forbidden) as a bit mask."""
+def _mask(faces: Iterable[int]) -> int:
+    """Faces as a bit mask."""
     mask = 0
-    for f, n in enumerate(counts):
-        if n & 1 and f not in forbidden:
-            mask |= 1 << f
+    for f in faces:
+        mask |= 1 << f
     return mask
+
+
+#: Per face, the other suits of its value (Chi chi: none): what rule 6 forbids once that face is discarded.
+MATES = tuple(0 if f == CHI_CHI else _mask(g for g in range(f - f % 3, f - f % 3 + 3) if g != f)
+              for f in range(CHI_CHI + 1))
 
 
 class _Pass(NamedTuple):
@@ -78,26 +64,38 @@ class _Pass(NamedTuple):
 
 def _pass(counts: Sequence[int], frame: Frame, legal: int, bound: int, base: _Pass | None = None,
           changed: int = CHI_CHI) -> _Pass:
-    """The tables of `counts`; with `base` (a hand differing from it in face `changed` only) reuse its prefix."""
-    lay = layout(bound, frame.cap)
-    chi_chi = value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
-    if base is None:
-        tables, _ = value_tables(counts, frame, legal, bound)
-        return _Pass(lay, tables, chi_chi, forward(tables, lay.valid))
-    if changed == CHI_CHI:
+    """The tables of `counts`; with `base` (a hand at the same bound differing from it in face `changed` only, its
+    legal faces only in that face's value) reuse its prefix, and its Chi chi options unless Chi chi changed."""
+    if base is None or changed == CHI_CHI:
+        lay = layout(bound, frame.cap)
+        chi_chi = value_options((counts[CHI_CHI],), (frame.limits[CHI_CHI],), legal >> CHI_CHI & 1)
+        if base is None:
+            tables, _ = value_tables(counts, frame, legal, bound)
+            return _Pass(lay, tables, chi_chi, forward(tables, lay.valid))
         return _Pass(lay, base.tables, chi_chi, base.pre)
     v, at = changed // 3, changed - changed % 3
     tables = list(base.tables)
     tables[v] = value_shifts(tuple(counts[at:at + 3]), frame.limits[at:at + 3], legal >> at & 7, bound, frame.cap)
-    return _Pass(lay, tables, chi_chi, base.pre[:v] + forward(tables[v:], lay.valid, base.pre[v]))
+    return _Pass(base.lay, tables, base.chi_chi, base.pre[:v] + forward(tables[v:], base.lay.valid, base.pre[v]))
 
 
 class Shared(NamedTuple):
-    """What every discard of one hand reuses: the exposed pairs' frame, the hand's pass, the needs by goal."""
+    """What every discard of one hand reuses: the exposed pairs' frame, the hand's pass, the needs by goal, and
+    what the legal faces after a discard are read from: the hand's odd faces, the faces its history forbids
+    (masks) and whether he captured a Cạ (then rule 6 forbids the discard's other suits too)."""
 
     frame: Frame
     base: _Pass
     needs: dict
+    odd: int = 0
+    forbid: int = 0
+    captured_ca: bool = False
+
+    def legal_after(self, x: int) -> int:
+        """Faces a discard may take (mask) once he discarded `x`: `legal_faces` of the hand without x, his history
+        then holding x (its forbidden faces are the history's and, having captured a Cạ, the other suits of x)."""
+        forbid = self.forbid | MATES[x] if self.captured_ca else self.forbid
+        return (self.odd ^ 1 << x) & ~forbid
 
 
 def shared_tables(counts: list[int], exposed: tuple[Pair, ...], history: History) -> tuple[Shared | None, int]:
@@ -106,10 +104,11 @@ def shared_tables(counts: list[int], exposed: tuple[Pair, ...], history: History
     frame = frame_of(exposed)
     check_size(counts, frame, 0)
     bound, now, shared = 1, UNREACHABLE, None
+    odd, forbid = _mask(f for f, n in enumerate(counts) if n & 1), _mask(forbidden_faces(history))
     while frame.cap >= 0:
-        base = _pass(counts, frame, _legal_mask(counts, forbidden_faces(history)), bound)
+        base = _pass(counts, frame, odd & ~forbid, bound)
         now, _ = scan(base.pre[-1][0] | base.pre[-1][1], base.lay, base.chi_chi, 0, sum(counts) - counts[CHI_CHI])
-        shared = Shared(frame, base, {})
+        shared = Shared(frame, base, {}, odd, forbid, history.captured_ca)
         if now < bound or bound > frame.size:
             break  # a discard leaves at most one replacement more: within the bound
         bound = now + 1 if now < UNREACHABLE else 2 * bound + 1
@@ -125,10 +124,11 @@ class Rest(NamedTuple):
     reused: bool
 
 
-def rest_distance(rest: list[int], after: History, shared: Shared, changed: int) -> Rest:
-    """Distance of the hand a discard of `changed` leaves, `after` his history."""
+def rest_distance(rest: list[int], shared: Shared, changed: int, legal: int | None = None) -> Rest:
+    """Distance of the hand a discard of `changed` leaves (the legal faces flagged as his history will then be,
+    unless `legal` gives them)."""
     frame, base = shared.frame, shared.base
-    legal = _legal_mask(rest, forbidden_faces(after))
+    legal = shared.legal_after(changed) if legal is None else legal
     suited = sum(rest) - rest[CHI_CHI]
     bound = base.lay.bound
     while True:
@@ -165,11 +165,15 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     plain, flagged, _ = table
     n0, n1 = need
     r0 = r1 = 0
-    for shift in plain:
-        r0 |= n0 >> shift
-        r1 |= n1 >> shift
-    for shift in flagged:
-        back = n1 >> shift
+    if n0:
+        for shift in plain:
+            r0 |= n0 >> shift
+    if n1:  # an empty half (often the unflagged one) costs no shifts
+        for shift in plain:
+            r1 |= n1 >> shift
+        back = 0
+        for shift in flagged:
+            back |= n1 >> shift
         r0 |= back
         r1 |= back
     return r0 & valid, r1 & valid
@@ -189,10 +193,14 @@ def _improving(pre: list, tables: list, needs: list) -> int:
     faces = 0
     for v, (p0, p1) in enumerate(pre[:-1]):
         n0, n1 = needs[v]
+        at = 3 * v
+        if not (n0 or n1) or faces >> at & 7 == 7:
+            continue  # no goal to reach, or every face of the value already found
+        either = p0 | p1
         for shift, flag, missing in tables[v][2]:
-            if missing << 3 * v & ~faces and (
-                    (p0 | p1) & n1 >> shift if flag else p0 & n0 >> shift | p1 & n1 >> shift):
-                faces |= missing << 3 * v
+            if missing << at & ~faces and (
+                    either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
+                faces |= missing << at
     return faces
 
 

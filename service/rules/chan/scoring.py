@@ -34,6 +34,7 @@ BONUSES: dict[str, tuple[int, int, str]] = {
 U_XUONG = 2
 TOM_SETS = {"3m-3c-7c": ("3m", "3c", "7c"), "3m-3s-7c": ("3m", "3s", "7c")}
 LEO = ("8s", "9m", "CC")
+_INDICES = {faces: tuple(CODE_INDEX[f] for f in faces) for faces in (*TOM_SETS.values(), LEO)}
 #: Win context flags of a settlement request and the bonus each one grants.
 CONTEXT_BONUS = {"own_gate": "u_chi", "heavenly": "thien_u", "chiu_on_dealt_triple": "chiu_u",
                  "dealt_quad": "thien_khai", "dealt_pair_became_quad": "bon"}
@@ -58,7 +59,8 @@ class ChanSettlement:
 
 def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
     """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
-    return min(counts[CODE_INDEX[f]] for f in faces)
+    a, b, c = _INDICES[faces]
+    return min(counts[a], counts[b], counts[c])
 
 
 def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple, context: Mapping[str, bool],
