@@ -96,6 +96,10 @@ def figures(arena: Arena, deals: int, jobs: int = 1) -> dict[str, Any]:
             **summary(played, names, measure)}
 
 
+#: Below this many deals the normal approximation of the intervals is too optimistic to read as 95%.
+FEW_DEALS = 30
+
+
 def table(report: dict[str, Any]) -> str:
     """The figures as a readable table."""
     lines = [f"{report['ruleset']}: {report['deals']} deals x {report['rotations']} rotations "
@@ -115,6 +119,9 @@ def table(report: dict[str, Any]) -> str:
             d = pair["difference"]
             lines.append(f"{pair['a'] + ' - ' + pair['b']:<22} {d['mean']:>+9.4f}  {_span(d):<21} "
                          f"{'yes' if pair['excludes_zero'] else 'no'}")
+    if report["deals"] < FEW_DEALS:
+        lines += ["", f"note: the intervals are normal approximations; with fewer than {FEW_DEALS} deals they are "
+                      "too narrow to trust"]
     return "\n".join(lines)
 
 

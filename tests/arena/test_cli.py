@@ -63,6 +63,17 @@ def test_a_table_without_json(capsys):
                          "--deals", "2")
     assert status == 0
     assert "95% interval" in out and "random - baseline" in out and "settlement delta" in out
+    assert "too narrow to trust" in out  # 2 deals: the normal intervals are flagged
+
+
+def test_the_table_trusts_its_intervals_from_30_deals():
+    from service.arena.cli import FEW_DEALS, table
+
+    report = {"ruleset": "cardavia-chan", "deals": FEW_DEALS, "rotations": 4, "rounds": 4 * FEW_DEALS, "seed": 0,
+              "policies": ["advice", "baseline", "advice", "baseline"], "measure_description": "points",
+              "per_policy": [], "pairs": []}
+    assert "too narrow" not in table(report)
+    assert "too narrow" in table({**report, "deals": FEW_DEALS - 1})
 
 
 @pytest.mark.parametrize("args, message", [
