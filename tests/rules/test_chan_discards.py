@@ -19,7 +19,7 @@ from service.rules.analysis import rank_key
 from service.rules.chan import samples
 from service.rules.chan.captures import History, forbidden_faces, legal_discards, legal_faces, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
-from service.rules.chan.discards import analyse_discards, least_distance, top_discard
+from service.rules.chan.discards import Distances, analyse_discards, least_distance, top_discard
 from service.rules.chan.distance import UNREACHABLE, complete_distance, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.chan.improving import shared_tables
@@ -399,6 +399,30 @@ def test_the_top_discard_is_the_first_option():
         first = found.options[0]
         assert replace(top, rank=first.rank, reason=first.reason) == first
         assert least_distance(hand, exposed, history) == first.distance
+
+
+def test_the_top_with_a_memo_of_waits_is_the_first_option():
+    """`Distances.top` as the search runs it: discards tied at distance 1 or more ranked on their improving masks
+    alone, and the waits' cards and points kept in one memo across hands (the same resting hand met again, with
+    other unseen copies), still give the first option of the full ranking on every hand, waiting or not."""
+    rng = random.Random(31)
+    memo: dict = {}
+    hands = []
+    for i in range(300):
+        hand = twenty(rng, i % 4)
+        if i % 3 == 0 and hands:  # a hand met before, under another view of the unseen cards
+            hand = list(rng.choice(hands))
+        hands.append(tuple(hand))
+        unseen = [max(4 - hand[f] - rng.randint(0, 2), 0) for f in range(N_FACES)]
+        history = random_history(rng)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history)
+        top = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, memo)
+        if not found.options:
+            assert top is None
+            continue
+        first = found.options[0]
+        assert replace(top, rank=first.rank, reason=first.reason) == first
+    assert memo  # the waiting hands' cards and points were kept
 
 
 def test_the_legal_faces_after_a_discard_are_read_from_the_hands_masks():
