@@ -17,7 +17,16 @@ from .captures import History
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
 from .hand import MAX_CARDS, ChanHand, evaluate_win
-from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
+from .improving import (
+    Rest,
+    Shared,
+    forbidden_faces,
+    improving_faces,
+    legal_faces,
+    lowest_discards,
+    rest_distance,
+    shared_tables,
+)
 from .pairs import Pair, unpaired
 from .scoring import win_points
 
@@ -106,10 +115,10 @@ def _after(history: History, x: int) -> History:
 
 def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Shared | None, at: Rest | None,
             options: Mapping[str, Any], unseen: Sequence[int], total: int, memo: dict | None = None,
-            faces: int | None = None) -> DiscardOption:
+            faces: int | None = None, d: int | None = None) -> DiscardOption:
     """One discard's option: at distance 0 its waits, else its improving cards (`faces`, when the caller found
-    them already)."""
-    d = at.d if at else UNREACHABLE
+    them already; `d`, the distance it leaves, when the caller knows it: at 0 no pass is needed)."""
+    d = (at.d if at else UNREACHABLE) if d is None else d
     waits = _waits(rest, hand.exposed, shared.frame, options, unseen, memo) if d == 0 else ()
     if d == 0:
         improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
@@ -181,7 +190,15 @@ class Distances:
         self.least = UNREACHABLE
         self.history = history
         legal = [] if history.dead_hand else legal_faces(counts, forbidden_faces(history))
-        self.shared = shared_tables(counts, exposed, history)[0] if legal else None
+        self.shared, now = shared_tables(counts, exposed, history) if legal else (None, UNREACHABLE)
+        lowest = lowest_discards(counts, self.shared, now, legal) if self.shared else []
+        if lowest:  # every discard leaves at least now - 1: these are the tied ones, the others need no pass
+            self.least = now - 1
+            for x in lowest:
+                rest = list(counts)
+                rest[x] -= 1
+                self.tied.append((x, rest, None))
+            return
         least = UNREACHABLE + 1
         for x in legal:
             rest = list(counts)
@@ -207,6 +224,7 @@ class Distances:
             # improving masks and build the first option alone.
             best: tuple[tuple[int, int, int], int, tuple] | None = None
             for x, rest, at in self.tied:
+                at = at or rest_distance(rest, self.shared, x)  # a pass left for the tied discards alone
                 after = _after(self.history, x)
                 faces = improving_faces(rest, after, self.shared, x, at)
                 key = (-_unseen_of(faces, unseen), unseen[x], x)
@@ -215,8 +233,8 @@ class Distances:
             assert best is not None
             x, rest, after, at = best[2]
             return _option(x, rest, after, hand, self.shared, at, options, unseen, total, memo, best[1])
-        found = [_option(x, rest, _after(self.history, x), hand, self.shared, at, options, unseen, total, memo)
-                 for x, rest, at in self.tied]
+        found = [_option(x, rest, _after(self.history, x), hand, self.shared, at, options, unseen, total, memo,
+                         d=self.least) for x, rest, at in self.tied]
         return min(found, key=lambda o: (rank_key(o), o.card))
 
 

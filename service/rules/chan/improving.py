@@ -139,6 +139,57 @@ def rest_distance(rest: list[int], shared: Shared, changed: int, legal: int | No
         bound, base = max(2 * bound, d), None
 
 
+def lowest_discards(counts: list[int], shared: Shared, now: int, faces: Sequence[int]) -> list[int]:
+    """The discards among `faces` that leave distance `now` - 1, the least a discard can leave (`now`: the hand's
+    complete distance; the hand at d replacements plus the card to come, with the discard replaced by that card,
+    is the hand at d + 1 replacements), in the order given; empty when `now` is 0, unreachable or beyond the
+    pass's bound.
+
+    Distances only, so the flags do not matter: one backward pass from the targets at `now` - 1 over the hand's
+    tables gives the states after each value that reach them (the values after a discard's own are unchanged),
+    and a suited discard leaves `now` - 1 when an option of its value's new table joins the states before it to
+    those. Which targets count is `scan`'s reading at `now` - 1: a suited card missing, or Chi chi alone with 4
+    Cạ. (`scan`'s other case, a target missing only Chi chi that costs one replacement more, cannot arise one
+    replacement lower: that target with the discard for Chi chi would make the whole hand win within `now` - 1.)
+    A Chi chi discard (its own table changes) is passed as `rest_distance` does."""
+    base = shared.base
+    lay, t = base.lay, now - 1
+    if not 0 <= t < lay.bound or now >= UNREACHABLE:
+        return []
+    block, top = (1 << lay.cap + 1) - 1, 1 << lay.cap
+    goal = 0
+    for u_c, m_c, _, _, _ in base.chi_chi:
+        u_s, m_s = t - u_c, t + 1 - m_c
+        if u_s >= 0 and 0 <= m_s <= lay.bound + 1:
+            goal |= (block if m_s else top) << u_s * lay.u_stride + m_s * lay.m_stride
+    needs = [goal] * len(base.tables)
+    for v in range(len(base.tables) - 1, 0, -1):
+        plain, flagged, _ = base.tables[v]
+        need, back = needs[v], 0
+        for shift in plain:
+            back |= need >> shift
+        for shift in flagged:
+            back |= need >> shift
+        needs[v - 1] = back & lay.valid
+    frame, out = shared.frame, []
+    for x in faces:
+        if x == CHI_CHI:
+            rest = list(counts)
+            rest[x] -= 1
+            if rest_distance(rest, shared, x).d == t:
+                out.append(x)
+            continue
+        v, at = x // 3, x - x % 3
+        held = list(counts[at:at + 3])
+        held[x - at] -= 1
+        plain, flagged, _ = value_shifts(tuple(held), frame.limits[at:at + 3], shared.legal_after(x) >> at & 7,
+                                         lay.bound, frame.cap)
+        before, need = base.pre[v][0] | base.pre[v][1], needs[v]
+        if any(before << shift & need for shift in plain) or any(before << shift & need for shift in flagged):
+            out.append(x)
+    return out
+
+
 def _goal(last: tuple[int, int], lay: Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
     """The targets T at d replacements (d >= 1) that make a missing y improve: T drops a legal discard (the
     flag, from the suited values or Chi chi) and keeps a card to come besides y (Chi chi only with 4 Cạ, i.e.
