@@ -182,7 +182,9 @@ def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], h
 
 class Distances:
     """The distance of every legal discard of a 20-card hand, kept for those tied at the least: what deciding a
-    claim needs (`least`), and the start of its top option (`top`)."""
+    claim needs (`least`), and the start of its top option (`top`). When some discard leaves the hand's complete
+    distance minus one (nearly always), those are the tied ones (`lowest_discards`), and their own passes wait
+    for `top` to need their improving cards."""
 
     def __init__(self, counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> None:
         counts = list(counts)

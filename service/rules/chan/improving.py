@@ -13,7 +13,9 @@ such a target; an option of a value then counts when the states before it meet t
 target d - 1 away missing only Chi chi with more than 6 Chắn, is tested for Chi chi as defined.
 
 Cost: a 20-card hand takes one forward pass; each discard redoes the values from its own on (forward) and up to
-it (backward).
+it (backward). No discard leaves less than the hand's complete distance minus one, so which discards leave that
+least takes one backward pass for the hand and one value per discard (`lowest_discards`): the search ranks only
+those.
 """
 
 from __future__ import annotations
