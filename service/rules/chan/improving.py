@@ -246,14 +246,15 @@ def _improving(pre: list, tables: list, needs: list) -> int:
     faces = 0
     for v, (p0, p1) in enumerate(pre[:-1]):
         n0, n1 = needs[v]
-        at = 3 * v
-        if not (n0 or n1) or faces >> at & 7 == 7:
-            continue  # no goal to reach, or every face of the value already found
-        either = p0 | p1
+        if not (n0 or n1):
+            continue  # no goal to reach
+        either, got = p0 | p1, 0  # got: the value's faces found so far
         for shift, flag, missing in tables[v][2]:
-            if missing << at & ~faces and (
-                    either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
-                faces |= missing << at
+            if missing & ~got and (either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
+                got |= missing
+                if got == 7:
+                    break  # every face of the value found
+        faces |= got << 3 * v
     return faces
 
 
