@@ -218,12 +218,21 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     plain, flagged, _ = table
     n0, n1 = need
     r0 = r1 = 0
-    if n0:
+    if n0 and n1:
+        # both halves in one int, the flagged one `wide` bits up (as `forward` does): what a shift moves out of
+        # the upper half stays above valid's width
+        wide = 2 * valid.bit_length()
+        both = n0 | n1 << wide
+        for shift in plain:
+            r0 |= both >> shift
+        r1 = r0 >> wide
+    elif n0:
         for shift in plain:
             r0 |= n0 >> shift
-    if n1:  # an empty half (often the unflagged one) costs no shifts
+    elif n1:  # an empty half (often the unflagged one) costs no shifts
         for shift in plain:
             r1 |= n1 >> shift
+    if n1:
         back = 0
         for shift in flagged:
             back |= n1 >> shift
