@@ -94,6 +94,7 @@ class Exact:
         left = Counter(self.ruleset.deck())
         left.subtract(position.seen())
         self.outside = [left[c] for c in range(N_FACES if self.chan else N_KINDS + N_FLOWERS)]
+        self.waits: dict[tuple, tuple] = {}  # Chắn: the winning cards and points of resting hands (`Distances.top`)
         if not self.chan:
             self.rules = self.ruleset.meld_rules(self.options)
             self.flowers = self.ruleset.has_flowers
@@ -126,7 +127,7 @@ class Exact:
         if not self.chan:
             return self.ranker.top(tally(counts), exposed, unseen)
         distances = distances or Distances(counts, exposed, history or History())
-        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen)
+        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen, self.waits)
         if first is None:
             return Top(None, 0, {}, frozenset(), HOPELESS)
         return Top(first.card, first.distance, {w.card: w.gain for w in first.waits},
@@ -200,6 +201,7 @@ class Planner:
         """Drop the hands met in play (a long search stays within memory; only speed depends on the memo)."""
         self.tops.clear()
         self.firsts.clear()
+        self.exact.waits.clear()
         self.reaches.clear()
         self.distances.clear()
 

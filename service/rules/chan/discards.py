@@ -17,7 +17,16 @@ from .captures import History
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
 from .hand import MAX_CARDS, ChanHand, evaluate_win
-from .improving import Rest, Shared, forbidden_faces, improving_faces, legal_faces, rest_distance, shared_tables
+from .improving import (
+    Rest,
+    Shared,
+    forbidden_faces,
+    improving_faces,
+    legal_faces,
+    lowest_discards,
+    rest_distance,
+    shared_tables,
+)
 from .pairs import Pair, unpaired
 from .scoring import win_points
 
@@ -36,8 +45,22 @@ def history_key(history: History) -> tuple:
 
 
 def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any],
-           unseen: Sequence[int]) -> tuple[Wait, ...]:
-    """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all."""
+           unseen: Sequence[int], memo: dict | None = None) -> tuple[Wait, ...]:
+    """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all. `memo`
+    (one per `options`) keeps the winning cards and their points by the hand, which is all they depend on."""
+    if memo is None:
+        found = _winning(rest, exposed, frame, options)
+    else:
+        key = (tuple(rest), exposed)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _winning(rest, exposed, frame, options)
+    return tuple(Wait(y, unseen[y], claims, points, PAYERS * points) for y, claims, points in found)
+
+
+def _winning(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any]
+             ) -> tuple[tuple[int, tuple[str, ...], int], ...]:
+    """The cards that win as the next card, each with the claims that take it and its points."""
     values = {value_of(c) for c in unpaired(rest)}
     if len(values) != 1:
         return ()
@@ -53,7 +76,7 @@ def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Ma
             # docs/rules.md#chan-win-stock: a win only on a turned-up stock card, or completed at once by a Chíu
             # on three held
             claims = ("stock", "chiu") if rest[y] == 3 else ("stock",)
-            out.append(Wait(y, unseen[y], claims, points, PAYERS * points))
+            out.append((y, claims, points))
     return tuple(out)
 
 
@@ -91,14 +114,17 @@ def _after(history: History, x: int) -> History:
 
 
 def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Shared | None, at: Rest | None,
-            options: Mapping[str, Any], unseen: Sequence[int], total: int) -> DiscardOption:
-    """One discard's option: at distance 0 its waits, else its improving cards."""
-    d = at.d if at else UNREACHABLE
-    waits = _waits(rest, hand.exposed, shared.frame, options, unseen) if d == 0 else ()
+            options: Mapping[str, Any], unseen: Sequence[int], total: int, memo: dict | None = None,
+            faces: int | None = None, d: int | None = None) -> DiscardOption:
+    """One discard's option: at distance 0 its waits, else its improving cards (`faces`, when the caller found
+    them already; `d`, the distance it leaves, when the caller knows it: at 0 no pass is needed)."""
+    d = (at.d if at else UNREACHABLE) if d is None else d
+    waits = _waits(rest, hand.exposed, shared.frame, options, unseen, memo) if d == 0 else ()
     if d == 0:
         improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
     else:
-        faces = improving_faces(rest, after, shared, x, at) if at else 0
+        if faces is None:
+            faces = improving_faces(rest, after, shared, x, at) if at else 0
         found = []
         while faces:  # the set bits, lowest face first
             y = (faces & -faces).bit_length() - 1
@@ -156,14 +182,25 @@ def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], h
 
 class Distances:
     """The distance of every legal discard of a 20-card hand, kept for those tied at the least: what deciding a
-    claim needs (`least`), and the start of its top option (`top`)."""
+    claim needs (`least`), and the start of its top option (`top`). When some discard leaves the hand's complete
+    distance minus one (nearly always), those are the tied ones (`lowest_discards`), and their own passes wait
+    for `top` to need their improving cards."""
 
     def __init__(self, counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> None:
         counts = list(counts)
-        self.tied: list[tuple[int, list[int], History, Rest | None]] = []
+        self.tied: list[tuple[int, list[int], Rest | None]] = []
         self.least = UNREACHABLE
+        self.history = history
         legal = [] if history.dead_hand else legal_faces(counts, forbidden_faces(history))
-        self.shared = shared_tables(counts, exposed, history)[0] if legal else None
+        self.shared, now = shared_tables(counts, exposed, history) if legal else (None, UNREACHABLE)
+        lowest = lowest_discards(counts, self.shared, now, legal) if self.shared else []
+        if lowest:  # every discard leaves at least now - 1: these are the tied ones, the others need no pass
+            self.least = now - 1
+            for x in lowest:
+                rest = list(counts)
+                rest[x] -= 1
+                self.tied.append((x, rest, None))
+            return
         least = UNREACHABLE + 1
         for x in legal:
             rest = list(counts)
@@ -173,17 +210,44 @@ class Distances:
             if d < least:
                 self.tied, least = [], d
             if d == least:
-                self.tied.append((x, rest, _after(history, x), at))
+                self.tied.append((x, rest, at))
         self.least = min(least, UNREACHABLE)
 
-    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int]) -> DiscardOption | None:
-        """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard."""
+    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: dict | None = None
+            ) -> DiscardOption | None:
+        """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard.
+        `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`)."""
         if not self.tied:
             return None
         total = sum(unseen)
-        found = [_option(x, rest, after, hand, self.shared, at, options, unseen, total)
-                 for x, rest, after, at in self.tied]
+        if 0 < self.least < UNREACHABLE:
+            # Tied at d >= 1 the options differ only in their unseen improving cards, then the unseen copies of
+            # the card (rank_key: d, no gain, -improving_unseen, no waits, card_unseen), then card order: rank the
+            # improving masks and build the first option alone.
+            best: tuple[tuple[int, int, int], int, tuple] | None = None
+            for x, rest, at in self.tied:
+                at = at or rest_distance(rest, self.shared, x)  # a pass left for the tied discards alone
+                after = _after(self.history, x)
+                faces = improving_faces(rest, after, self.shared, x, at)
+                key = (-_unseen_of(faces, unseen), unseen[x], x)
+                if best is None or key < best[0]:
+                    best = (key, faces, (x, rest, after, at))
+            assert best is not None
+            x, rest, after, at = best[2]
+            return _option(x, rest, after, hand, self.shared, at, options, unseen, total, memo, best[1])
+        found = [_option(x, rest, _after(self.history, x), hand, self.shared, at, options, unseen, total, memo,
+                         d=self.least) for x, rest, at in self.tied]
         return min(found, key=lambda o: (rank_key(o), o.card))
+
+
+def _unseen_of(faces: int, unseen: Sequence[int]) -> int:
+    """Unseen copies of the faces of a mask."""
+    n = 0
+    while faces:
+        low = faces & -faces
+        n += unseen[low.bit_length() - 1]
+        faces ^= low
+    return n
 
 
 def top_discard(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History

@@ -126,13 +126,17 @@ def forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)
     """States after each prefix of the values: (unflagged, flagged) bitsets, `start` before the first."""
     s0, s1 = start
     out = [start]
+    # Both halves in one int, the flagged one `wide` bits up: a state or a shift lies within valid's width, so the
+    # unflagged half shifted stays below `wide` and one shift moves both.
+    wide = 2 * valid.bit_length()
     for plain, flagged, _ in tables:
         n0 = n1 = 0
         if s1:
+            both = s0 | s1 << wide
             for shift in plain:
-                n0 |= s0 << shift
-                n1 |= s1 << shift
-        else:  # nothing flagged yet (the common start): half the shifts
+                n0 |= both << shift
+            n1 = n0 >> wide
+        else:  # nothing flagged yet (the common start)
             for shift in plain:
                 n0 |= s0 << shift
         if flagged:

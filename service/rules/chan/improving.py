@@ -13,7 +13,9 @@ such a target; an option of a value then counts when the states before it meet t
 target d - 1 away missing only Chi chi with more than 6 Chắn, is tested for Chi chi as defined.
 
 Cost: a 20-card hand takes one forward pass; each discard redoes the values from its own on (forward) and up to
-it (backward).
+it (backward). No discard leaves less than the hand's complete distance minus one, so which discards leave that
+least takes one backward pass for the hand and one value per discard (`lowest_discards`): the search ranks only
+those.
 """
 
 from __future__ import annotations
@@ -139,6 +141,57 @@ def rest_distance(rest: list[int], shared: Shared, changed: int, legal: int | No
         bound, base = max(2 * bound, d), None
 
 
+def lowest_discards(counts: list[int], shared: Shared, now: int, faces: Sequence[int]) -> list[int]:
+    """The discards among `faces` that leave distance `now` - 1, the least a discard can leave (`now`: the hand's
+    complete distance; the hand at d replacements plus the card to come, with the discard replaced by that card,
+    is the hand at d + 1 replacements), in the order given; empty when `now` is 0, unreachable or beyond the
+    pass's bound.
+
+    Distances only, so the flags do not matter: one backward pass from the targets at `now` - 1 over the hand's
+    tables gives the states after each value that reach them (the values after a discard's own are unchanged),
+    and a suited discard leaves `now` - 1 when an option of its value's new table joins the states before it to
+    those. Which targets count is `scan`'s reading at `now` - 1: a suited card missing, or Chi chi alone with 4
+    Cạ. (`scan`'s other case, a target missing only Chi chi that costs one replacement more, cannot arise one
+    replacement lower: that target with the discard for Chi chi would make the whole hand win within `now` - 1.)
+    A Chi chi discard (its own table changes) is passed as `rest_distance` does."""
+    base = shared.base
+    lay, t = base.lay, now - 1
+    if not 0 <= t < lay.bound or now >= UNREACHABLE:
+        return []
+    block, top = (1 << lay.cap + 1) - 1, 1 << lay.cap
+    goal = 0
+    for u_c, m_c, _, _, _ in base.chi_chi:
+        u_s, m_s = t - u_c, t + 1 - m_c
+        if u_s >= 0 and 0 <= m_s <= lay.bound + 1:
+            goal |= (block if m_s else top) << u_s * lay.u_stride + m_s * lay.m_stride
+    needs = [goal] * len(base.tables)
+    for v in range(len(base.tables) - 1, 0, -1):
+        plain, flagged, _ = base.tables[v]
+        need, back = needs[v], 0
+        for shift in plain:
+            back |= need >> shift
+        for shift in flagged:
+            back |= need >> shift
+        needs[v - 1] = back & lay.valid
+    frame, out = shared.frame, []
+    for x in faces:
+        if x == CHI_CHI:
+            rest = list(counts)
+            rest[x] -= 1
+            if rest_distance(rest, shared, x).d == t:
+                out.append(x)
+            continue
+        v, at = x // 3, x - x % 3
+        held = list(counts[at:at + 3])
+        held[x - at] -= 1
+        plain, flagged, _ = value_shifts(tuple(held), frame.limits[at:at + 3], shared.legal_after(x) >> at & 7,
+                                         lay.bound, frame.cap)
+        before, need = base.pre[v][0] | base.pre[v][1], needs[v]
+        if any(before << shift & need for shift in plain) or any(before << shift & need for shift in flagged):
+            out.append(x)
+    return out
+
+
 def _goal(last: tuple[int, int], lay: Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
     """The targets T at d replacements (d >= 1) that make a missing y improve: T drops a legal discard (the
     flag, from the suited values or Chi chi) and keeps a card to come besides y (Chi chi only with 4 Cạ, i.e.
@@ -165,12 +218,21 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     plain, flagged, _ = table
     n0, n1 = need
     r0 = r1 = 0
-    if n0:
+    if n0 and n1:
+        # both halves in one int, the flagged one `wide` bits up (as `forward` does): what a shift moves out of
+        # the upper half stays above valid's width
+        wide = 2 * valid.bit_length()
+        both = n0 | n1 << wide
+        for shift in plain:
+            r0 |= both >> shift
+        r1 = r0 >> wide
+    elif n0:
         for shift in plain:
             r0 |= n0 >> shift
-    if n1:  # an empty half (often the unflagged one) costs no shifts
+    elif n1:  # an empty half (often the unflagged one) costs no shifts
         for shift in plain:
             r1 |= n1 >> shift
+    if n1:
         back = 0
         for shift in flagged:
             back |= n1 >> shift
@@ -193,14 +255,15 @@ def _improving(pre: list, tables: list, needs: list) -> int:
     faces = 0
     for v, (p0, p1) in enumerate(pre[:-1]):
         n0, n1 = needs[v]
-        at = 3 * v
-        if not (n0 or n1) or faces >> at & 7 == 7:
-            continue  # no goal to reach, or every face of the value already found
-        either = p0 | p1
+        if not (n0 or n1):
+            continue  # no goal to reach
+        either, got = p0 | p1, 0  # got: the value's faces found so far
         for shift, flag, missing in tables[v][2]:
-            if missing << at & ~faces and (
-                    either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
-                faces |= missing << at
+            if missing & ~got and (either & n1 >> shift if flag else p0 & n0 >> shift or p1 & n1 >> shift):
+                got |= missing
+                if got == 7:
+                    break  # every face of the value found
+        faces |= got << 3 * v
     return faces
 
 
