@@ -7,16 +7,18 @@ cards leave the hand differently (docs/rules.md#fc-claims, docs/rules.md#chan-ca
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..replay.decisions import SeatView
 from ..rules.analysis import DiscardAnalysis
 from ..rules.chan.captures import History
 from ..rules.chan.cards import tally as chan_counts
+from ..rules.chan.claim_advice import after_claim as chan_after_claim
+from ..rules.chan.claim_advice import history_after as chan_history_after
 from ..rules.chan.distance import distance as chan_distance
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor.cards import Tally
+from ..rules.fourcolor.claim_advice import after_claim as fc_after_claim
 from ..rules.fourcolor.distance import distance as fc_distance
 from ..rules.fourcolor.hand import FourColorHand
 
@@ -59,26 +61,15 @@ def resting_distance(view: SeatView) -> int:
 
 
 def after_claim(view: SeatView, card: int, claim: Any) -> tuple[list[int], tuple[Any, ...], Any]:
-    """The concealed cards, exposed melds and history a claim of public `card` leaves (it must then discard)."""
-    cards = list(view.hand)
+    """The concealed cards, exposed melds and history a claim of public `card` leaves (it must then discard): the
+    engine's own (`claim_advice.after_claim` of the family; Chắn: `history_after`, a Cạ capture marking rules 4
+    and 6)."""
+    hand = hand_of(view, public=card)
     if is_chan(view):
-        pair, history = claim.pair, view.history or History()
-        if claim.kind == "chiu":
-            used = [card] * 3
-        elif claim.kind == "ca":
-            used = [next(c for c in pair.cards if c != card)]
-        else:
-            used = [card]
-        for c in used:
-            cards.remove(c)
-        if claim.kind == "ca":  # rules 4 and 6: the hand card played into a Cạ, and that he captured one
-            history = replace(history, captured_ca=True, played_into_ca=history.played_into_ca | set(used))
-        return cards, view.exposed + (pair,), history
-    used = list(claim.meld.cards)
-    used.remove(card)
-    for c in used:
-        cards.remove(c)
-    return cards, view.exposed + (claim.meld,), None
+        after = chan_after_claim(hand, claim)
+        return after.concealed_cards(), after.exposed, chan_history_after(claim, hand, view.history or History())
+    after = fc_after_claim(hand, claim)
+    return after.concealed_cards(), after.exposed, None
 
 
 def win_gain(view: SeatView, card: int | None, cards: Any = None, exposed: tuple[Any, ...] | None = None) -> float:
