@@ -137,6 +137,16 @@ def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ..
     return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
 
 
+def describe_answer(option: ClaimOption, code: Any, standing: str) -> str:
+    """The reason of pass or a claim (a win's reason is its family's), given where the hand it leaves stands."""
+    if option.kind == "pass":
+        return f"pass: the hand stays {standing}"
+    cards = " ".join(code(c) for c in option.cards)
+    if option.follow is None:
+        return f"{option.kind} {cards}: no legal discard follows"
+    return f"{option.kind} {cards}, then discard {code(option.follow.card)}: {standing}"
+
+
 def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int, follows: bool = True,
                    **fields: Any) -> ClaimOption:
     """A non-winning option whose figures are those of the hand it leaves at rest: `rest` (for a claim, the

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
+from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer, option_at_rest, ranked_claims
 from ..errors import DomainError
 from .captures import ChanClaim, History
 from .cards import code
@@ -88,13 +88,7 @@ def describe(option: ClaimOption) -> str:
     if option.kind == "win":
         how = " by Chíu" if option.claim.by_chiu else ""
         return f"win{how}: the settlement gains {option.gain}"
-    standing = _standing(option)
-    if option.kind == "pass":
-        return f"pass: the hand stays {standing}"
-    pair = " ".join(code(c) for c in option.cards)
-    if option.follow is None:
-        return f"{option.kind} {pair}: no legal discard follows"
-    return f"{option.kind} {pair}, then discard {code(option.follow.card)}: {standing}"
+    return describe_answer(option, code, _standing(option))
 
 
 def _standing(option: ClaimOption) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest, ranked_claims
+from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer, option_at_rest, ranked_claims
 from ..errors import DomainError
 from .cards import code
 from .claims import Claim
@@ -71,13 +71,7 @@ def describe(option: ClaimOption) -> str:
     if option.claim is not None and option.claim.meld is None:
         pays = "wins" if (option.gain or 0) > 0 else "costs"
         return f"hu for {option.claim.points} points: the settlement {pays} {abs(option.gain or 0)}"
-    where = _standing(option)
-    if option.kind == "pass":
-        return f"pass: the hand stays {where}"
-    meld = " ".join(code(c) for c in option.cards)
-    if option.follow is None:
-        return f"{option.kind} {meld}: no legal discard follows"
-    return f"{option.kind} {meld}, then discard {code(option.follow.card)}: {where}"
+    return describe_answer(option, code, _standing(option))
 
 
 def _standing(option: ClaimOption) -> str:
