@@ -69,12 +69,16 @@ def seating_of(arena: Arena, rotation: int) -> list[str]:
 
 def play_round(arena: Arena, index: int, rotation: int) -> dict:
     """The log of deal `index` played in `rotation`."""
+    names = seating_of(arena, rotation)
+    return play_with(arena, index, [make(name, Seating(arena.seed, index, rotation, s, arena.budget, arena.samples))
+                                    for s, name in enumerate(names)])
+
+
+def play_with(arena: Arena, index: int, players: Sequence[Any]) -> dict:
+    """The log of deal `index` played by these players, one per seat (the family's round driver)."""
     rs = get_ruleset(arena.ruleset)
     _, driver = FAMILIES[rs.family]
-    names = seating_of(arena, rotation)
-    players = [make(name, Seating(arena.seed, index, rotation, s, arena.budget, arena.samples))
-               for s, name in enumerate(names)]
-    return driver(rs, arena.options, dealt(arena, index), players).play()
+    return driver(rs, arena.options, dealt(arena, index), list(players)).play()
 
 
 def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:

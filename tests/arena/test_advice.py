@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 from service.arena.advice import Advice
-from service.arena.duplicate import Arena, dealt
+from service.arena.duplicate import Arena, play_with
 from service.arena.seat import after_claim, analyse, hand_of, seen_codes
-from service.replay.simulate_chan import ChanRound
-from service.replay.simulate_fourcolor import FourColorRound
-from service.rules.registry import get_ruleset
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 
@@ -52,12 +49,9 @@ class Checked(Advice):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_advice_answers_as_the_analyses(ruleset):
-    rs = get_ruleset(ruleset)
-    driver = ChanRound if rs.family == "chan" else FourColorRound
     log: list = []
     for index in range(4):
-        driver(rs, None, dealt(Arena(ruleset, ("advice",) * 4, seed=9), index),
-               [Checked(log) for _ in range(4)]).play()
+        play_with(Arena(ruleset, ("advice",) * 4, seed=9), index, [Checked(log) for _ in range(4)])
     kinds = {entry[1] for entry in log if entry[0] == "claim"}
     assert "pass" in kinds and len(kinds) > 1  # both passes and claims were advised and played
     # every discard but a dealer's first follows the seat's own claim (cardavia-flowers: the dealer draws first)

@@ -8,12 +8,9 @@ import pytest
 
 from service.arena import baseline
 from service.arena.baseline import Baseline, frozen_order, frozen_rank_key
-from service.arena.duplicate import Arena, dealt
+from service.arena.duplicate import Arena, play_with
 from service.arena.seat import analyse
-from service.replay.simulate_chan import ChanRound
-from service.replay.simulate_fourcolor import FourColorRound
 from service.rules.analysis import DiscardOption, Wait
-from service.rules.registry import get_ruleset
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 
@@ -32,12 +29,9 @@ class Spy(Baseline):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_live_ranking_refines_the_frozen_key(ruleset):
-    rs = get_ruleset(ruleset)
-    driver = ChanRound if rs.family == "chan" else FourColorRound
     seen: list = []
     for index in range(3):
-        driver(rs, None, dealt(Arena(ruleset, ("baseline",) * 4, seed=2), index), [Spy(seen) for _ in range(4)]
-               ).play()
+        play_with(Arena(ruleset, ("baseline",) * 4, seed=2), index, [Spy(seen) for _ in range(4)])
     assert len(seen) > 20
     reordered = 0
     for analysis in seen:
