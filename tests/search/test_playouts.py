@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from service.replay.audit import audit
 from service.rules.chan.captures import History, forbidden_faces
 from service.rules.chan.cards import N_FACES
-from service.search import chan, fourcolor
+from service.search import chan
 from service.search.chan_table import ChanTable
 from service.search.deal import Deal, Outcome, deal_rng, sample_deal
 from service.search.fourcolor_table import FourColorTable
+from service.search.montecarlo import PLAYOUTS
 from service.search.player import Planner
 from service.search.position import Position
 
@@ -29,16 +30,25 @@ SEEDS = range(12)
 
 
 def table_of(position: Position) -> FourColorTable | ChanTable:
-    """The family's playout table of a position."""
-    family = ChanTable if position.family == "chan" else FourColorTable
-    return family(position, Planner(position))
+    """The family's playout table of a position (as the search builds it)."""
+    return PLAYOUTS[position.family][0](position, Planner(position))
 
 
 def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
          log: list[dict] | None = None) -> Outcome:
     """One playout of the family."""
-    run = chan.playout if isinstance(table, ChanTable) else fourcolor.playout
-    return run(table, card, deal, random.Random(seed), log)
+    return PLAYOUTS[table.position.family][1](table, card, deal, random.Random(seed), log)
+
+
+def played_table(position: Position, seed: int, candidates: int) -> FourColorTable | ChanTable:
+    """A table after 30 sampled deals of seed `seed`, each played from the first `candidates` legal discards: its
+    planner remembers the hands the player met."""
+    table = table_of(position)
+    for i in range(30):
+        deal = sample_deal(position, deal_rng(seed, i))
+        for candidate in position.legal_discards()[:candidates]:
+            play(table, candidate, deal, i)
+    return table
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
@@ -153,11 +163,7 @@ def test_chan_cards_that_neither_win_nor_improve_draw_no_claim_from_the_player()
     card of his hand; on every hand he met in play, `ChanTable._answer` must say None for each such card, in every
     role and from either source, while some improving card draws a claim."""
     position = position_of(sample_position(CHAN)[0])
-    table = table_of(position)
-    for i in range(30):
-        deal = sample_deal(position, deal_rng(5, i))
-        for candidate in position.legal_discards()[:3]:
-            play(table, candidate, deal, i)
+    table = played_table(position, 5, 3)
     holds = [h for plan in [table.start, *table.planner.tops.values()] for h in plan.holds.values()]
     assert len(holds) > 20
     claimed = 0

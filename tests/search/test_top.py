@@ -13,12 +13,11 @@ from service.rules.fourcolor.cards import Tally, code
 from service.rules.fourcolor.discards import unseen_counts
 from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
-from service.search.deal import deal_rng, sample_deal
 from service.search.player import Exact, Planner
 from service.search.top import TopRanker
 
 from .tables import BGA, FLOWERS, RULESETS, position_of, sample_position
-from .test_playouts import play, table_of
+from .test_playouts import played_table
 
 PROFILES = [(BGA, {}), (BGA, {"winning_meld_concealed": False, "win_payment": "flat"}), (FLOWERS, {}),
             (FLOWERS, {"payment": "each_loser_pays", "mixed_group_points": "zero"})]
@@ -53,11 +52,7 @@ def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dic
 def test_the_top_of_hands_met_in_play_is_the_first_option(ruleset_id: str) -> None:
     """Hands the player reaches in playouts, with the melds he exposed on the way (Chắn: and his history)."""
     position = position_of(sample_position(ruleset_id)[0])
-    table = table_of(position)
-    for i in range(30):
-        deal = sample_deal(position, deal_rng(1, i))
-        for candidate in position.legal_discards()[:2]:
-            play(table, candidate, deal, i)
+    table = played_table(position, 1, 2)
     planner: Planner = table.planner
     met = list(planner.tops.items())[:40]
     assert any(exposed != position.exposed for (_, exposed, _), _ in met)
