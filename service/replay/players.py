@@ -26,6 +26,19 @@ class Dealt(NamedTuple):
     stock: tuple[str, ...]
 
 
+def shuffled_deal(deck: Sequence[str], ruleset: Any, rng: Any, seats: int) -> Dealt:
+    """`deck` (card codes) shuffled by `rng`, then a dealer drawn by it, and the rule-set's deal sizes cut from the
+    top in seat order; the rest is the stock."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    dealer = rng.randrange(seats)
+    hands, at = [], 0
+    for n in ruleset.deal_sizes(seats, dealer):
+        hands.append(tuple(cards[at:at + n]))
+        at += n
+    return Dealt(dealer, tuple(hands), tuple(cards[at:]))
+
+
 class Player(Protocol):
     """Whoever decides for a seat. Both methods get the seat's view; neither changes it."""
 

@@ -27,21 +27,14 @@ from ..rules.chan.rulesets import CARDAVIA_CHAN
 from ..rules.chan.scoring import settle
 from ..rules.registry import get_ruleset
 from .decisions import SeatView
-from .players import Dealt, Player, Table, checked_claim, checked_discard
+from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
 
 SEATS = 4
 
 
 def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
     """A shuffled deal (docs/rules.md#chan-deal: the dealer 20 cards, the others 19): dealer, hands and stock."""
-    deck = list(CODES) * 4
-    rng.shuffle(deck)
-    dealer = rng.randrange(SEATS)
-    hands, at = [], 0
-    for n in ruleset.deal_sizes(SEATS, dealer):
-        hands.append(tuple(deck[at:at + n]))
-        at += n
-    return Dealt(dealer, tuple(hands), tuple(deck[at:]))
+    return shuffled_deal(list(CODES) * 4, ruleset, rng, SEATS)
 
 
 class ChanRound(Table):

@@ -24,20 +24,13 @@ from ..rules.fourcolor.evaluate import legal_melds
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.registry import get_ruleset
 from .decisions import SeatView
-from .log import deal_sizes
-from .players import Dealt, Player, Table, checked_claim, checked_discard
+from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
 
 
 def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
     """A shuffled deal of the rule-set's deck (docs/rules.md#fc-deal): dealer, hands and stock."""
-    codes = list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if ruleset.has_flowers else [])
-    rng.shuffle(codes)
-    dealer = rng.randrange(seats)
-    hands, at = [], 0
-    for n in deal_sizes(ruleset, seats, dealer):
-        hands.append(tuple(codes[at:at + n]))
-        at += n
-    return Dealt(dealer, tuple(hands), tuple(codes[at:]))
+    return shuffled_deal(list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if ruleset.has_flowers else []), ruleset, rng,
+                         seats)
 
 
 class FourColorRound(Table):
