@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 

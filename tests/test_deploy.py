@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import free_port
-from tests.redis_server import RedisServer
+from tests.support.ports import free_port
+from tests.support.redis import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"

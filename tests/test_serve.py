@@ -19,9 +19,9 @@ import psutil
 from redis import Redis
 from rq import Worker
 
-from tests.conftest import free_port
-from tests.redis_server import RedisServer
-from tests.workers.processes import ROOT, wait_for
+from tests.support.ports import free_port
+from tests.support.processes import ROOT, wait_for
+from tests.support.redis import RedisServer
 
 STARTUP = 90  # gunicorn and each worker build the evaluation tables first, on 2 shared cores
 

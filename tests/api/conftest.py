@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import free_port, test_redis_url
+from tests.support.ports import free_port
+from tests.support.redis import test_redis_url
 
 TEST_DB = 13
 

@@ -85,7 +85,7 @@ def test_small_answers_stay_plain(client):
 
 def test_job_result_with_replay_analyses_is_gzipped(redis_db, redis_url):
     """A finished replay job's answer (large) is compressed."""
-    from tests.workers.conftest import run_worker
+    from tests.support.jobs import run_worker
 
     client = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
     location = client.post("/v1/replays", json={"logs": [simulate_chan("cardavia-chan", 13, 4, "greedy")]}

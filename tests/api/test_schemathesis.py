@@ -10,7 +10,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
-from tests.conftest import test_redis_url
+from tests.support.redis import test_redis_url
 from workers.queues import connect
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"

@@ -19,9 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.replay.audit import audit
-
-from .chan_logs import FACES, POLICIES, Moment, broken_rules, same_value, simulated, walk, wins
-from .logs import mutated
+from tests.support.chan_logs import FACES, POLICIES, Moment, broken_rules, same_value, simulated, walk, wins
+from tests.support.fourcolor_logs import mutated
 
 SEEDS = 150
 PER_MUTATION = 8  # mutated logs checked per mutation, each from a different simulated log

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 import service.replay.chan as chan_replay
 from service.replay.audit import audit
-
-from .chan_logs import FACES, Seat, deal, legal_discards
+from tests.support.chan_logs import FACES, Seat, deal, legal_discards
 
 #: Six Chắn (2m 2s 4m 4s 5m 6m) + Cạ 5s-5c 6s-6c 8m-8s: 18 cards, no Tôm, no Lèo, two red cards.
 BASE = "2m 2m 2s 2s 4m 4m 4s 4s 5m 5m 6m 6m 5s 5c 6s 6c 8m 8s"

@@ -12,9 +12,8 @@ from service.replay.decisions import ReviewSettings
 from service.replay.reviewers import review
 from service.rules.fourcolor.cards import CHESS_CODES
 from service.search.review import deep_rating
-
-from .chan_logs import deal
-from .test_review import simulated_logs
+from tests.support.chan_logs import deal
+from tests.support.logs import simulated_logs
 
 EXACT = ReviewSettings("exact")
 BGA = "bga-taiwan"

@@ -18,8 +18,19 @@ from hypothesis import strategies as st
 
 from service.replay.audit import audit
 from service.rules.fourcolor.cards import CHESS_CODES
-
-from .logs import BGA, FLOWERS, POLICIES, TABLES, Moment, is_flower, is_general, mutated, role, simulated, walk
+from tests.support.fourcolor_logs import (
+    BGA,
+    FLOWERS,
+    POLICIES,
+    TABLES,
+    Moment,
+    is_flower,
+    is_general,
+    mutated,
+    role,
+    simulated,
+    walk,
+)
 
 SEEDS = 60
 TABLE_IDS = [f"{r}-{s}" for r, s in TABLES]

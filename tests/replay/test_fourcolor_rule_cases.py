@@ -14,8 +14,7 @@ import pytest
 
 from service.replay.audit import audit
 from service.rules.fourcolor.cards import ALL_CODES, CHESS_CODES, FLOWER_CODES
-
-from .logs import is_flower, is_general
+from tests.support.fourcolor_logs import is_flower, is_general
 
 BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
 DECK = Counter({c: 4 for c in CHESS_CODES})

@@ -4,36 +4,16 @@ listed by event."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from service.replay.decisions import ReviewSettings
 from service.replay.reviewers import review
 from service.replay.simulate_chan import simulate as simulate_chan
-from service.rules.fourcolor.cards import CHESS_CODES
 from service.search.review import deep_rating
+from tests.support.fourcolor_logs import FLOWERS, simulated
+from tests.support.logs import dealt_log, simulated_logs
 
-from .logs import BGA, FLOWERS, simulated
-
-# The hand of tests/api/test_discards.py: melds worth 12 plus the loose yA and wC; discarding either loose card
-# waits on the other's pair (3 unseen copies at the deal, 12 points, each of 3 opponents pays 3: gain 9).
-BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
-            "gH", "gH", "yA", "wC"]
 EXACT = ReviewSettings("exact")
-
-
-def dealt_log(first_discard: str, first_stock: str | None = None) -> dict:
-    """A 4-seat bga-taiwan round: the dealer (seat 0) holds BGA_HAND and opens with `first_discard`; with
-    `first_stock`, that card is the first one turned up."""
-    deck = list(CHESS_CODES) * 4
-    for card in BGA_HAND + ([first_stock] if first_stock else []):
-        deck.remove(card)
-    random.Random(5).shuffle(deck)
-    hands = [BGA_HAND] + [deck[i * 20:(i + 1) * 20] for i in range(3)]
-    stock = ([first_stock] if first_stock else []) + deck[60:]
-    return {"ruleset": BGA, "seats": 4, "dealer": 0, "hands": hands, "stock": stock,
-            "events": [{"seat": 0, "type": "discard", "card": first_discard}]}
 
 
 def test_a_hu_passed_up_is_listed_with_the_event_that_offered_it():
@@ -76,14 +56,6 @@ def test_review_off_leaves_no_decisions():
     """mode none: statistics only, as before the review existed."""
     _, seats = review(dealt_log("rA"), ReviewSettings("none"))
     assert all(s["review"] is None and s["decisions"] is None for s in seats)
-
-
-def simulated_logs() -> list[dict]:
-    """Legal simulated rounds of the three rule-sets, both policies."""
-    logs = [log for ruleset, seats in ((BGA, 4), (BGA, 2), (FLOWERS, 4)) for policy in ("greedy", "random")
-            for log in simulated(ruleset, seats, policy, 4)]
-    logs += [simulate_chan("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
-    return logs
 
 
 @pytest.mark.parametrize("log", simulated_logs(), ids=lambda log: f"{log['ruleset']}-{log['seats']}")

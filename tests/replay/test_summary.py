@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.replay.summary import initial_progress, player_totals, seat_names
-
-from .logs import BGA, simulated
+from tests.support.fourcolor_logs import BGA, simulated
 
 
 def seat(player: str, delta: int | None, won: bool = False, violations: int = 0, review: dict | None = None) -> dict:

@@ -18,37 +18,24 @@ from service.rules.chan.captures import History, forbidden_faces
 from service.rules.chan.cards import N_FACES
 from service.search import chan
 from service.search.chan_table import ChanTable
-from service.search.deal import Deal, Outcome, deal_rng, sample_deal
+from service.search.deal import deal_rng, sample_deal
 from service.search.fourcolor_table import FourColorTable
-from service.search.montecarlo import PLAYOUTS
-from service.search.player import Planner
 from service.search.position import Position
-
-from .tables import BGA, CHAN, RULESETS, discards, position_before, position_of, sample_position, simulated
+from tests.support.search import (
+    BGA,
+    CHAN,
+    RULESETS,
+    discards,
+    play,
+    played_table,
+    position_before,
+    position_of,
+    sample_position,
+    simulated,
+    table_of,
+)
 
 SEEDS = range(12)
-
-
-def table_of(position: Position) -> FourColorTable | ChanTable:
-    """The family's playout table of a position (as the search builds it)."""
-    return PLAYOUTS[position.family][0](position, Planner(position))
-
-
-def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
-         log: list[dict] | None = None) -> Outcome:
-    """One playout of the family."""
-    return PLAYOUTS[table.position.family][1](table, card, deal, random.Random(seed), log)
-
-
-def played_table(position: Position, seed: int, candidates: int) -> FourColorTable | ChanTable:
-    """A table after 30 sampled deals of seed `seed`, each played from the first `candidates` legal discards: its
-    planner remembers the hands the player met."""
-    table = table_of(position)
-    for i in range(30):
-        deal = sample_deal(position, deal_rng(seed, i))
-        for candidate in position.legal_discards()[:candidates]:
-            play(table, candidate, deal, i)
-    return table
 
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])

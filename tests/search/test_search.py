@@ -13,8 +13,7 @@ from service.rules.errors import DomainError
 from service.search import player
 from service.search.deal import deal_rng, sample_deal
 from service.search.montecarlo import CHECK_EVERY, search
-
-from .tables import RULESETS, SMALL_UNSEEN, SMALL_WAITS, position_of, sample_position, small_position
+from tests.support.search import RULESETS, SMALL_UNSEEN, SMALL_WAITS, position_of, sample_position, small_position
 
 TIMING = "timing"
 

@@ -15,9 +15,7 @@ from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
 from service.search.player import Exact, Planner
 from service.search.top import TopRanker
-
-from .tables import BGA, FLOWERS, RULESETS, position_of, sample_position
-from .test_playouts import played_table
+from tests.support.search import BGA, FLOWERS, RULESETS, played_table, position_of, sample_position
 
 PROFILES = [(BGA, {}), (BGA, {"winning_meld_concealed": False, "win_payment": "flat"}), (FLOWERS, {}),
             (FLOWERS, {"payment": "each_loser_pays", "mixed_group_points": "zero"})]

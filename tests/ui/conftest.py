@@ -9,8 +9,6 @@ writes a screenshot to `.artifacts/screenshots/`.
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,34 +17,12 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from tests.conftest import free_port
-from tests.workers.processes import ROOT, wait_for
+from tests.support.browser import CHROMIUM_ARGS, checked_page, chromium_path
+from tests.support.ports import free_port
+from tests.support.processes import ROOT, wait_for
+from tests.support.web import answers
 
 STARTUP = 120  # gunicorn and the worker build the evaluation tables first, on 2 shared cores
-ARTIFACTS = ROOT / ".artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium_path() -> str:
-    """The system's Chromium; fails the test run loudly when there is none."""
-    for candidate in (os.environ.get("LONGCARDS_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    pytest.fail("the browser tests need Chromium: `apt-get install -y chromium` (scripts/test does it when it can), "
-                "or set LONGCARDS_CHROMIUM to its path", pytrace=False)
-
-
-def answers(url: str) -> bool:
-    """Whether a GET of `url` answers 200."""
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="session")
@@ -95,51 +71,13 @@ def browser() -> Iterator[object]:
         launched.close()
 
 
-class Console:
-    """What a page said on its console: errors and uncaught exceptions, minus those a test expects."""
-
-    def __init__(self) -> None:
-        self.errors: list[str] = []
-        self.expected: list[re.Pattern] = []
-
-    def expect(self, pattern: str) -> None:
-        """Allow console errors matching `pattern` (an API error answer the test provokes on purpose)."""
-        self.expected.append(re.compile(pattern))
-
-    def unexpected(self) -> list[str]:
-        return [e for e in self.errors if not any(p.search(e) for p in self.expected)]
-
-
-def open_page(browser, width: int, height: int = 900):
-    """A fresh page of the given size whose console errors are collected."""
-    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    console = Console()
-    page.on("console", lambda message: message.type == "error" and console.errors.append(message.text))
-    page.on("pageerror", lambda error: console.errors.append(f"uncaught: {error}"))
-    return context, page, console
-
-
 @pytest.fixture
 def page(browser, request):
     """A desktop-sized page (1280 x 900); screenshot and console check at the end."""
-    yield from _page(browser, request, 1280)
+    yield from checked_page(browser, request, 1280)
 
 
 @pytest.fixture
 def phone(browser, request):
     """A phone-sized page (375 x 740); screenshot and console check at the end."""
-    yield from _page(browser, request, 375, 740)
-
-
-def _page(browser, request, width: int, height: int = 900):
-    context, page, console = open_page(browser, width, height)
-    page.console = console
-    try:
-        yield page
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-        assert console.unexpected() == [], f"console errors: {console.unexpected()}"
-    finally:
-        context.close()
+    yield from checked_page(browser, request, 375, 740)

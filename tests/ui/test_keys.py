@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import expect
 
 from service.auth import entry
-from tests.conftest import flushed_redis, free_port, test_redis_url
-from tests.ui.conftest import answers
-from tests.workers.processes import ROOT, wait_for
+from tests.support.ports import free_port
+from tests.support.processes import ROOT, wait_for
+from tests.support.redis import flushed_redis, test_redis_url
+from tests.support.web import answers
 
 KEY = "ui-browser-key-0123456789abcdef"
 

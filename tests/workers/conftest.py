@@ -1,41 +1,19 @@
-"""Job fixtures: a real Redis (REDIS_URL's server, database 12, flushed around each test), the app on it, and a
-burst SimpleWorker on every queue with the JSON serializer.
+"""Job fixtures: a real Redis (REDIS_URL's server, database 12, flushed around each test) and the app on it; the
+burst SimpleWorker that runs the jobs is tests/support/jobs.py's `run_worker`.
 
 No Redis, no job tests: the fixture fails loudly instead of skipping, so a CI without Redis goes red.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 from redis import Redis
-from rq import SimpleWorker
 
 from service.app import create_app
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from tests.conftest import test_redis_url
-from workers.queues import QUEUES, SERIALIZER, queue
+from tests.support.jobs import WEBHOOK_SECRET
+from tests.support.redis import test_redis_url
 
 TEST_DB = 12
-WEBHOOK_SECRET = "test-webhook-secret"
-#: (rule-set, seats, policy) of the simulated tables batches cycle through.
-TABLES = (("bga-taiwan", 3, "greedy"), ("cardavia-chan", 4, "greedy"), ("bga-taiwan", 4, "random"),
-          ("cardavia-flowers", 4, "random"), ("cardavia-chan", 4, "random"), ("bga-taiwan", 2, "random"))
-
-
-@cache
-def _simulated(index: int) -> dict:
-    """The index-th simulated log of the pool (seeded, so the same every run)."""
-    ruleset_id, seats, policy = TABLES[index % len(TABLES)]
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
-    return simulate(ruleset_id, index, seats, policy)
-
-
-def batch(size: int, unique: int = 36) -> list[dict]:
-    """`size` legal logs, cycling through `unique` distinct simulated rounds of every table (cheap to build)."""
-    return [_simulated(i % unique) for i in range(size)]
 
 
 @pytest.fixture(scope="session")
@@ -59,10 +37,3 @@ def app(redis_db: Redis, redis_url: str):
 def client(app):
     """A test client for the app."""
     return app.test_client()
-
-
-def run_worker(connection: Redis, queues: tuple[str, ...] = QUEUES, with_scheduler: bool = False) -> bool:
-    """Drain the queues with a burst SimpleWorker in this process (JSON serializer); True if it ran any job."""
-    worker = SimpleWorker([queue(name, connection) for name in queues], connection=connection,
-                          serializer=SERIALIZER)
-    return worker.work(burst=True, with_scheduler=with_scheduler)

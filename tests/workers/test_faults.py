@@ -7,10 +7,9 @@ import time
 
 from service.app import create_app
 from service.jobs import IDEMPOTENCY_PREFIX
-from tests.redis_server import RedisServer
+from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
+from tests.support.redis import RedisServer
 from workers.queues import QUEUE_REPLAYS, connect, queue
-
-from .conftest import WEBHOOK_SECRET, batch, run_worker
 
 
 def test_redis_outage_fails_jobs_fast_and_recovers_without_restart(tmp_path):

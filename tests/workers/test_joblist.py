@@ -10,12 +10,10 @@ import pytest
 from service import joblist
 from service.app import create_app
 from service.auth import entry
+from tests.support.jobs import LONG_BATCH, batch, run_worker
+from tests.support.processes import wait_for, worker_process
 from workers.queues import enqueue
 from workers.replays import analyse_replays
-
-from .conftest import batch, run_worker
-from .processes import wait_for, worker_process
-from .test_recovery import LONG_BATCH
 
 
 def submit(client, logs: list[dict], **extra):

@@ -13,14 +13,13 @@ from dataclasses import replace
 import pytest
 from rq.registry import FailedJobRegistry, ScheduledJobRegistry
 
+from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
+from tests.support.receivers import Receiver, receiving
 from workers import replays
 from workers.callbacks import ALLOW_PRIVATE_ENV
 from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, fetch, queue
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, deliver_webhook, verify
-
-from .conftest import WEBHOOK_SECRET, batch, run_worker
-from .receivers import Receiver, receiving
 
 PLAYERS = [["ann", "bao", "cam"], ["ann", "bao", "cam", "dan"]]
 

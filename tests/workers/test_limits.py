@@ -5,11 +5,9 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
-from tests.replay.test_review import dealt_log
+from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker, search_body
+from tests.support.logs import dealt_log
 from workers.queues import QUEUE_SEARCHES, queue
-
-from .conftest import WEBHOOK_SECRET, batch, run_worker
-from .test_searches import search_body
 
 
 @pytest.fixture

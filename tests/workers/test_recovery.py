@@ -14,12 +14,8 @@ from rq import Callback, Queue, Retry, Worker
 from rq.job import JobStatus
 
 from service.app import create_app
-from tests.redis_server import RedisServer
-from workers.queues import QUEUE_REPLAYS, SERIALIZER, connect, enqueue, fetch
-from workers.replays import analyse_replays
-
-from .conftest import batch
-from .processes import (
+from tests.support.jobs import LONG_BATCH, batch
+from tests.support.processes import (
     alive,
     kill_tree,
     registered,
@@ -29,9 +25,10 @@ from .processes import (
     worker_process,
     worker_processes,
 )
+from tests.support.redis import RedisServer
+from workers.queues import QUEUE_REPLAYS, SERIALIZER, connect, enqueue, fetch
+from workers.replays import analyse_replays
 
-#: Logs in a job of 2.2-2.8 s on this 2-core machine when idle (several times longer under load).
-LONG_BATCH = 480
 #: The target: the job of a killed worker is retried (or failed) this soon, every other worker idle.
 ABANDONED_WITHIN = 90
 READY_WITHIN = 30

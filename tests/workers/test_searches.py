@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from tests.replay.test_review import dealt_log
+from tests.support.jobs import run_worker, search_body
+from tests.support.logs import dealt_log
 from workers.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
-
-from .conftest import run_worker
-
-# The bga-taiwan hand of tests/api/test_discards.py: discarding yA or wC waits on the other's pair (12 points).
-HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
-        "gH", "gH", "yA", "wC"]
-
-
-def search_body(**extra) -> dict:
-    """A small search of the dealer's opening discard."""
-    return {"ruleset": "bga-taiwan", "hand": HAND, "seats": 4, "seat": 0, "samples": 60, "time_budget": 20,
-            "seed": 3, **extra}
 
 
 def test_search_job_ranks_candidates_with_intervals(client, redis_db):

@@ -11,13 +11,12 @@ import pytest
 import trustme
 from rq.registry import ScheduledJobRegistry
 
+from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
+from tests.support.receivers import Receiver, receiving
 from workers import callbacks
 from workers.callbacks import ALLOW_PRIVATE_ENV
 from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, enqueue, queue
 from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, WebhookRefused, deliver_webhook, verify
-
-from .conftest import WEBHOOK_SECRET, batch, run_worker
-from .receivers import Receiver, receiving
 
 PAYLOAD = {"id": "job-1", "kind": "replay", "status": "finished", "result": {"ok": True}}
 HOST = "hooks.example.test"

@@ -1,8 +1,10 @@
 """Positions for the search tests: cut out of simulated rounds (`service.testbed.replayed`), where the true deal
-and stock are known, and a small two-seat position whose win probability can be counted exactly."""
+and stock are known, and a small two-seat position whose win probability can be counted exactly; the family's
+playout table of a position and its playouts, as the search runs them."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from functools import cache
 from typing import Any
@@ -11,7 +13,11 @@ from service.replay.simulate_chan import simulate as simulate_chan
 from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
 from service.rules.fourcolor import cards as fc_cards
 from service.rules.registry import get_ruleset
-from service.search.deal import Deal
+from service.search.chan_table import ChanTable
+from service.search.deal import Deal, Outcome, deal_rng, sample_deal
+from service.search.fourcolor_table import FourColorTable
+from service.search.montecarlo import PLAYOUTS
+from service.search.player import Planner
 from service.search.position import Position, parse_position
 from service.testbed.replayed import discards, position_before
 
@@ -58,3 +64,25 @@ def small_position() -> dict[str, Any]:
     return {"ruleset": BGA, "hand": SMALL_HAND, "exposed": [], "visible": sorted(left.elements()), "seats": 2,
             "seat": 0, "opponents": [{"seat": 1, "exposed": [{"kind": k, "cards": c} for k, c in SMALL_OPPONENT]}],
             "stock_remaining": 2}
+
+
+def table_of(position: Position) -> FourColorTable | ChanTable:
+    """The family's playout table of a position (as the search builds it)."""
+    return PLAYOUTS[position.family][0](position, Planner(position))
+
+
+def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
+         log: list[dict] | None = None) -> Outcome:
+    """One playout of the family."""
+    return PLAYOUTS[table.position.family][1](table, card, deal, random.Random(seed), log)
+
+
+def played_table(position: Position, seed: int, candidates: int) -> FourColorTable | ChanTable:
+    """A table after 30 sampled deals of seed `seed`, each played from the first `candidates` legal discards: its
+    planner remembers the hands the player met."""
+    table = table_of(position)
+    for i in range(30):
+        deal = sample_deal(position, deal_rng(seed, i))
+        for candidate in position.legal_discards()[:candidates]:
+            play(table, candidate, deal, i)
+    return table

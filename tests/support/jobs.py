@@ -1,0 +1,49 @@
+"""The jobs' test material: legal logs to batch, a search request, and a burst SimpleWorker that runs the queued
+jobs in the test's own process."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from redis import Redis
+from rq import SimpleWorker
+
+from service.replay.simulate_chan import simulate as simulate_chan
+from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from workers.queues import QUEUES, SERIALIZER, queue
+
+WEBHOOK_SECRET = "test-webhook-secret"
+#: (rule-set, seats, policy) of the simulated tables batches cycle through.
+TABLES = (("bga-taiwan", 3, "greedy"), ("cardavia-chan", 4, "greedy"), ("bga-taiwan", 4, "random"),
+          ("cardavia-flowers", 4, "random"), ("cardavia-chan", 4, "random"), ("bga-taiwan", 2, "random"))
+#: Logs in a job of 2.2-2.8 s on this 2-core machine when idle (several times longer under load).
+LONG_BATCH = 480
+# The bga-taiwan hand of tests/api/test_discards.py: discarding yA or wC waits on the other's pair (12 points).
+HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
+        "gH", "gH", "yA", "wC"]
+
+
+@cache
+def _simulated(index: int) -> dict:
+    """The index-th simulated log of the pool (seeded, so the same every run)."""
+    ruleset_id, seats, policy = TABLES[index % len(TABLES)]
+    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
+    return simulate(ruleset_id, index, seats, policy)
+
+
+def batch(size: int, unique: int = 36) -> list[dict]:
+    """`size` legal logs, cycling through `unique` distinct simulated rounds of every table (cheap to build)."""
+    return [_simulated(i % unique) for i in range(size)]
+
+
+def search_body(**extra) -> dict:
+    """A small search of the dealer's opening discard."""
+    return {"ruleset": "bga-taiwan", "hand": HAND, "seats": 4, "seat": 0, "samples": 60, "time_budget": 20,
+            "seed": 3, **extra}
+
+
+def run_worker(connection: Redis, queues: tuple[str, ...] = QUEUES, with_scheduler: bool = False) -> bool:
+    """Drain the queues with a burst SimpleWorker in this process (JSON serializer); True if it ran any job."""
+    worker = SimpleWorker([queue(name, connection) for name in queues], connection=connection,
+                          serializer=SERIALIZER)
+    return worker.work(burst=True, with_scheduler=with_scheduler)
