@@ -1,0 +1,67 @@
+"""Settings the deployments share with the service: the body limit is the service's default everywhere, and
+authentication is required (gunicorn with deploy/gunicorn.conf.py, for real, refuses to start without keys)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.deploy import APP_TARGET, DEPLOY, ROOT, compose, container, env_of, objects, pod_spec, the, workloads
+from tests.support.ports import free_port
+
+
+def deployed_values(name: str) -> dict[str, str | None]:
+    """Every value `name` gets in deploy/: the ConfigMaps, each container's env, each Compose service's
+    environment (a `${VAR:-default}` read as its default; no value: passed through from the shell)."""
+    found: dict[str, str | None] = {}
+    for map_name, config_map in objects("ConfigMap").items():
+        if name in config_map.get("data", {}):
+            found[f"ConfigMap {map_name}"] = str(config_map["data"][name])
+    for workload_name, workload in workloads().items():
+        for cont in pod_spec(workload)["containers"]:
+            if name in env_of(cont):
+                found[f"{workload_name}/{cont['name']}"] = str(env_of(cont)[name].get("value"))
+    for service_name, service in compose()["services"].items():
+        env = service.get("environment") or {}
+        if name in env:
+            value = None if env[name] is None else str(env[name])
+            default = re.fullmatch(r"\$\{\w+:-([^}]*)\}", value or "")
+            found[f"compose {service_name}"] = default.group(1) if default else value
+    return found
+
+
+def test_max_content_length_is_the_service_default_everywhere():
+    """A batch of 200 logs is about 1 MB: a deployment limit below the service's default would refuse it."""
+    from service.config import DEFAULTS
+
+    values = deployed_values("LONGCARDS_MAX_CONTENT_LENGTH")
+    assert "ConfigMap longcards-config" in values
+    for where, value in values.items():
+        assert value is None or int(value) == DEFAULTS["MAX_CONTENT_LENGTH"], f"{where}: {value}"
+    # Prose and comments too: no other byte count is written next to the variable anywhere in deploy/.
+    for path in (p for p in DEPLOY.rglob("*") if p.is_file()):
+        for number in re.findall(r"MAX_CONTENT_LENGTH\W{1,6}(\d+)", path.read_text(encoding="utf-8")):
+            assert int(number) == DEFAULTS["MAX_CONTENT_LENGTH"], f"{path.name}: {number}"
+
+
+def test_deployments_require_authentication():
+    """Compose and Kubernetes set LONGCARDS_REQUIRE_AUTH, so an empty key secret stops the API from starting."""
+    values = deployed_values("LONGCARDS_REQUIRE_AUTH")
+    assert {"ConfigMap longcards-config", "compose api"} <= set(values), values
+    assert all(value == "true" for value in values.values()), values
+    assert "envFrom" in container(the("Deployment", "longcards-api"), "api")
+
+
+def test_gunicorn_refuses_to_start_without_keys_when_auth_is_required(tmp_path):
+    """The image's command, for real: gunicorn with deploy/gunicorn.conf.py exits non-zero with the reason."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("LONGCARDS_")}
+    env.update(LONGCARDS_REQUIRE_AUTH="true", BIND=f"127.0.0.1:{free_port()}", WEB_CONCURRENCY="1",
+               PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    done = subprocess.run([str(gunicorn), "--config", str(DEPLOY / "gunicorn.conf.py"), APP_TARGET],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0, done
+    assert "LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key" in done.stderr, done.stderr[-2000:]
