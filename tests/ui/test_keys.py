@@ -17,6 +17,8 @@ from tests.support.processes import ROOT, wait_for
 from tests.support.redis import flushed_redis, test_redis_url
 from tests.support.web import answers
 
+pytestmark = pytest.mark.slow  # a real browser against a gunicorn of its own
+
 KEY = "ui-browser-key-0123456789abcdef"
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from service.api.examples import AUDIT_LOG
+
+pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
 
 def click_card(page, where: str, code: str, times: int = 1) -> None:

@@ -8,9 +8,12 @@ import json
 import re
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from service.replay.simulate_fourcolor import simulate
+
+pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
 RULESET = "bga-taiwan"
 

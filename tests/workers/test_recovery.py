@@ -53,6 +53,7 @@ def long_job(connection: Redis, size: int = LONG_BATCH):
         "logs_total": size}})
 
 
+@pytest.mark.slow
 def test_worker_rides_out_a_redis_outage_mid_job(redis_server, tmp_path):
     """Redis stops for 5 s while the job runs and comes back with its saved data: the worker is still alive and
     the job finishes with its whole result."""
@@ -78,6 +79,7 @@ def test_worker_rides_out_a_redis_outage_mid_job(redis_server, tmp_path):
         assert Worker.count(connection=connection) == 1
 
 
+@pytest.mark.slow
 def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90_s(redis_server, tmp_path,
                                                                                   monkeypatch):
     """Two workers run a job each and are SIGKILLed; a third, idle, finds both jobs abandoned on the real clock:
@@ -118,6 +120,7 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
         assert fetch(retried.id, connection).return_value()["summary"]["games"] == LONG_BATCH
 
 
+@pytest.mark.slow
 def test_workers_register_again_after_redis_lost_its_data(redis_server, tmp_path):
     """Redis restarts empty: /readyz is ready again within 30 s, with no worker restarted."""
     server, connection = redis_server
