@@ -1,4 +1,4 @@
-"""Helpers for the Chắn audit tests: simulated logs, an independent walk over a legal log's state, the capture
+"""Chắn logs for the audit tests: simulated logs, an independent walk over a legal log's state, the capture
 rules read from docs/rules.md#chan, and a deal builder for hand-written logs.
 
 The walk does not use the replay or the rules engine: it tracks each seat's concealed cards, exposed pairs and

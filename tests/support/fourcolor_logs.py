@@ -1,4 +1,4 @@
-"""Helpers for the replay tests: a pool of simulated logs, an independent walk over a log's state, and
+"""Four Color Cards logs for the replay tests: a pool of simulated logs, an independent walk over a log's state, and
 single-event mutations.
 
 The walk does not use the replay: it tracks every seat's concealed cards from the log alone. In a legal log

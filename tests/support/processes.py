@@ -1,5 +1,6 @@
-"""Real worker processes for the fault tests: start `python -m workers` on a Redis, find the one running a job,
-kill it with its work horse, and wait on the real clock."""
+"""Real processes on the real clock: wait for a condition (a server answering, a worker registered) without ever
+hanging; and for the fault tests, start `python -m workers` on a Redis, find the one running a job, and kill it
+with its work horse. ROOT is the repository, where the processes run."""
 
 from __future__ import annotations
 
