@@ -108,7 +108,7 @@ names = json.loads(sys.argv[1])
 for name in names:
     importlib.import_module(name)
 from service.rules.registry import all_rulesets
-all_rulesets()  # registry._load imports the rule-set packages lazily
+all_rulesets()  # the registry imports every family's rule-sets
 print(json.dumps({"loaded": sorted(m for m in sys.modules if m.startswith("service.")),
                   "modules": sorted(sys.modules)}))
 """

@@ -96,8 +96,8 @@ class ChanReviewer(DecisionReview, ChanReplay):
 
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [chan_cards.code(c) for c in self.visible_to(seat)]
-        return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.history[seat],
-                                             self.seats)
+        return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.seats,
+                                             self.history[seat])
 
 
 def answers(claims: list) -> dict[int, Any]:

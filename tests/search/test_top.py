@@ -76,7 +76,7 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
     seen = [position.code(c) for c in position.seen()]
     hand = ruleset.parse(options, payload["hand"], payload["exposed"])
     if position.family == "chan":
-        expected = ruleset.analyse_discards(hand, options, seen, position.history, position.seats)
+        expected = ruleset.analyse_discards(hand, options, seen, position.seats, position.history)
     else:
         expected = ruleset.analyse_discards(hand, options, seen, position.seats)
     counts = [0] * len(Exact(position).outside)

@@ -10,7 +10,7 @@ from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
-from ..registry import check_extras, check_seats, register
+from ..protocol import check_extras, check_seats
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
 from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
 from .claim_advice import analyse_claims, claim_unseen
@@ -87,8 +87,8 @@ class ChanRuleSet:
         history = history or History()
         return [] if history.dead_hand else legal_discards(tally(cards), history)
 
-    def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object],
-                         history: History | None = None, seats: int = 4) -> DiscardAnalysis:
+    def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object], seats: int,
+                         history: History | None = None) -> DiscardAnalysis:
         """The exact analysis of every legal discard of a 20-card hand; `visible`: codes of the cards seen
         outside his own."""
         self.check_seats(seats)
@@ -150,7 +150,7 @@ class ChanRuleSet:
         return evaluate_win(hand)
 
     def settle(self, hand: ChanHand, options: Mapping[str, Any], seats: int, winner: int,
-               context: Mapping[str, Any] | None = None, lucky_card: object = None) -> ChanSettlement:
+               lucky_card: object = None, context: Mapping[str, Any] | None = None) -> ChanSettlement:
         """Score and payments of a win."""
         check_extras(self, lucky_card, None)
         context = dict(context or {})
@@ -180,4 +180,4 @@ class ChanRuleSet:
         }
 
 
-CARDAVIA_CHAN = register(ChanRuleSet())
+CARDAVIA_CHAN = ChanRuleSet()
