@@ -22,6 +22,7 @@ from typing import Any
 
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis
 from ..rules.errors import DomainError
+from ..rules.protocol import RuleSet
 from .log import Event
 
 MODES = ("none", "exact", "deep")
@@ -32,7 +33,7 @@ COSTLIEST = 5
 class SeatView:
     """What a seat knows when it must discard, in engine values: the position a deep rater searches from."""
 
-    ruleset: Any
+    ruleset: RuleSet
     options: Mapping[str, Any]
     hand: tuple[int, ...]  # concealed cards, sorted
     exposed: tuple[Any, ...]  # his exposed melds

@@ -17,6 +17,7 @@ from ..rules.fourcolor.cards import GENERAL, Tally, character_of, code, is_flowe
 from ..rules.fourcolor.claims import Claim
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.melds import Meld, classify
+from ..rules.fourcolor.rulesets import fourcolor_ruleset
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -39,7 +40,7 @@ class FourColorReplay(TurnReplay):
 
     def __init__(self, log: GameLog) -> None:
         super().__init__(log)
-        self.ruleset = log.ruleset
+        self.ruleset = fourcolor_ruleset(log.ruleset)
         self.rules = self.ruleset.meld_rules(self.options)
         self.flowers = self.ruleset.has_flowers
         self.hands = [Tally.of(h) for h in log.hands]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
+from ..rules.protocol import RuleSet
 from .decisions import SeatView
 
 
@@ -26,7 +27,7 @@ class Dealt(NamedTuple):
     stock: tuple[str, ...]
 
 
-def shuffled_deal(deck: Sequence[str], ruleset: Any, rng: Any, seats: int) -> Dealt:
+def shuffled_deal(deck: Sequence[str], ruleset: RuleSet, rng: Any, seats: int) -> Dealt:
     """`deck` (card codes) shuffled by `rng`, then a dealer drawn by it, and the rule-set's deal sizes cut from the
     top in seat order; the rest is the stock."""
     cards = list(deck)
@@ -80,7 +81,7 @@ class Table:
     `options`, `seats`, `exposed`, `stock`, `drawn` and says how it holds a seat's cards (`concealed`) and history
     (`history_of`)."""
 
-    rs: Any
+    rs: RuleSet
     options: Any
     seats: int
     exposed: list[list[Any]]

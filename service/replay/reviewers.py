@@ -16,6 +16,7 @@ from ..rules.analysis import ClaimAnalysis, DiscardAnalysis
 from ..rules.chan import cards as chan_cards
 from ..rules.chan.captures import History
 from ..rules.chan.hand import ChanHand
+from ..rules.chan.rulesets import chan_ruleset
 from ..rules.fourcolor import cards as fc_cards
 from .audit import Audit, audit_replay
 from .chan import ChanReplay
@@ -64,7 +65,7 @@ class ChanReviewer(DecisionReview, ChanReplay):
     def __init__(self, log: GameLog, settings: ReviewSettings | None = None, progress: Callable | None = None) -> None:
         super().__init__(log)
         self.init_decisions(settings, progress)
-        self.ruleset = log.ruleset
+        self.ruleset = chan_ruleset(log.ruleset)
 
     def offered(self, public: Any, claims: list) -> None:
         made = answers(claims)

@@ -23,8 +23,9 @@ from ..rules.chan.captures import History, capture_rule_broken
 from ..rules.chan.cards import CODES, code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
-from ..rules.chan.rulesets import CARDAVIA_CHAN
+from ..rules.chan.rulesets import CARDAVIA_CHAN, ChanRuleSet, chan_ruleset
 from ..rules.chan.scoring import settle
+from ..rules.protocol import RuleSet
 from ..rules.registry import get_ruleset
 from .decisions import SeatView
 from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
@@ -32,7 +33,7 @@ from .players import Dealt, Player, Table, checked_claim, checked_discard, shuff
 SEATS = 4
 
 
-def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
+def deal(ruleset: RuleSet, rng: random.Random, seats: int = SEATS) -> Dealt:
     """A shuffled deal (docs/rules.md#chan-deal: the dealer 20 cards, the others 19): dealer, hands and stock."""
     return shuffled_deal(list(CODES) * 4, ruleset, rng, SEATS)
 
@@ -40,8 +41,8 @@ def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
 class ChanRound(Table):
     """One round of a deal, every decision asked of the seat's player."""
 
-    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
-        self.rs = ruleset
+    def __init__(self, ruleset: RuleSet, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
+        self.rs: ChanRuleSet = chan_ruleset(ruleset)
         self.options = ruleset.resolve_options(options)
         self.seats, self.players = SEATS, list(players)
         self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)
@@ -200,7 +201,7 @@ class SimulatedPlayer:
 
     def discard(self, view: SeatView) -> int:
         counts = tally(view.hand)
-        options = view.ruleset.legal_discards(ChanHand(tuple(counts), (), None), view.history)
+        options = chan_ruleset(view.ruleset).legal_discards(ChanHand(tuple(counts), (), None), view.history)
         if self.greedy:
             loose = set(pair_up(counts).unpaired)
             options = [c for c in options if c in loose] or options

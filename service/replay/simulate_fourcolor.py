@@ -22,12 +22,14 @@ from typing import Any
 from ..rules.fourcolor.cards import CHESS_CODES, FLOWER_CODES, Tally, code
 from ..rules.fourcolor.evaluate import legal_melds
 from ..rules.fourcolor.hand import FourColorHand
+from ..rules.fourcolor.rulesets import FourColorRuleSet, fourcolor_ruleset
+from ..rules.protocol import RuleSet
 from ..rules.registry import get_ruleset
 from .decisions import SeatView
 from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
 
 
-def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
+def deal(ruleset: RuleSet, rng: random.Random, seats: int) -> Dealt:
     """A shuffled deal of the rule-set's deck (docs/rules.md#fc-deal): dealer, hands and stock."""
     return shuffled_deal(list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if ruleset.has_flowers else []), ruleset, rng,
                          seats)
@@ -36,8 +38,8 @@ def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
 class FourColorRound(Table):
     """One round of a deal, every decision asked of the seat's player."""
 
-    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
-        self.rs = ruleset
+    def __init__(self, ruleset: RuleSet, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
+        self.rs: FourColorRuleSet = fourcolor_ruleset(ruleset)
         self.options = ruleset.resolve_options(options)
         self.seats, self.players = len(players), list(players)
         self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)

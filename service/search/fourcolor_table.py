@@ -17,6 +17,7 @@ from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
+from ..rules.fourcolor.rulesets import fourcolor_ruleset
 from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, tally, with_meld
 from .position import Position
 from .shapes import Shapes
@@ -37,7 +38,7 @@ class FourColorTable:
     policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
 
     def __init__(self, position: Position, planner: Planner) -> None:
-        rs, options = position.ruleset, position.options
+        rs, options = fourcolor_ruleset(position.ruleset), position.options
         self.position, self.options, self.planner = position, options, planner
         self.flowers, self.ruleset = rs.has_flowers, rs
         self.rules = rules = rs.meld_rules(options)

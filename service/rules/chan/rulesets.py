@@ -10,7 +10,7 @@ from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
-from ..protocol import check_extras, check_seats
+from ..protocol import RuleSet, check_extras, check_seats
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
 from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
 from .claim_advice import analyse_claims, claim_unseen
@@ -178,6 +178,13 @@ class ChanRuleSet:
             "seat_roles": list(ROLES),
             "options": [o.describe() for o in self.options],
         }
+
+
+def chan_ruleset(ruleset: RuleSet) -> ChanRuleSet:
+    """`ruleset` as the Chắn rule-set it is, for code that serves this family alone."""
+    if not isinstance(ruleset, ChanRuleSet):
+        raise TypeError(f"{ruleset.id} is not a Chắn rule-set")
+    return ruleset
 
 
 CARDAVIA_CHAN = ChanRuleSet()

@@ -13,7 +13,7 @@ from typing import Any
 from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
-from ..protocol import check_extras, check_seats
+from ..protocol import RuleSet, check_extras, check_seats
 from .cards import ALL_CODES, CHESS_CODES, card_parser, check_copies, code, deck, discardable, parse_card
 from .claim_advice import analyse_claims, claim_unseen
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
@@ -284,6 +284,13 @@ class FourColorRuleSet:
             "options": [o.describe() for o in self.options],
             "decisions": [d.describe() for d in self.decisions],
         }
+
+
+def fourcolor_ruleset(ruleset: RuleSet) -> FourColorRuleSet:
+    """`ruleset` as the Four Color Cards rule-set it is, for code that serves this family alone."""
+    if not isinstance(ruleset, FourColorRuleSet):
+        raise TypeError(f"{ruleset.id} is not a Four Color Cards rule-set")
+    return ruleset
 
 
 BGA_TAIWAN = FourColorRuleSet(
