@@ -16,6 +16,7 @@ Terms:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,7 +71,7 @@ def rank_key(option: DiscardOption) -> tuple[float, ...]:
     return (*hand_key(option), option.card_unseen)
 
 
-def ranked(options: list[DiscardOption], describe) -> tuple[DiscardOption, ...]:
+def ranked(options: list[DiscardOption], describe: Callable[[DiscardOption], str]) -> tuple[DiscardOption, ...]:
     """Sort by `rank_key` (then card order), give equal keys equal ranks, attach `describe(option)` as reason."""
     return _ranked(options, rank_key, lambda o: o.card, describe)
 
@@ -132,7 +133,7 @@ def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
     return (1, *hand_key(option), 0 if option.kind == "pass" else 1)
 
 
-def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:
+def ranked_claims(options: list[ClaimOption], describe: Callable[[ClaimOption], str]) -> tuple[ClaimOption, ...]:
     """Sort by `claim_rank_key` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
     return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
 

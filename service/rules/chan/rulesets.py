@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..codes import fast_parser
@@ -107,7 +107,7 @@ class ChanRuleSet:
 
     def history_of(self, raw: object) -> History:
         """The player's earlier moves (capture rules 3-6), from a request's `history` (none: a clean one)."""
-        return parse_history(raw) if raw else History()
+        return parse_history(cast(Mapping[str, object], raw)) if raw else History()  # an object, by the schema
 
     def objective(self, options: Mapping[str, Any]) -> str:
         """Every Chắn win is paid: a search ranks discards on the expected settlement."""
