@@ -43,7 +43,7 @@ class DescribedSchemas(MarshmallowPlugin):
 
     Converter = Converter
 
-    def schema_helper(self, name, _, schema=None, **kwargs):  # type: ignore[override]
+    def schema_helper(self, name, _, schema=None, **kwargs):
         """The component as MarshmallowPlugin makes it, with a `description`."""
         json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
         doc = resolve_schema_cls(schema).__doc__ if schema is not None else None  # its own, not a base class's
@@ -57,7 +57,7 @@ class Api(SmorestApi):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error):  # type: ignore[override]
+    def handle_http_exception(self, error):
         """Serve HTTP errors as problem+json."""
         return handle_http_exception(error)
 
@@ -102,7 +102,7 @@ def register_blueprints(app: Flask) -> Api:
 
 
 #: Either key header; `{}` because keys are off unless the deployment configures them (LONGCARDS_API_KEYS).
-SECURITY = [{"ApiKeyBearer": []}, {"ApiKeyHeader": []}, {}]
+SECURITY: list[dict[str, list[str]]] = [{"ApiKeyBearer": []}, {"ApiKeyHeader": []}, {}]
 
 API_DESCRIPTION = """\
 Rules engine for the long-card games Four Color Cards (bga-taiwan, cardavia-flowers) and Chắn (cardavia-chan).

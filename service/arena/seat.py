@@ -68,8 +68,8 @@ def after_claim(view: SeatView, card: int, claim: Any) -> tuple[list[int], tuple
     if is_chan(view):
         after = chan_after_claim(hand, claim)
         return after.concealed_cards(), after.exposed, chan_history_after(claim, hand, view.history or History())
-    after = fc_after_claim(hand, claim)
-    return after.concealed_cards(), after.exposed, None
+    left = fc_after_claim(hand, claim)
+    return left.concealed_cards(), left.exposed, None
 
 
 def win_gain(view: SeatView, card: int | None, cards: Any = None, exposed: tuple[Any, ...] | None = None) -> float:

@@ -145,6 +145,10 @@ class DecisionReview:
         """The claim analysis of the seat's position on the card (each family's reviewer runs its rule-set's)."""
         raise NotImplementedError
 
+    def analyse(self, seat: int) -> DiscardAnalysis:
+        """The discard analysis of the seat's position (each family's reviewer runs its rule-set's)."""
+        raise NotImplementedError
+
     # -- the discard ---------------------------------------------------------------------------------------
     def discarding(self, event: Event, card: int) -> None:
         if self.settings.mode == "none":
@@ -169,8 +173,10 @@ class DecisionReview:
         }
         if self.settings.mode == "deep":
             try:
-                entry["deep"] = self.settings.rater(self.seat_view(event.seat, self.shown, self.stock_left()),
-                                                    card, analysis, self.settings)
+                rater = self.settings.rater
+                assert rater is not None  # a deep review is refused without one (__init__)
+                entry["deep"] = rater(self.seat_view(event.seat, self.shown, self.stock_left()), card, analysis,
+                                      self.settings)
                 entry["expected_loss"] = entry["deep"]["expected_loss"]
             except DomainError:
                 pass  # a position an illegal log made impossible to deal: the exact rating stands

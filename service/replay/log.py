@@ -20,7 +20,7 @@ MAX_EVENTS = 2000
 class Event(NamedTuple):
     """One event of the log, its cards parsed (a tuple: logs hold thousands of events)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the event's place in the log, shadowing tuple.index
     seat: int
     type: str
     card: int | None = None

@@ -67,7 +67,8 @@ class FourColorRound(Table):
             hand = FourColorHand(self.hands[self.dealer], (), None)
             if self.rs.hu(hand, self.options).hu:
                 self.events.append({"seat": self.dealer, "type": "hu"})
-                return self.finish(self.dealer, hand) or self.log()
+                self.finish(self.dealer, hand)
+                return self.log()
             public = self.discard(self.dealer)
         while public is not None and self.result is None:
             public = self.offer(*public)
@@ -97,7 +98,8 @@ class FourColorRound(Table):
             return None if self.drawn >= len(self.stock) else self.draw(nxt)
         _, _, seat, claim = min(answers, key=lambda a: (a[0], a[1]))
         if claim.kind == "hu":
-            return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card))
+            self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card))
+            return None
         self.shown.remove(card)  # it now lies in the claimant's meld
         used = list(claim.meld.cards)
         used.remove(card)
@@ -117,7 +119,8 @@ class FourColorRound(Table):
         (docs/rules.md#fc-generals-end)."""
         legal = self.rs.discardable(self.hands[seat].cards())
         if not legal:
-            return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
+            self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
+            return None
         card = checked_discard(self.players[seat], self.view(seat), legal)
         self.hands[seat].remove(card)
         self.shown.append(card)

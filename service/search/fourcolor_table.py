@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules.chan.captures import History
 from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS
 from ..rules.fourcolor.claims import OPEN_IDENTICAL
 from ..rules.fourcolor.evaluate import melds_with
@@ -115,7 +116,7 @@ class FourColorTable:
         forced = role == "drawer" and self.forced[x] is not None
         if not forced and x not in hold.improving:
             return None
-        options = []
+        options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]] = []
         for opened, used, rest in self.melds_on(hold.counts, x):
             priority = self.rank.get((opened.kind, role), 0)
             if priority:
@@ -156,5 +157,5 @@ class FourColorTable:
         """Hu points of hand + `x` (exposed melds at exposed value), or -1 when it does not split into melds."""
         hand = FourColorHand(tally(counts), tuple(exposed), x)
         result = evaluate_hu(hand, self.rules, self.options.get("winning_meld_concealed", True))
-        return result.points if result.hu else -1
+        return result.points if result.hu and result.points is not None else -1
 

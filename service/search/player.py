@@ -281,7 +281,7 @@ class Turns:
 
     log: list[dict] | None
     show: Callable[[int], str]
-    hold: Hold | None
+    hold: Hold  # set as play begins, by the player's first discard
 
     def record(self, seat: int, kind: str, card: int | None = None, **more: Any) -> None:
         """Append one event (a no-op unless the playout is being recorded)."""
@@ -295,6 +295,7 @@ class Turns:
     def follow(self, seat: int, plan: Plan) -> int:
         """After his claim the player discards the top of his plan (`Planner.resolve`d); the hand it leaves is his
         new hand."""
+        assert plan.discard is not None  # a claim is taken only where a discard follows it (`Planner.choose`)
         self.hold = plan.holds[plan.discard]
         self.record(seat, "discard", plan.discard)
         return plan.discard

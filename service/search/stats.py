@@ -85,7 +85,9 @@ class Accumulator:
         self.eliminated_after: int | None = None
         self.n = self.wins = self.total = self.squares = self.pays = self.points = 0
         self.last: Outcome | None = None
-        self.paired = self.paired_total = self.paired_squares = 0
+        self.paired = 0
+        self.paired_total: float = 0
+        self.paired_squares: float = 0
 
     def add(self, outcome: Outcome) -> None:
         """Count one playout."""

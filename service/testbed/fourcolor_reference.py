@@ -49,6 +49,8 @@ def _search(counts: list[int], start: int, floor: tuple | None, rules: MeldRules
             counts[card] += 1
         if sub_best >= 0:
             ways += sub_ways
-            best = max(best, sub_best + rules.value(classify(meld, rules), True))
+            kind = classify(meld, rules)
+            assert kind is not None  # `meld` is one of the legal melds
+            best = max(best, sub_best + rules.value(kind, True))
     return best, ways
 

@@ -36,11 +36,13 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     seat = log["events"][k]["seat"]
     hands = [replay.concealed(s) for s in range(replay.seats)]
     left = Counter(get_ruleset(log["ruleset"]).deck())
-    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
+    stock = parsed.stock
+    assert stock is not None  # the testbed replays complete logs
+    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [stock[replay.drawn:]]:
         left.subtract(cards)
     view = replay.seat_view(seat, sorted(left.elements()), None)
     payload = {"ruleset": log["ruleset"], **position_request(view, replay.show)}
-    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(parsed.stock[replay.drawn:]),
+    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(stock[replay.drawn:]),
                 tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
     return payload, deal
 

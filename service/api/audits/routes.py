@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app
 from flask.views import MethodView
 
@@ -69,7 +71,7 @@ def json_schema(spec: dict, name: str) -> dict:
 
     def convert(node: object) -> object:
         if isinstance(node, dict):
-            out = {k: convert(v) for k, v in node.items() if k != "nullable"}
+            out: dict[str, Any] = {k: convert(v) for k, v in node.items() if k != "nullable"}
             if "$ref" in out:
                 out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
             return nullable(out) if node.get("nullable") else out
@@ -77,7 +79,8 @@ def json_schema(spec: dict, name: str) -> dict:
             return [convert(v) for v in node]
         return node
 
-    wanted, todo = {}, [name]
+    wanted: dict[str, Any] = {}
+    todo = [name]
     while todo:
         current = todo.pop()
         if current in wanted:
