@@ -119,3 +119,17 @@ def test_replay_job(longcards_client, base_url, redis_db):
     analysed = job.result["logs"][0]
     assert analysed["valid"] is True and analysed["outcome"]["points"] == 11
     assert job.result["summary"]["players"]["Chi"]["wins"] == 1  # seat 2's hu
+
+
+def test_unknown_job_is_a_typed_problem(longcards_client, base_url):
+    """A 404 (and a 401 without a key) parses into the Problem model, not None: every error answer has its body."""
+    from longcards_client import AuthenticatedClient, Client
+    from longcards_client.api.jobs import cancel_job, get_job
+    from longcards_client.models import Problem
+
+    client = AuthenticatedClient(base_url=base_url, token=KEY)
+    for operation in (get_job, cancel_job):
+        answer = operation.sync(job_id="no-such-job", client=client)
+        assert isinstance(answer, Problem) and answer.code == "job_not_found" and answer.status == 404
+    anonymous = get_job.sync(job_id="no-such-job", client=Client(base_url=base_url))
+    assert isinstance(anonymous, Problem) and anonymous.code == "missing_api_key" and anonymous.status == 401

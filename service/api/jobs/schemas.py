@@ -7,6 +7,12 @@ from marshmallow import fields, validate
 
 from ..replays.schemas import MAX_BATCH
 
+#: The 404 of a job id.
+JOB_NOT_FOUND = "`job_not_found`: no such job for this caller (another key's job included), or it expired"
+#: Every job operation reaches Redis: down, it answers 503 with Retry-After.
+JOBS_UNAVAILABLE = {"description": "`jobs_unavailable`: Redis unavailable; retry after the Retry-After seconds",
+                    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}
+
 
 class ProgressSchema(ma.Schema):
     """How far a job is."""
