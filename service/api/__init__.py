@@ -19,6 +19,7 @@ from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 
 from ..errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+from .common import CARD_COMPONENTS, Card, OneOf, card_components
 
 
 class Converter(OpenAPIConverter):
@@ -36,6 +37,18 @@ class Converter(OpenAPIConverter):
             if "allOf" in ret:  # apispec already moved the $ref there (the field has a description or default)
                 return {"nullable": True}
         return super().field2nullable(field, ret)
+
+    def field2property(self, field) -> dict:
+        """The property apispec makes of a field; a card code refers to its family's card component (either
+        family's: `anyOf` both), no inline enum of its own; a `OneOf` to its schemas' components."""
+        ret = super().field2property(field)
+        if isinstance(field, Card):
+            ret.pop("type", None)
+            names = [CARD_COMPONENTS[field.family]] if field.family else list(CARD_COMPONENTS.values())
+            ret["allOf" if len(names) == 1 else "anyOf"] = [{"$ref": f"#/components/schemas/{n}"} for n in names]
+        if isinstance(field, OneOf):
+            ret["oneOf"] = [self.resolve_nested_schema(schema) for schema in field.schemas]
+        return ret
 
 
 class DescribedSchemas(MarshmallowPlugin):
@@ -95,6 +108,8 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
+    for name, component in card_components().items():
+        api.spec.components.schema(name, component)
     for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, jobs, searches,
                       problems):
         api.register_blueprint(blueprint)

@@ -47,7 +47,8 @@ class Ready(MethodView):
 
     @blp.response(200, ReadySchema)
     @blp.doc(security=[], operationId="get_readiness")  # open even when API keys are on
-    @blp.alt_response(503, description="Redis unreachable or no worker alive; the detail says which")
+    @blp.alt_response(503, description="`not_ready`: Redis unreachable or no worker alive; the detail says which",
+                      headers={"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}})
     def get(self):
         """Report whether jobs can run now."""
         try:

@@ -53,7 +53,7 @@ class ProblemType(MethodView):
 
     @cached
     @blp.response(200, ProblemTypeSchema())
-    @blp.alt_response(404, description="no such problem code")
+    @blp.alt_response(404, description="`not_found`: no such problem code")
     @blp.doc(security=[], operationId="get_problem_type")  # open even when API keys are on
     def get(self, code: str):
         """Describe a problem code: its status, when it happens and how to fix the request."""

@@ -35,7 +35,7 @@ class Ruleset(MethodView):
     @blp.doc(operationId="get_ruleset")
     @blp.response(200, RulesetSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
-    @blp.alt_response(404, description="no such rule-set")
+    @blp.alt_response(404, description="`unknown_ruleset`: no such rule-set")
     def get(self, ruleset_id: str):
         """Describe one rule-set."""
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from ..common import card_field
+
 
 class MeldValueSchema(ma.Schema):
     """A meld kind and its points (Chắn: a pair kind; pairs carry no points, bonuses score)."""
@@ -70,7 +72,7 @@ class RulesetSchema(ma.Schema):
     family = fields.String(required=True)
     source = fields.String(required=True)
     seats = fields.Nested(SeatsSchema, required=True)
-    cards = fields.List(fields.String(), required=True)
+    cards = fields.List(card_field(), required=True)
     melds = fields.List(fields.Nested(MeldValueSchema), required=True)
     bonuses = fields.List(fields.Nested(BonusSchema), metadata={"description": "cardavia-chan only"})
     base_points = fields.Integer(metadata={"description": "cardavia-chan: Ù xuông, a win with no bonus"})

@@ -32,7 +32,7 @@ class SettlementRequestSchema(HandRequestSchema):
     winner = integer(required=True, validate=validate.Range(min=0, max=3),
                             metadata={"description": "seat index of the winner, below seats"})
     lucky_card = card_field(
-        "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus",
+        "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus", family="fourcolor",
         load_default=None, allow_none=True)
     context = fields.Nested(ChanContextSchema, load_default=None, allow_none=True)
 
