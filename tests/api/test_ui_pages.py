@@ -43,6 +43,14 @@ def test_the_root_leads_to_the_lab_without_a_key(keyed):
     assert answer.status_code == 302 and answer.headers["Location"] == "/ui"
 
 
+def test_the_root_is_documented_like_the_pages(client):
+    """The spec lists `/` next to the pages: open without a key, answering a redirect to `/ui`."""
+    paths = client.get("/openapi.json").get_json()["paths"]
+    root, lab = paths["/"]["get"], paths["/ui"]["get"]
+    assert root["security"] == lab["security"] == [] and root["tags"] == lab["tags"] == ["ui"]
+    assert list(root["responses"]) == ["302"] and "Location" in root["responses"]["302"]["headers"]
+
+
 @pytest.mark.parametrize(("path", "script", "title"), [
     ("/ui", "lab.js", "Hand lab · Long Cards"), ("/ui/replay", "replay.js", "Replay viewer · Long Cards")])
 def test_each_page_has_the_shared_head_and_its_own_script(client, path, script, title):
