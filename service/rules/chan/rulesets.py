@@ -167,10 +167,12 @@ class ChanRuleSet:
         check_seats(self.id, 4, 4, seats, winner)
 
     def describe(self) -> dict[str, Any]:
-        """Cards, pair kinds, bonuses, claim priorities and options for /v1/rulesets."""
+        """Cards, hand sizes, pair kinds, bonuses, claim priorities and options for /v1/rulesets."""
         return {
             "id": self.id, "game": self.game, "title": self.title, "family": self.family, "source": self.source,
-            "seats": {"min": 4, "max": 4}, "cards": list(CODES),
+            "seats": {"min": 4, "max": 4},
+            "hand_size": {"resting": self.resting_size, "turn": self.resting_size + 1},
+            "cards": list(CODES), "copies": dict.fromkeys(CODES, COPIES),
             "melds": [{"kind": k, "exposed": 0, "concealed": 0} for k in KINDS],
             "bonuses": [{"name": k, "main": m, "dich": d, "condition": t} for k, (m, d, t) in BONUSES.items()],
             "base_points": U_XUONG,

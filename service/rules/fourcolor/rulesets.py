@@ -272,12 +272,15 @@ class FourColorRuleSet:
         return discardable(cards)
 
     def describe(self) -> dict[str, Any]:
-        """Cards, meld kinds with points, claim priorities and options for /v1/rulesets."""
+        """Cards, hand sizes, meld kinds with points, claim priorities and options for /v1/rulesets."""
         defaults = self.resolve_options(None)
+        deck = self.deck()
         return {
             "id": self.id, "game": self.game, "title": self.title, "family": self.family,
             "source": self.source, "seats": {"min": self.min_seats, "max": self.max_seats},
+            "hand_size": {"resting": self.resting_size, "turn": self.resting_size + 1},
             "cards": list(ALL_CODES if self.has_flowers else CHESS_CODES),
+            "copies": {self.card_code(card): deck.count(card) for card in sorted(set(deck))},
             "melds": self.meld_rules(defaults).table(),
             "claim_priorities": [{"class": k, "rank": v} for k, v in self.priorities.items()],
             "seat_roles": list(ROLES),
