@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +121,37 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path) -> list[Child]
     return children
 
 
+def site_of(bind: str) -> str | None:
+    """The base URL a browser on this machine reaches gunicorn's `BIND` at; None for a unix socket."""
+    if bind.startswith(("unix:", "fd://")):
+        return None
+    host, _, port = bind.rpartition(":")
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "[::]": "[::1]"}.get(host, host)
+    return f"http://{host}:{port}"
+
+
+def answers(site: str) -> bool:
+    """Whether the API answers `/healthz` yet (a short probe: the supervising loop must not stall)."""
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an http_proxy
+    try:
+        with direct.open(f"{site}/healthz", timeout=0.5) as response:
+            return response.status == 200
+    except urllib.error.HTTPError as error:
+        error.close()
+        return False
+    except OSError:  # not listening yet
+        return False
+
+
+def report_ready(site: str, env: dict[str, str]) -> None:
+    """Say where the pages and the docs are, once the API answers."""
+    say("ready")
+    say(f"hand lab:      {site}/ui")
+    say(f"replay viewer: {site}/ui/replay")
+    say(f"API docs:      {site}{env.get('LONGCARDS_DOCS_URL', '/docs')}")
+    say(f"OpenAPI spec:  {site}/openapi.json")
+
+
 def serve(workers: int = 2, data_dir: str | None = None) -> int:
     """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM."""
     env = dict(os.environ)
@@ -133,11 +166,15 @@ def serve(workers: int = 2, data_dir: str | None = None) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     children = children_of(env, workers, run_dir)
+    site = site_of(env.get("BIND", "127.0.0.1:8000"))  # deploy/gunicorn.conf.py's default
     try:
         while not stopping:
             for child in children:
                 if not stopping:
                     child.check()
+            if site and children[-1].due is None and answers(site):
+                report_ready(site, env)
+                site = None
             time.sleep(0.2)
         say("stopping")
     finally:

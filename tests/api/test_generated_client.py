@@ -25,7 +25,7 @@ KEY = "generated-client-secret-0123456789"
 
 @pytest.fixture(scope="module")
 def longcards_client(tmp_path_factory) -> Iterator[SimpleNamespace]:
-    """Generate the client into a temporary folder (as the README says, no network) and import it."""
+    """Generate the client into a temporary folder (as docs/api.md says, no network) and import it."""
     out = tmp_path_factory.mktemp("client") / "longcards-client"
     # The generator formats its output with ruff, installed beside this interpreter.
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
@@ -62,8 +62,8 @@ def base_url(redis_db, redis_url) -> Iterator[str]:
         server.server_close()
 
 
-def test_evaluate_hu_as_in_the_readme(longcards_client, base_url):
-    """The README's usage example: a typed answer, hu with 6 points and its three melds."""
+def test_evaluate_hu_as_in_the_api_doc(longcards_client, base_url):
+    """The usage example of docs/api.md: a typed answer, hu with 6 points and its three melds."""
     from longcards_client import AuthenticatedClient
     from longcards_client.api.hands import evaluate_hu
     from longcards_client.models import HandRequest

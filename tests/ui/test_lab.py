@@ -23,7 +23,7 @@ def open_lab(page, server: str, query: str = "") -> None:
 
 
 def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(page, server):
-    # The README's hand (docs/rules.md#fc-melds, #fc-concealed): exposed triple wS wS wS scores 1, the concealed
+    # The README's first hand (docs/rules.md#fc-melds, #fc-concealed): exposed triple wS wS wS scores 1, the concealed
     # command rG rA rE 2, and the triple yC yC yC completed by the public card counts concealed, 3: 6 points.
     # Six is under the threshold of 10, so the caller pays each of the two opponents 10 + 1 (#fc-threshold).
     open_lab(page, server)
