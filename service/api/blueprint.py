@@ -26,7 +26,7 @@ class Parser(FlaskParser):
         return orjson.loads(data)
 
 
-PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+PROBLEM_CONTENT: dict[str, Any] = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
 #: Every rate-limited operation may answer 429: over LONGCARDS_RATE_LIMIT, or too many failed authentications.
 TOO_MANY_REQUESTS = {
