@@ -71,10 +71,10 @@ def document_problems(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
     if "requestBody" in doc:
         for status, answer in BODY_PROBLEMS.items():
             responses.setdefault(status, deepcopy(answer))
-    for status, answer in responses.items():
+    for status, response in responses.items():
         # A str is a response component (UNPROCESSABLE_ENTITY ...), already a problem.
-        if str(status)[0] in "45" and isinstance(answer, dict) and "content" not in answer:
-            answer["content"] = deepcopy(PROBLEM_CONTENT)
+        if str(status)[0] in "45" and isinstance(response, dict) and "content" not in response:
+            response["content"] = deepcopy(PROBLEM_CONTENT)
     return doc
 
 
