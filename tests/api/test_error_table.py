@@ -10,7 +10,7 @@ import pytest
 
 from service.app import create_app
 from service.problems import PROBLEMS
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| ([^|]+) \|", re.M)
