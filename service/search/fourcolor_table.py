@@ -17,7 +17,8 @@ from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
-from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, tally, with_meld
+from .exact import HOPELESS, tally
+from .player import MEMO_LIMIT, Answer, Hold, Plan, Planner, with_meld
 from .position import Position
 from .shapes import Shapes
 
