@@ -68,4 +68,5 @@ def simulate(ruleset_id: str, seed: int, seats: int = 4, policy: str = "greedy",
     rng = random.Random(seed)
     dealt = family.deal(ruleset, rng, seats)
     player = SimulatedPlayer(rng, policy == "greedy", family.simulated)
-    return family.round(ruleset, options, dealt, [player] * seats).play()
+    # one player per hand dealt: a Chắn deal is always for four, whatever `seats` asks
+    return family.round(ruleset, options, dealt, [player] * len(dealt.hands)).play()
