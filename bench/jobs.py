@@ -30,8 +30,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Worker
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from workers.queues import connect, enqueue, fetch
 from workers.replays import analyse_replays
 
@@ -45,7 +44,6 @@ def simulated_logs(count: int) -> list[dict]:
     logs = []
     for seed in range(count):
         ruleset_id, seats, policy = TABLES[seed % len(TABLES)]
-        simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
         logs.append(simulate(ruleset_id, seed, seats, policy))
     return logs
 

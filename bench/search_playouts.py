@@ -31,8 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
-from service.replay.simulate_chan import simulate as simulate_chan  # noqa: E402
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor  # noqa: E402
+from service.replay.families import simulate  # noqa: E402
 from service.rules.chan import samples as chan_samples  # noqa: E402
 from service.rules.chan.cards import code as chan_code  # noqa: E402
 from service.rules.fourcolor import samples  # noqa: E402
@@ -72,7 +71,6 @@ def hand_of(ruleset_id: str, kind: str, rng: random.Random) -> tuple[list[int], 
 def mid_round(ruleset_id: str, seed: int) -> Any:
     """The position of the seat making the third discard of a simulated round (the first round with one)."""
     ruleset = get_ruleset(ruleset_id)
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
     while True:
         log = simulate(ruleset_id, seed, 4, "greedy")
         found = discards(log)

@@ -7,16 +7,14 @@ drawer) for a discard among the rule-set's `discardable` cards, ends the round o
 Generals and flowers (docs/rules.md#fc-generals-end) or on an exhausted stock, and settles it with the rule-set.
 The dealer's dealt win (bga-taiwan: his 21 cards already split into melds) is declared without asking him.
 
-`simulate` is the audit's test bed, with two players: `random` (always wins, takes a forced card as the engine
-lists it first, otherwise claims or passes at random; discards at random) and `greedy` (always wins, always makes
-the first legal claim; discards a card that is in no meld of its hand). Every log it writes must audit clean with
-its recorded result.
+`SIMULATED` is how the audit's test bed (`families.simulate`) plays here: its `random` player claims one time in two
+and draws a discard among every copy it holds; `greedy` discards a card that is in no meld of its hand.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.fourcolor.cards import CHESS_CODES, FLOWER_CODES, Tally, code
@@ -24,9 +22,8 @@ from ..rules.fourcolor.evaluate import legal_melds
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.rulesets import FourColorRuleSet, fourcolor_ruleset
 from ..rules.protocol import RuleSet
-from ..rules.registry import get_ruleset
 from .decisions import SeatView
-from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
+from .players import Dealt, Player, SimulatedStyle, Table, checked_claim, checked_discard, shuffled_deal
 
 
 def deal(ruleset: RuleSet, rng: random.Random, seats: int) -> Dealt:
@@ -38,7 +35,8 @@ def deal(ruleset: RuleSet, rng: random.Random, seats: int) -> Dealt:
 class FourColorRound(Table):
     """One round of a deal, every decision asked of the seat's player."""
 
-    def __init__(self, ruleset: RuleSet, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
+    def __init__(self, ruleset: RuleSet, options: Mapping[str, Any] | None, dealt: Dealt,
+                 players: Sequence[Player]) -> None:
         self.rs: FourColorRuleSet = fourcolor_ruleset(ruleset)
         self.options = ruleset.resolve_options(options)
         self.seats, self.players = len(players), list(players)
@@ -146,34 +144,17 @@ class FourColorRound(Table):
         return None
 
 
-class SimulatedPlayer:
-    """The test bed's players, sharing the round's random source: `greedy` or `random` (the module docstring)."""
-
-    def __init__(self, rng: random.Random, greedy: bool) -> None:
-        self.rng, self.greedy = rng, greedy
-
-    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        hu = [c for c in legal if c.kind == "hu"]
-        if hu:
-            return hu[0]
-        if forced or self.greedy:
-            return legal[0]
-        return self.rng.choice(legal) if self.rng.random() < 0.5 else None
-
-    def discard(self, view: SeatView) -> int:
-        allowed = set(view.ruleset.discardable(view.hand))
-        options = [c for c in view.hand if c in allowed]  # a copy each: the test bed's odds stay as they were
-        if self.greedy:
-            hand = Tally.of(view.hand)
-            melded = {c for m in legal_melds(hand, view.ruleset.meld_rules(view.options)) for c in m.cards}
-            options = [c for c in options if c not in melded] or options
-        return self.rng.choice(options)
+def discards(view: SeatView) -> list[int]:
+    """Every copy the seat holds of a card it may discard: the test bed draws one, so its odds stay as they were."""
+    allowed = set(view.ruleset.discardable(view.hand))
+    return [c for c in view.hand if c in allowed]
 
 
-def simulate(ruleset_id: str, seed: int, seats: int = 4, policy: str = "greedy", options: dict | None = None) -> dict:
-    """One simulated round's log."""
-    ruleset = get_ruleset(ruleset_id)
-    rng = random.Random(seed)
-    dealt = deal(ruleset, rng, seats)
-    player = SimulatedPlayer(rng, policy == "greedy")
-    return FourColorRound(ruleset, options, dealt, [player] * seats).play()
+def loose(view: SeatView) -> set[int]:
+    """The seat's cards in no legal meld of its hand."""
+    rules = view.ruleset.meld_rules(view.options)
+    return set(view.hand) - {c for m in legal_melds(Tally.of(view.hand), rules) for c in m.cards}
+
+
+#: The test bed's players at a Four Color Cards table (`players.SimulatedPlayer`).
+SIMULATED = SimulatedStyle("hu", 0.5, discards, loose)

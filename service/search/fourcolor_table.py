@@ -19,7 +19,8 @@ from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
 from ..rules.fourcolor.rulesets import fourcolor_ruleset
-from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, tally, with_meld
+from .exact import HOPELESS, tally
+from .player import MEMO_LIMIT, Answer, Hold, Plan, Planner, with_meld
 from .position import Position
 from .shapes import Shapes
 

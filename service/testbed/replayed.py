@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from ..replay.decisions import SeatView
+from ..replay.families import replay_family
 from ..replay.log import parse_log
 from ..replay.reviewers import reviewer_for
 from ..rules.chan.captures import history_json
@@ -32,7 +33,6 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     parsed = parse_log({**log, "events": log["events"][:k], "result": None})
     replay = reviewer_for(parsed)
     replay.run()
-    chan = parsed.ruleset.family == "chan"
     seat = log["events"][k]["seat"]
     hands = [replay.concealed(s) for s in range(replay.seats)]
     left = Counter(get_ruleset(log["ruleset"]).deck())
@@ -42,8 +42,9 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
         left.subtract(cards)
     view = replay.seat_view(seat, sorted(left.elements()), None)
     payload = {"ruleset": log["ruleset"], **position_request(view, replay.show)}
+    histories, dealt = replay_family(parsed.ruleset).records(replay)
     deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(stock[replay.drawn:]),
-                tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
+                histories, dealt)
     return payload, deal
 
 

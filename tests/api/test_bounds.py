@@ -179,7 +179,7 @@ def test_a_bounded_list_checks_items_until_the_cap():
 def test_a_batch_of_long_valid_logs_is_validated_fast():
     """200 logs of 275 events (about the most 2 MiB holds): well-formed events are not loaded one by one
     (that took 1.3 s and more), the log parser checks them after."""
-    from service.replay.simulate_fourcolor import simulate
+    from service.replay.families import simulate
 
     log = simulate("bga-taiwan", 1, 4, "greedy")
     log = {**log, "events": log["events"] + [{"seat": 0, "type": "draw"}] * (275 - len(log["events"]))}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from service.__main__ import main
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ import pytest
 
 from service.app import create_app
 from service.problems import PROBLEMS
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| ([^|]+) \|", re.M)

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from service.replay.decisions import ReviewSettings
+from service.replay.families import simulate
 from service.replay.reviewers import review
-from service.replay.simulate_chan import simulate as simulate_chan
 from service.rules.fourcolor.cards import CHESS_CODES
 from service.search.review import deep_rating
 
@@ -82,7 +82,7 @@ def simulated_logs() -> list[dict]:
     """Legal simulated rounds of the three rule-sets, both policies."""
     logs = [log for ruleset, seats in ((BGA, 4), (BGA, 2), (FLOWERS, 4)) for policy in ("greedy", "random")
             for log in simulated(ruleset, seats, policy, 4)]
-    logs += [simulate_chan("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
+    logs += [simulate("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
     return logs
 
 
@@ -112,7 +112,7 @@ def test_every_discard_of_a_legal_log_is_rated(log):
             assert sorted(c for c, r in ranks.items() if r == 1) == sorted(d["best"])
 
 
-@pytest.mark.parametrize("log", [simulate_chan("cardavia-chan", 2, 4, "greedy"),
+@pytest.mark.parametrize("log", [simulate("cardavia-chan", 2, 4, "greedy"),
                                  simulated(FLOWERS, 4, "greedy", 1)[0]], ids=["cardavia-chan", "cardavia-flowers"])
 def test_deep_review_searches_the_position_each_player_saw(log):
     """Deep mode: the first discards each get a search over the best exact candidates and the actual discard;

@@ -7,8 +7,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from service.rules.fourcolor import cards as fc_cards
 from service.rules.registry import get_ruleset
 from service.search.deal import Deal
@@ -22,9 +21,7 @@ RULESETS = (BGA, FLOWERS, CHAN)
 @cache
 def simulated(ruleset_id: str, seed: int, policy: str = "greedy") -> dict:
     """One simulated round's log (4 seats)."""
-    if ruleset_id == CHAN:
-        return simulate_chan(ruleset_id, seed, 4, policy)
-    return simulate_fourcolor(ruleset_id, seed, 4, policy)
+    return simulate(ruleset_id, seed, 4, policy)
 
 
 def position_of(payload: dict[str, Any]) -> Position:

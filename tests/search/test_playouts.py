@@ -16,12 +16,10 @@ from hypothesis import strategies as st
 from service.replay.audit import audit
 from service.rules.chan.captures import History, forbidden_faces
 from service.rules.chan.cards import N_FACES
-from service.search import chan
+from service.search import chan, families
 from service.search.chan_table import ChanTable
 from service.search.deal import Deal, Outcome, deal_rng, sample_deal
 from service.search.fourcolor_table import FourColorTable
-from service.search.montecarlo import PLAYOUTS
-from service.search.player import Planner
 from service.search.position import Position
 
 from .tables import BGA, CHAN, RULESETS, discards, position_before, position_of, sample_position, simulated
@@ -31,13 +29,13 @@ SEEDS = range(12)
 
 def table_of(position: Position) -> FourColorTable | ChanTable:
     """The family's playout table of a position (as the search builds it)."""
-    return PLAYOUTS[position.family][0](position, Planner(position))
+    return families.table_of(position)
 
 
 def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
          log: list[dict] | None = None) -> Outcome:
     """One playout of the family."""
-    return PLAYOUTS[table.position.family][1](table, card, deal, random.Random(seed), log)
+    return families.play(table, card, deal, random.Random(seed), log)
 
 
 def played_table(position: Position, seed: int, candidates: int) -> FourColorTable | ChanTable:

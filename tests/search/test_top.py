@@ -13,7 +13,8 @@ from service.rules.fourcolor.cards import Tally, code
 from service.rules.fourcolor.discards import unseen_counts
 from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
-from service.search.player import Exact, Planner
+from service.search.families import search_family
+from service.search.player import Planner
 from service.search.top import TopRanker
 
 from .tables import BGA, FLOWERS, RULESETS, position_of, sample_position
@@ -79,7 +80,8 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
         expected = ruleset.analyse_discards(hand, options, seen, position.seats, position.history)
     else:
         expected = ruleset.analyse_discards(hand, options, seen, position.seats)
-    counts = [0] * len(Exact(position).outside)
+    exact = search_family(position.ruleset).exact
+    counts = [0] * len(exact(position).outside)
     for card in position.hand:
         counts[card] += 1
-    assert Exact(position).analyse(tuple(counts), position.exposed, position.history) == expected
+    assert exact(position).analyse(tuple(counts), position.exposed, position.history) == expected

@@ -10,7 +10,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 RULESET = "bga-taiwan"
 

@@ -13,8 +13,7 @@ from redis import Redis
 from rq import SimpleWorker
 
 from service.app import create_app
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from tests.conftest import test_redis_url
 from workers.queues import QUEUES, SERIALIZER, queue
 
@@ -29,7 +28,6 @@ TABLES = (("bga-taiwan", 3, "greedy"), ("cardavia-chan", 4, "greedy"), ("bga-tai
 def _simulated(index: int) -> dict:
     """The index-th simulated log of the pool (seeded, so the same every run)."""
     ruleset_id, seats, policy = TABLES[index % len(TABLES)]
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
     return simulate(ruleset_id, index, seats, policy)
 
 

@@ -1,7 +1,10 @@
-"""Engine results as API answers, one builder per game family (views stay thin)."""
+"""Engine results as API answers: the API layer's one choice by game family, one `HandAnswers` per family (views
+stay thin), picked by the rule-set's `family` here and nowhere else in the layer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ...rules.chan.rulesets import chan_ruleset
@@ -80,6 +83,20 @@ def chan_hu(ruleset: RuleSet, options: dict, hand: Any) -> dict[str, Any]:
     }
 
 
-CLAIMS = {"fourcolor": fourcolor_claims, "chan": chan_claims}
-DISCARDS = {"fourcolor": fourcolor_discards, "chan": chan_discards}
-HU = {"fourcolor": fourcolor_hu, "chan": chan_hu}
+@dataclass(frozen=True)
+class HandAnswers:
+    """How one game family answers POST /v1/melds and POST /v1/hu."""
+
+    claims: Callable[[RuleSet, dict, Any, dict], dict[str, Any]]  # the claims on a public card
+    discards: Callable[[RuleSet, Any, dict], list[str] | None]  # the legal discards without a public card
+    hu: Callable[[RuleSet, dict, Any], dict[str, Any]]  # the win answer
+
+
+FOURCOLOR = HandAnswers(fourcolor_claims, fourcolor_discards, fourcolor_hu)
+CHAN = HandAnswers(chan_claims, chan_discards, chan_hu)
+FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
+
+
+def answers_for(ruleset: RuleSet) -> HandAnswers:
+    """The answer builders of the rule-set's game family."""
+    return FAMILIES[ruleset.family]
