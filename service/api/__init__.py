@@ -44,7 +44,7 @@ class Converter(OpenAPIConverter):
         ret = super().field2property(field)
         if isinstance(field, Card):
             ret.pop("type", None)
-            names = [CARD_COMPONENTS[field.family]] if field.family else list(CARD_COMPONENTS.values())
+            names = [field.component] if field.component else list(CARD_COMPONENTS)
             ret["allOf" if len(names) == 1 else "anyOf"] = [{"$ref": f"#/components/schemas/{n}"} for n in names]
         if isinstance(field, OneOf):
             ret["oneOf"] = [self.resolve_nested_schema(schema) for schema in field.schemas]

@@ -22,22 +22,23 @@ MELD_KINDS = KINDS + PAIR_KINDS
 
 #: The card-code components of the spec, one per game family (their enums, named after the cards, are built in
 #: `card_components`).
-CARD_COMPONENTS = {"fourcolor": "FourColorCard", "chan": "ChanCard"}
+FOURCOLOR_CARD, CHAN_CARD = "FourColorCard", "ChanCard"
+CARD_COMPONENTS = (FOURCOLOR_CARD, CHAN_CARD)
 
 
 class Card(fields.String):
-    """A card code, documented as its family's card component (`family` None: either family's, the rule-set
+    """A card code, documented as one family's card component (`component` None: either family's, the rule-set
     says which). Loaded as a string: the engine checks the code against the rule-set and names the field."""
 
-    def __init__(self, family: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, component: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.family = family
+        self.component = component
 
 
-def card_field(description: str = "canonical card code of the rule-set", family: str | None = None,
+def card_field(description: str = "canonical card code of the rule-set", component: str | None = None,
                **kwargs: Any) -> Card:
     """A card code; checked against the rule-set by the engine, which names the field at fault."""
-    return Card(family, metadata={"description": description}, **kwargs)
+    return Card(component, metadata={"description": description}, **kwargs)
 
 
 class OneOf(fields.Raw):
@@ -53,10 +54,10 @@ def card_components() -> dict[str, dict[str, Any]]:
     `CARD_2M` ... `CARD_9C` and `CHI_CHI` (a generated client cannot name an enum member `2m`)."""
     chan_names = [f"CARD_{code.upper()}" if code != "CC" else "CHI_CHI" for code in CHAN_CODES]
     return {
-        "FourColorCard": {"type": "string", "enum": list(ALL_CODES), "x-enum-varnames": [c.upper() for c in ALL_CODES],
+        FOURCOLOR_CARD: {"type": "string", "enum": list(ALL_CODES), "x-enum-varnames": [c.upper() for c in ALL_CODES],
                           "description": "A Four Color Cards code: colour r, y, g, w and piece G, A, E, C, H, P, S "
                                          "(`rG`: red General); flowers F1-F5 in cardavia-flowers."},
-        "ChanCard": {"type": "string", "enum": list(CHAN_CODES), "x-enum-varnames": chan_names,
+        CHAN_CARD: {"type": "string", "enum": list(CHAN_CODES), "x-enum-varnames": chan_names,
                      "description": "A Chắn code: value 2-9 and suit Vạn `m`, Sách `s` or Văn `c` (`2m`), or Chi chi "
                                     "`CC`."},
     }

@@ -107,7 +107,7 @@ def nullable(node: dict) -> dict:
 
 
 #: A card of either family as the spec refers to it.
-EITHER_CARD = [{"$ref": f"#/components/schemas/{name}"} for name in CARD_COMPONENTS.values()]
+EITHER_CARD = [{"$ref": f"#/components/schemas/{name}"} for name in CARD_COMPONENTS]
 
 
 def inline_cards(node: object) -> object:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
+from ..common import CHAN_CARD, BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
 
 ROLES = ["drawer", "next", "other", "discarder"]
 
@@ -65,7 +65,7 @@ class ClaimSchema(ma.Schema):
     points = fields.Integer(required=True, metadata={"description": "exposed meld value, or hu points"})
     melds = fields.List(fields.Nested(MeldSchema), required=True, allow_none=True,
                         metadata={"description": "for hu / win: the best decomposition (Chắn: the pairing)"})
-    discards = fields.List(card_field(family="chan"), required=True, allow_none=True, metadata={
+    discards = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "cardavia-chan: legal discards after this capture or Chíu (rules 2, 3, 6, 7)"})
     by_chiu = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "cardavia-chan win: completed by a Chíu (the only win on a discard)"})
@@ -79,7 +79,7 @@ class MeldsResponseSchema(EchoSchema):
     seat_role = fields.String(required=True, allow_none=True)
     card_source = fields.String(required=True, allow_none=True)
     claims = fields.List(fields.Nested(ClaimSchema), required=True, allow_none=True)
-    legal_discards = fields.List(card_field(family="chan"), required=True, allow_none=True, metadata={
+    legal_discards = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "cardavia-chan without public_card: the faces the player may discard now"})
     must_take = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "the drawer must take this card (a General) unless a higher claim takes it"})
@@ -110,5 +110,5 @@ class HuResponseSchema(EchoSchema):
         "description": "why the hand does not win (empty when it does)"})
     chan_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Chắn pairs"})
     ca_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Cạ pairs"})
-    unpaired = fields.List(card_field(family="chan"), required=True, allow_none=True, metadata={
+    unpaired = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "Chắn: cards no pair can take"})
