@@ -30,9 +30,9 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Worker
 
+from service.jobs.queues import connect, enqueue, fetch
 from service.replay.simulate_chan import simulate as simulate_chan
 from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from workers.queues import connect, enqueue, fetch
 from workers.replays import analyse_replays
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,10 +9,11 @@ from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import auth, compression, cors, errors, metrics, ratelimit, requestid, ui
 from . import config as settings
+from . import ui
 from .api import register_blueprints
-from .jsonio import OrjsonProvider
+from .http import auth, compression, cors, errors, metrics, ratelimit, requestid
+from .http.jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -1,6 +1,6 @@
 """`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when `REDIS_URL` is not set (service/localredis.py: data and socket under `.run/redis/`),
+Starts a private Redis when `REDIS_URL` is not set (service/jobs/localredis.py: data and socket under `.run/redis/`),
 N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
 that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
 line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .localredis import RedisServer, socket_path
+from .jobs.localredis import RedisServer, socket_path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESTART_DELAY = (1.0, 30.0)

@@ -1,4 +1,4 @@
-"""The README's error table is true: it lists exactly the codes of service/problems.py with their statuses, and
+"""The README's error table is true: it lists exactly the codes of service/http/problems.py with their statuses, and
 every code in it is produced here by a real request (a table of request -> code)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.problems import PROBLEMS
+from service.http.problems import PROBLEMS
 from service.replay.simulate_fourcolor import simulate
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..rules.fourcolor.cards import N_KINDS, SOLDIER, Tally
-from ..rules.fourcolor.melds import MeldRules, classify
+from service.rules.fourcolor.cards import N_KINDS, SOLDIER, Tally
+from service.rules.fourcolor.melds import MeldRules, classify
 
 
 def _melds_containing(counts: list[int], x: int, rules: MeldRules) -> list[tuple[int, ...]]:
