@@ -59,19 +59,24 @@ class Child:
         say(f"{self.name} {why}; restarting in {self.delay:.0f} s")
         self.due, self.delay = now + self.delay, min(self.delay * 2, RESTART_DELAY[1])
 
+    def running(self) -> subprocess.Popen | None:
+        """The process while it runs (it may have just died), None while a start is due."""
+        return self.process if self.due is None else None
+
     def check(self) -> None:
         """Start it if due; notice if it died."""
-        if self.due is not None:
-            if time.monotonic() >= self.due:
+        process = self.running()
+        if process is None:
+            if self.due is not None and time.monotonic() >= self.due:
                 self.start()
-        elif self.process.poll() is not None:
-            self.schedule(f"(pid {self.process.pid}) exited with {self.process.returncode} after "
+        elif process.poll() is not None:
+            self.schedule(f"(pid {process.pid}) exited with {process.returncode} after "
                           f"{time.monotonic() - self.started:.0f} s")
 
 
 def stop_all(children: list[Child]) -> None:
     """SIGTERM every running child (the API first, Redis last), wait for each, SIGKILL the ones that hang."""
-    running = [c.process for c in reversed(children) if c.due is None and c.process.poll() is None]
+    running = [p for p in (c.running() for c in reversed(children)) if p is not None and p.poll() is None]
     for process in running:
         process.terminate()
     deadline = time.monotonic() + STOP_SECONDS

@@ -46,11 +46,11 @@ class PinnedHTTPConnection(http.client.HTTPConnection):
 
     def __init__(self, host: str, port: int, addresses: list[Address], timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
-        self.addresses = addresses
+        self.addresses, self.connect_timeout = addresses, timeout
 
     def connect(self) -> None:
         """Connect to a checked address instead of resolving the host again."""
-        self.sock = connect(self.addresses, self.timeout)
+        self.sock = connect(self.addresses, self.connect_timeout)
 
 
 def tls_context() -> ssl.SSLContext:
@@ -64,11 +64,11 @@ class PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, addresses: list[Address], timeout: float) -> None:
         self.tls = tls_context()
         super().__init__(host, port, timeout=timeout, context=self.tls)
-        self.addresses = addresses
+        self.addresses, self.connect_timeout = addresses, timeout
 
     def connect(self) -> None:
         """Connect to a checked address, then start TLS for the URL's host."""
-        self.sock = self.tls.wrap_socket(connect(self.addresses, self.timeout), server_hostname=self.host)
+        self.sock = self.tls.wrap_socket(connect(self.addresses, self.connect_timeout), server_hostname=self.host)
 
 
 def post(url: str, body: bytes, headers: Mapping[str, str], timeout: float, private: bool = False) -> int:

@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, g, request
 from redis import Redis
@@ -73,7 +73,7 @@ def active_key() -> str:
 
 def active_jobs(connection: Redis, key: str) -> tuple[list[bytes], list[bytes]]:
     """The ids in an owner's set of jobs still queued or running, and those of jobs that have ended (or expired)."""
-    ids = list(connection.smembers(key))
+    ids = list(cast("set[bytes]", connection.smembers(key)))  # redis-py types a sync and an async client as one
     with connection.pipeline(transaction=False) as pipe:
         for job_id in ids:
             pipe.hget(Job.key_for(job_id.decode()), "status")
@@ -146,7 +146,7 @@ def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job]
         with redis().pipeline() as pipe:
             try:
                 pipe.watch(key, active)
-                existing = pipe.get(key)
+                existing = cast("bytes | None", pipe.get(key))
                 if existing is not None:
                     job = _named_job(existing.decode(), digest)
                     if job is not None:

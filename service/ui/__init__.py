@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, redirect
+from werkzeug.wrappers import Response as BaseResponse
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -30,7 +31,7 @@ def lab() -> Response:
 
 
 @blp.get("/ui/")
-def lab_slash() -> Response:
+def lab_slash() -> BaseResponse:
     """`/ui/` is the hand lab too."""
     return redirect("/ui", code=308)
 
