@@ -30,8 +30,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Worker
 
+from service.jobs.queues import connect, enqueue, fetch
 from service.replay.families import simulate
-from workers.queues import connect, enqueue, fetch
 from workers.replays import analyse_replays
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 
 Positions (seeded): `near`, a hand one card from a win (a winning hand with one card swapped; Four Color Cards 21
 cards, Chắn 20) with 12 visible cards, the player at seat 0 about to discard; `mid`, the position of a seat about
-to discard a few turns into a simulated round (greedy simulator, `service.testbed.replayed`), its melds, the other
+to discard a few turns into a simulated round (greedy simulator, `tests.testbed.replayed`), its melds, the other
 seats' melds and the cards out of play as they are; `dealt`, a random hand of the same size and 12 visible cards.
 Each search plays the default candidates (the top 4 of the exact ranking) on the same
 deals with early stopping off, on this one core, in a fresh memo: the exact analyses of the player's hands are
@@ -40,7 +40,7 @@ from service.rules.registry import get_ruleset  # noqa: E402
 from service.rules.warm import warm_tables  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import parse_position  # noqa: E402
-from service.testbed.replayed import discards, position_before  # noqa: E402
+from tests.testbed.replayed import discards, position_before  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 LADDER = (250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000)

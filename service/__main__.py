@@ -83,7 +83,7 @@ def hash_key(name: str) -> int:
     """Read a key on stdin (no echo on a terminal); print its API_KEYS entry. Exit 2 on a bad name or key."""
     from getpass import getpass
 
-    from .auth import entry
+    from .http.auth import entry
 
     key = (getpass("API key: ") if sys.stdin.isatty() else sys.stdin.readline()).strip()
     try:

@@ -1,6 +1,6 @@
 """`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when `REDIS_URL` is not set (service/localredis.py: data and socket under `.run/redis/`),
+Starts a private Redis when `REDIS_URL` is not set (service/jobs/localredis.py: data and socket under `.run/redis/`),
 N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
 that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
 line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .localredis import RedisServer, socket_path
+from .jobs.localredis import RedisServer, socket_path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESTART_DELAY = (1.0, 30.0)
@@ -61,19 +61,24 @@ class Child:
         say(f"{self.name} {why}; restarting in {self.delay:.0f} s")
         self.due, self.delay = now + self.delay, min(self.delay * 2, RESTART_DELAY[1])
 
+    def running(self) -> subprocess.Popen | None:
+        """The process while it runs (it may have just died), None while a start is due."""
+        return self.process if self.due is None else None
+
     def check(self) -> None:
         """Start it if due; notice if it died."""
-        if self.due is not None:
-            if time.monotonic() >= self.due:
+        process = self.running()
+        if process is None:
+            if self.due is not None and time.monotonic() >= self.due:
                 self.start()
-        elif self.process.poll() is not None:
-            self.schedule(f"(pid {self.process.pid}) exited with {self.process.returncode} after "
+        elif process.poll() is not None:
+            self.schedule(f"(pid {process.pid}) exited with {process.returncode} after "
                           f"{time.monotonic() - self.started:.0f} s")
 
 
 def stop_all(children: list[Child]) -> None:
     """SIGTERM every running child (the API first, Redis last), wait for each, SIGKILL the ones that hang."""
-    running = [c.process for c in reversed(children) if c.due is None and c.process.poll() is None]
+    running = [p for p in (c.running() for c in reversed(children)) if p is not None and p.poll() is None]
     for process in running:
         process.terminate()
     deadline = time.monotonic() + STOP_SECONDS

@@ -21,8 +21,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from service.app import create_app
+from service.jobs.queues import DEFAULT_REDIS_URL, connect
 from tests.redis_server import RedisServer
-from workers.queues import DEFAULT_REDIS_URL, connect
 
 _private_redis: RedisServer | None = None
 

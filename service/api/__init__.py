@@ -18,7 +18,7 @@ from flask import Flask
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 
-from ..errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+from ..http.errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
 from .common import CARD_COMPONENTS, Card, OneOf, card_components
 
 

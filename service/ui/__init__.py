@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, redirect, render_template
+from werkzeug.wrappers import Response as BaseResponse
 
 HERE = Path(__file__).resolve().parent
 
@@ -26,7 +27,7 @@ def page(name: str) -> Response:
 
 
 @blp.get("/")
-def home() -> Response:
+def home() -> BaseResponse:
     """The site's root leads to the hand lab."""
     return redirect("/ui", code=302)
 
@@ -38,7 +39,7 @@ def lab() -> Response:
 
 
 @blp.get("/ui/")
-def lab_slash() -> Response:
+def lab_slash() -> BaseResponse:
     """`/ui/` is the hand lab too."""
     return redirect("/ui", code=308)
 

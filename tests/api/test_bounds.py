@@ -16,7 +16,7 @@ from service.api.hands.schemas import MeldsRequestSchema
 from service.api.replays.schemas import ReplayRequestSchema
 from service.api.searches.schemas import SearchRequestSchema
 from service.api.settlements.schemas import MatchRequestSchema, SettlementRequestSchema
-from service.errors import MAX_REPORTED_ERRORS
+from service.http.errors import MAX_REPORTED_ERRORS
 
 REQUEST_SCHEMAS = (GameLogSchema, DiscardsRequestSchema, MeldsRequestSchema, ReplayRequestSchema,
                    SearchRequestSchema, MatchRequestSchema, SettlementRequestSchema)

@@ -1,5 +1,5 @@
-"""The error table of docs/api.md is true: it lists exactly the codes of service/problems.py with their statuses, and
-every code in it is produced here by a real request (a table of request -> code)."""
+"""The error table of docs/api.md is true: it lists exactly the codes of service/http/problems.py with their statuses,
+and every code in it is produced here by a real request (a table of request -> code)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.problems import PROBLEMS
+from service.http.problems import PROBLEMS
 from service.replay.families import simulate
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"

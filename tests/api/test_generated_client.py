@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from service.api.examples import CREATE_REPLAY, CREATE_SEARCH, EVALUATE_HU, RANK_DISCARDS
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 from tests.workers.conftest import run_worker
 
 ROOT = Path(__file__).resolve().parents[2]

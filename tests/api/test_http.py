@@ -9,7 +9,7 @@ import json
 import pytest
 
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 from service.replay.families import simulate
 
 HAND = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE"]}

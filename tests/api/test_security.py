@@ -14,8 +14,8 @@ import pytest
 
 from service.__main__ import main
 from service.app import create_app
-from service.auth import entry
 from service.config import ConfigError
+from service.http.auth import entry
 from service.replay.families import simulate
 
 KEYS = {"site-a": "site-a-secret-0123456789abcdef", "site-b": "site-b-secret-0123456789abcdef"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 
 UI = Path(__file__).resolve().parents[2] / "service" / "ui"
 KEY = "ui-test-key-0123456789abcdef"

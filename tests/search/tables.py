@@ -1,4 +1,4 @@
-"""Positions for the search tests: cut out of simulated rounds (`service.testbed.replayed`), where the true deal
+"""Positions for the search tests: cut out of simulated rounds (`tests.testbed.replayed`), where the true deal
 and stock are known, and a small two-seat position whose win probability can be counted exactly."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from service.rules.fourcolor import cards as fc_cards
 from service.rules.registry import get_ruleset
 from service.search.deal import Deal
 from service.search.position import Position, parse_position
-from service.testbed.replayed import discards, position_before
+from tests.testbed.replayed import discards, position_before
 
 BGA, FLOWERS, CHAN = "bga-taiwan", "cardavia-flowers", "cardavia-chan"
 RULESETS = (BGA, FLOWERS, CHAN)

@@ -11,7 +11,7 @@ from service.replay.reviewers import reviewer_for
 from service.rules.errors import DomainError
 from service.search.deal import deal_rng, sample_deal
 from service.search.position import position_of as position_from_values
-from service.testbed.replayed import discards, position_request
+from tests.testbed.replayed import discards, position_request
 
 from .tables import CHAN, RULESETS, position_of, sample_position, simulated
 

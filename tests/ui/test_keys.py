@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from service.auth import entry
+from service.http.auth import entry
 from tests.conftest import flushed_redis, free_port, test_redis_url
 from tests.ui.conftest import answers
 from tests.workers.processes import ROOT, wait_for

@@ -13,9 +13,9 @@ from redis import Redis
 from rq import SimpleWorker
 
 from service.app import create_app
+from service.jobs.queues import QUEUES, SERIALIZER, queue
 from service.replay.families import simulate
 from tests.conftest import test_redis_url
-from workers.queues import QUEUES, SERIALIZER, queue
 
 TEST_DB = 12
 WEBHOOK_SECRET = "test-webhook-secret"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 from service.app import create_app
-from service.jobs import IDEMPOTENCY_PREFIX
+from service.jobs.queues import QUEUE_REPLAYS, connect, queue
+from service.jobs.submit import IDEMPOTENCY_PREFIX
 from tests.redis_server import RedisServer
-from workers.queues import QUEUE_REPLAYS, connect, queue
 
 from .conftest import WEBHOOK_SECRET, batch, run_worker
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from service import joblist
 from service.app import create_app
-from service.auth import entry
-from workers.queues import enqueue
+from service.http.auth import entry
+from service.jobs import listing as joblist
+from service.jobs.queues import enqueue
 from workers.replays import analyse_replays
 
 from .conftest import batch, run_worker

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
+from service.jobs.queues import QUEUE_SEARCHES, queue
 from tests.replay.test_review import dealt_log
-from workers.queues import QUEUE_SEARCHES, queue
 
 from .conftest import WEBHOOK_SECRET, batch, run_worker
 from .test_searches import search_body

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from service.jobs.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
 from tests.replay.test_review import dealt_log
-from workers.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
 
 from .conftest import run_worker
 

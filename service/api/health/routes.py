@@ -7,8 +7,8 @@ from flask.views import MethodView
 from redis.exceptions import RedisError
 from rq import Worker
 
-from ...errors import problem
-from ...jobs import redis
+from ...http.errors import problem
+from ...jobs.submit import redis
 from ...rules.registry import ENGINE_VERSION
 from ..blueprint import Blueprint
 

@@ -1,5 +1,5 @@
 """The job resource: GET /v1/jobs (the caller's recent jobs), GET and DELETE /v1/jobs/{id}. Jobs are submitted
-by their own resources (POST /v1/replays, POST /v1/searches) through `service.jobs.queue_job`."""
+by their own resources (POST /v1/replays, POST /v1/searches) through `service.jobs.submit.queue_job`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from flask.views import MethodView
 from rq.command import send_stop_job_command
 from rq.utils import now, utcformat
 
-from workers.queues import SERIALIZER
-
-from ...errors import problem
-from ...joblist import BadCursor, page
-from ...jobs import JobNotFound, job_json, load, owner, redis
+from ...http.errors import problem
+from ...jobs.listing import BadCursor, page
+from ...jobs.queues import SERIALIZER
+from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from .schemas import JOB_NOT_FOUND, JOBS_UNAVAILABLE, JobListArgsSchema, JobListSchema, JobSchema, ResultPageArgsSchema

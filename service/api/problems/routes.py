@@ -10,8 +10,8 @@ from flask import Response, request
 from flask.views import MethodView
 from markupsafe import escape
 
-from ...errors import problem
-from ...problems import PROBLEMS, uri
+from ...http.errors import problem
+from ...http.problems import PROBLEMS, uri
 from ..blueprint import Blueprint
 from ..caching import cached
 

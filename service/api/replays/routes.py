@@ -9,9 +9,8 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from workers.replays import analyse_replays
-
-from ...jobs import check_callback, idempotency, queue_job
+from ...jobs.queues import ANALYSE_REPLAYS
+from ...jobs.submit import check_callback, idempotency, queue_job
 from ...replay.log import parse_log
 from ...replay.summary import initial_progress
 from ...rules.errors import DomainError
@@ -51,5 +50,5 @@ class Replays(MethodView):
                               f"{MAX_DEEP_SECONDS} s; lower the time budget or send fewer logs",
                               "review.time_budget", code="review_too_long")
         key, digest = idempotency(request.headers.get("Idempotency-Key"), payload)
-        return queue_job(analyse_replays, (payload["logs"], payload["players"], review), kind="replay",
+        return queue_job(ANALYSE_REPLAYS, (payload["logs"], payload["players"], review), kind="replay",
                          progress=progress, callback_url=payload["callback_url"], key=key, digest=digest)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...errors import problem
+from ...http.errors import problem
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
 from ..blueprint import Blueprint

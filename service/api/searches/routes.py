@@ -5,9 +5,8 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from workers.searches import deep_search
-
-from ...jobs import check_callback, idempotency, queue_job
+from ...jobs.queues import DEEP_SEARCH
+from ...jobs.submit import check_callback, idempotency, queue_job
 from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
@@ -39,6 +38,6 @@ class Searches(MethodView):
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
         key, digest = idempotency(request.headers.get("Idempotency-Key"), {"search": payload})
-        return queue_job(deep_search, (payload,), kind="search",
+        return queue_job(DEEP_SEARCH, (payload,), kind="search",
                          progress={"deals_done": 0, "deals_total": payload["samples"]},
                          callback_url=payload["callback_url"], key=key, digest=digest)

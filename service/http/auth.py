@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from flask import Flask, Response, current_app, g, request
 
-from .config import ConfigError
+from ..config import ConfigError
 from .cors import is_preflight
 from .errors import problem
 from .ratelimit import FailureLimit

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..replay.decisions import SeatView
-from ..replay.families import replay_family
-from ..replay.log import parse_log
-from ..replay.reviewers import reviewer_for
-from ..rules.chan.captures import history_json
-from ..rules.registry import get_ruleset
-from ..search.deal import Deal
+from service.replay.decisions import SeatView
+from service.replay.families import replay_family
+from service.replay.log import parse_log
+from service.replay.reviewers import reviewer_for
+from service.rules.chan.captures import history_json
+from service.rules.registry import get_ruleset
+from service.search.deal import Deal
 
 
 def discards(log: dict) -> list[int]:
