@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: The README's example: exposed triple 1 + concealed command 2 + concealed triple 3 = 6 points.
+#: The README's first example: exposed triple 1 + concealed command 2 + concealed triple 3 = 6 points.
 EVALUATE_HU = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE", "yC", "yC"],
                "exposed": [{"kind": "triple", "cards": ["wS", "wS", "wS"]}], "public_card": "yC"}
 

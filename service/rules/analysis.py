@@ -67,7 +67,7 @@ def rank_key(option: DiscardOption) -> tuple[float, ...]:
     """The discard ranking order: the hand the discard leaves (`hand_key`), then, between discards that leave
     equally good hands, the card with fewer unseen copies: the fewer copies others may hold, the fewer can pair
     it into a meld, a capture or a win (a freshly dealt hand often has many discards tied on the hand alone).
-    The duplicate arena measured this tie-break against card order (README, "Strength")."""
+    The duplicate arena measured this tie-break against card order (docs/advice.md#strength)."""
     return (*hand_key(option), option.card_unseen)
 
 
