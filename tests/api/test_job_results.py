@@ -13,13 +13,12 @@ import yaml
 
 from service.api.examples import CREATE_REPLAY, CREATE_SEARCH
 from service.app import create_app
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from tests.workers.conftest import run_worker
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
-CHAN_LOG = simulate_chan("cardavia-chan", 3)
-FOUR_COLOR_LOG = simulate_fourcolor("cardavia-flowers", 5, 4, "greedy")
+CHAN_LOG = simulate("cardavia-chan", 3)
+FOUR_COLOR_LOG = simulate("cardavia-flowers", 5, 4, "greedy")
 #: A dealer's deal is a position he must discard from.
 CHAN_SEARCH = {"ruleset": "cardavia-chan", "seats": 4, "seat": CHAN_LOG["dealer"], "samples": 30,
                "time_budget": 2.0, "seed": 1, "hand": CHAN_LOG["hands"][CHAN_LOG["dealer"]]}
