@@ -19,10 +19,8 @@ from service.replay.audit import audit
 
 def simulated(ruleset: str, rounds: int) -> list[dict]:
     """Seeded simulated logs of one rule-set."""
-    if ruleset == "cardavia-chan":
-        from service.replay.simulate_chan import simulate
-    else:
-        from service.replay.simulate_fourcolor import simulate
+    from service.replay.families import simulate
+
     seats = {"bga-taiwan": (2, 3, 4)}.get(ruleset, (4,))
     return [simulate(ruleset, seed, seats[seed % len(seats)], ("greedy", "random")[seed % 2])
             for seed in range(rounds)]

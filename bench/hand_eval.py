@@ -42,7 +42,7 @@ from service.rules.fourcolor.evaluate import Evaluator  # noqa: E402
 from service.rules.fourcolor.melds import MeldRules  # noqa: E402
 from service.rules.fourcolor.tables import tables_for  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.testbed import fourcolor_reference as reference  # noqa: E402
+from tests.testbed import fourcolor_oracle as reference  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers")
 HAND_SIZE = 21

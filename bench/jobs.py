@@ -30,9 +30,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Worker
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from workers.queues import connect, enqueue, fetch
+from service.jobs.queues import connect, enqueue, fetch
+from service.replay.families import simulate
 from workers.replays import analyse_replays
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +44,6 @@ def simulated_logs(count: int) -> list[dict]:
     logs = []
     for seed in range(count):
         ruleset_id, seats, policy = TABLES[seed % len(TABLES)]
-        simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
         logs.append(simulate(ruleset_id, seed, seats, policy))
     return logs
 

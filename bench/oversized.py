@@ -30,8 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from service.config import DEFAULTS
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from service.rules.fourcolor.cards import CHESS_CODES
 from service.serve import start_redis
 
@@ -65,8 +64,8 @@ def padded_log(base: dict, size: int) -> dict:
 
 def cases() -> list[tuple[str, str, bytes]]:
     """(name, path, body) of every worst case."""
-    bga = simulate_fourcolor("bga-taiwan", 1, 4, "greedy")
-    chan = simulate_chan("cardavia-chan", 2, 4, "greedy")
+    bga = simulate("bga-taiwan", 1, 4, "greedy")
+    chan = simulate("cardavia-chan", 2, 4, "greedy")
     out: list[tuple[str, str, object]] = [
         ("hu: hand of invalid items", "/v1/hu", fill(lambda n: {**BGA, "hand": [1] * n})),
         ("hu: hand of unknown codes", "/v1/hu", fill(lambda n: {**BGA, "hand": ["zz"] * n})),

@@ -88,7 +88,7 @@ def analyse(ruleset_id: str, codes: list[str], visible: list[str]) -> Any:
     if ruleset_id == "cardavia-chan":
         from service.rules.chan.captures import History
 
-        return ruleset.analyse_discards(hand, options, visible, History(), 4)
+        return ruleset.analyse_discards(hand, options, visible, 4, History())
     return ruleset.analyse_discards(hand, options, visible, 4)
 
 

@@ -2,7 +2,7 @@
 
 Positions (seeded): `near`, a hand one card from a win (a winning hand with one card swapped; Four Color Cards 21
 cards, Chắn 20) with 12 visible cards, the player at seat 0 about to discard; `mid`, the position of a seat about
-to discard a few turns into a simulated round (greedy simulator, `service.testbed.replayed`), its melds, the other
+to discard a few turns into a simulated round (greedy simulator, `tests.testbed.replayed`), its melds, the other
 seats' melds and the cards out of play as they are; `dealt`, a random hand of the same size and 12 visible cards.
 Each search plays the default candidates (the top 4 of the exact ranking) on the same
 deals with early stopping off, on this one core, in a fresh memo: the exact analyses of the player's hands are
@@ -31,8 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
-from service.replay.simulate_chan import simulate as simulate_chan  # noqa: E402
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor  # noqa: E402
+from service.replay.families import simulate  # noqa: E402
 from service.rules.chan import samples as chan_samples  # noqa: E402
 from service.rules.chan.cards import code as chan_code  # noqa: E402
 from service.rules.fourcolor import samples  # noqa: E402
@@ -41,7 +40,7 @@ from service.rules.registry import get_ruleset  # noqa: E402
 from service.rules.warm import warm_tables  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import parse_position  # noqa: E402
-from service.testbed.replayed import discards, position_before  # noqa: E402
+from tests.testbed.replayed import discards, position_before  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 LADDER = (250, 500, 1000, 1500, 2000, 2500, 3000, 4000, 5000)
@@ -72,7 +71,6 @@ def hand_of(ruleset_id: str, kind: str, rng: random.Random) -> tuple[list[int], 
 def mid_round(ruleset_id: str, seed: int) -> Any:
     """The position of the seat making the third discard of a simulated round (the first round with one)."""
     ruleset = get_ruleset(ruleset_id)
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
     while True:
         log = simulate(ruleset_id, seed, 4, "greedy")
         found = discards(log)

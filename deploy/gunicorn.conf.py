@@ -18,7 +18,7 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 # Recycle a worker after this many requests (staggered by the jitter, so they do not all restart at once):
 # memory a large request made the worker grow by goes back to the system, and a gthread worker's request is
-# never cut by `timeout`, so requests themselves are kept bounded (README "Limits").
+# never cut by `timeout`, so requests themselves are kept bounded (docs/reliability.md#limits).
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
 # Build the evaluation tables once in the master; forked workers share them copy-on-write.

@@ -5,7 +5,7 @@
 `python -m service audit FILE...` audits game logs (`-`: standard input): one JSON line per file; exit 1 when
 any log is invalid, 2 when a file cannot be read or is not a replayable log.
 `python -m service arena --ruleset R --policies P0,P1,P2,P3 --deals N --seed S` plays policies against each other on
-duplicate deals and prints each policy's figures (README, Arena).
+duplicate deals and prints each policy's figures (docs/advice.md#arena-how-strong-the-advice-plays).
 `python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
@@ -83,7 +83,7 @@ def hash_key(name: str) -> int:
     """Read a key on stdin (no echo on a terminal); print its API_KEYS entry. Exit 2 on a bad name or key."""
     from getpass import getpass
 
-    from .auth import entry
+    from .http.auth import entry
 
     key = (getpass("API key: ") if sys.stdin.isatty() else sys.stdin.readline()).strip()
     try:

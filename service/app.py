@@ -9,10 +9,11 @@ from flask import Flask
 from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import auth, compression, cors, errors, metrics, ratelimit, requestid, ui
 from . import config as settings
+from . import ui
 from .api import register_blueprints
-from .jsonio import OrjsonProvider
+from .http import auth, compression, cors, errors, metrics, ratelimit, requestid
+from .http.jsonio import OrjsonProvider
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -23,7 +24,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(settings.load(config))
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     errors.register(app)
     compression.init_app(app)
     cors.init_app(app)

@@ -1,6 +1,6 @@
 """`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when `REDIS_URL` is not set (service/localredis.py: data and socket under `.run/redis/`),
+Starts a private Redis when `REDIS_URL` is not set (service/jobs/localredis.py: data and socket under `.run/redis/`),
 N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
 that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
 line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
@@ -14,12 +14,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .localredis import RedisServer, socket_path
+from .jobs.localredis import RedisServer, socket_path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESTART_DELAY = (1.0, 30.0)
@@ -59,19 +61,24 @@ class Child:
         say(f"{self.name} {why}; restarting in {self.delay:.0f} s")
         self.due, self.delay = now + self.delay, min(self.delay * 2, RESTART_DELAY[1])
 
+    def running(self) -> subprocess.Popen | None:
+        """The process while it runs (it may have just died), None while a start is due."""
+        return self.process if self.due is None else None
+
     def check(self) -> None:
         """Start it if due; notice if it died."""
-        if self.due is not None:
-            if time.monotonic() >= self.due:
+        process = self.running()
+        if process is None:
+            if self.due is not None and time.monotonic() >= self.due:
                 self.start()
-        elif self.process.poll() is not None:
-            self.schedule(f"(pid {self.process.pid}) exited with {self.process.returncode} after "
+        elif process.poll() is not None:
+            self.schedule(f"(pid {process.pid}) exited with {process.returncode} after "
                           f"{time.monotonic() - self.started:.0f} s")
 
 
 def stop_all(children: list[Child]) -> None:
     """SIGTERM every running child (the API first, Redis last), wait for each, SIGKILL the ones that hang."""
-    running = [c.process for c in reversed(children) if c.due is None and c.process.poll() is None]
+    running = [p for p in (c.running() for c in reversed(children)) if p is not None and p.poll() is None]
     for process in running:
         process.terminate()
     deadline = time.monotonic() + STOP_SECONDS
@@ -119,6 +126,37 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path) -> list[Child]
     return children
 
 
+def site_of(bind: str) -> str | None:
+    """The base URL a browser on this machine reaches gunicorn's `BIND` at; None for a unix socket."""
+    if bind.startswith(("unix:", "fd://")):
+        return None
+    host, _, port = bind.rpartition(":")
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "[::]": "[::1]"}.get(host, host)
+    return f"http://{host}:{port}"
+
+
+def answers(site: str) -> bool:
+    """Whether the API answers `/healthz` yet (a short probe: the supervising loop must not stall)."""
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an http_proxy
+    try:
+        with direct.open(f"{site}/healthz", timeout=0.5) as response:
+            return response.status == 200
+    except urllib.error.HTTPError as error:
+        error.close()
+        return False
+    except OSError:  # not listening yet
+        return False
+
+
+def report_ready(site: str, env: dict[str, str]) -> None:
+    """Say where the pages and the docs are, once the API answers."""
+    say("ready")
+    say(f"hand lab:      {site}/ui")
+    say(f"replay viewer: {site}/ui/replay")
+    say(f"API docs:      {site}{env.get('LONGCARDS_DOCS_URL', '/docs')}")
+    say(f"OpenAPI spec:  {site}/openapi.json")
+
+
 def serve(workers: int = 2, data_dir: str | None = None) -> int:
     """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM."""
     env = dict(os.environ)
@@ -133,11 +171,15 @@ def serve(workers: int = 2, data_dir: str | None = None) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     children = children_of(env, workers, run_dir)
+    site = site_of(env.get("BIND", "127.0.0.1:8000"))  # deploy/gunicorn.conf.py's default
     try:
         while not stopping:
             for child in children:
                 if not stopping:
                     child.check()
+            if site and children[-1].due is None and answers(site):
+                report_ready(site, env)
+                site = None
             time.sleep(0.2)
         say("stopping")
     finally:

@@ -1,5 +1,6 @@
-"""The documents stay true: the README lists every violation code exactly as the audit reports them, and every
-rule the code and the answers cite is explained in docs/rules.md."""
+"""The documents stay true: docs/api.md lists every violation code exactly as the audit reports them, every rule
+the code and the answers cite is explained in docs/rules.md, and every relative link of the README and docs/
+lands on a file and, with a fragment, on a heading or anchor of it."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from pathlib import Path
 
 from service.replay.violations import CODES, table
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+API_DOC = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
 
 
-def test_readme_has_the_violation_code_table():
+def test_api_doc_has_the_violation_code_table():
     """Regenerate with service.replay.violations.table() when a code changes."""
-    assert table() in README
-    assert all(f"`{code}`" in README for code in CODES)
+    assert table() in API_DOC
+    assert all(f"`{code}`" in API_DOC for code in CODES)
 
 
 # --- docs/rules.md: every rule the code and the answers cite is there ------------------------------------------
@@ -87,3 +88,53 @@ def test_nothing_points_at_rule_texts_outside_the_project(client):
     for where, text in {**project_texts(), **answers(client)}.items():
         for name in FOREIGN:
             assert name not in text, f"{where} mentions {name}"
+
+
+# --- links: the README and docs/ send the reader only where something is ----------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def targets(path: Path) -> set[str]:
+    """The fragments a link may name in this Markdown file: its headings' slugs and its explicit anchors."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    headings = [slug(h) for h in re.findall(r"^#+ (.+)$", text, re.M)]
+    # GitHub numbers a repeated heading's anchor: x, x-1, x-2 ...
+    numbered = {f"{h}-{i}" for h in set(headings) for i in range(1, headings.count(h))}
+    return set(headings) | numbered | set(ANCHOR.findall(text))
+
+
+def documents() -> list[Path]:
+    """The README and every document under docs/."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_readme_links_every_document_of_docs():
+    """No document is out of the newcomer's reach."""
+    linked = set(LINK.findall((ROOT / "README.md").read_text(encoding="utf-8")))
+    missing = [p.name for p in sorted((ROOT / "docs").glob("*.md")) if f"docs/{p.name}" not in linked]
+    assert not missing, missing
+
+
+def test_every_relative_link_resolves_to_a_file_and_a_heading():
+    """Each `[text](path#fragment)` of the README and docs/*.md names a file that exists and, with a fragment,
+    one of its headings or anchors."""
+    broken, checked = [], 0
+    for doc in documents():
+        for link in LINK.findall(FENCE.sub("", doc.read_text(encoding="utf-8"))):
+            if re.match(r"[a-z]+:", link):  # http:, https:, mailto: leave the repository
+                continue
+            checked += 1
+            name, _, fragment = link.partition("#")
+            target = (doc.parent / name).resolve() if name else doc
+            if not target.exists():
+                broken.append(f"{doc.name}: {link} (no such file)")
+            elif fragment and (target.suffix != ".md" or fragment not in targets(target)):
+                broken.append(f"{doc.name}: {link} (no such heading)")
+    assert checked > 20 and not broken, broken

@@ -1,7 +1,8 @@
 """The engine (service/rules, service/replay, service/search, and the arena on top of them) imports neither the web
 stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"); its layers import downwards
 only (the rules reach neither the replay nor the search, the replay never the search: a deep review gets its rater
-handed in; none of them the arena), and nothing the service runs imports the test-only service/testbed."""
+handed in; none of them the arena). Nothing in service/ imports the workers (jobs are enqueued by name; the workers
+import the service) nor the test-only tests/testbed."""
 
 from __future__ import annotations
 
@@ -14,18 +15,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.arena", "service.testbed")
+ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.arena", "tests.testbed")
 FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
 #: Project modules that carry the web or queue stack: the engine must not reach them either.
-FORBIDDEN_PROJECT = ("service.app", "service.api", "service.errors", "workers")
-#: Packages and what they must not import: the engine's layers, and the test-only testbed kept out of the service.
+FORBIDDEN_PROJECT = ("service.app", "service.api", "service.http", "service.jobs.submit", "workers")
+#: Packages and what they must not import: the engine's layers; the service never the workers (one import
+#: direction: workers -> service) nor the tests and their test bed; the workers not the tests either.
 LAYERS = {
-    "service.rules": ("service.replay", "service.search", "service.arena", "service.testbed"),
-    "service.replay": ("service.search", "service.arena", "service.testbed"),
-    "service.search": ("service.arena", "service.testbed"),
-    "service.arena": ("service.testbed",),
-    "service.api": ("service.testbed",),
-    "workers": ("service.testbed",),
+    "service.rules": ("service.replay", "service.search", "service.arena"),
+    "service.replay": ("service.search", "service.arena"),
+    "service.search": ("service.arena",),
+    "service": ("workers", "tests"),
+    "workers": ("tests",),
 }
 
 
@@ -108,8 +109,8 @@ names = json.loads(sys.argv[1])
 for name in names:
     importlib.import_module(name)
 from service.rules.registry import all_rulesets
-all_rulesets()  # registry._load imports the rule-set packages lazily
-print(json.dumps({"loaded": sorted(m for m in sys.modules if m.startswith("service.")),
+all_rulesets()  # the registry imports every family's rule-sets
+print(json.dumps({"loaded": sorted(m for m in sys.modules if m.startswith(("service.", "tests.testbed"))),
                   "modules": sorted(sys.modules)}))
 """
 
@@ -127,3 +128,32 @@ def test_importing_the_whole_engine_loads_no_web_or_queue_stack() -> None:
     leaked = sorted({m.split(".")[0] for m in report["modules"] if is_under(m, FORBIDDEN)}
                     | {m for m in report["modules"] if is_under(m, FORBIDDEN_PROJECT)})
     assert not leaked, f"importing the engine loaded {leaked}"
+
+
+def test_service_modules_never_import_the_workers() -> None:
+    """Every import in every module of service/, lazy ones too: the API enqueues job functions by their
+    dotted name, so `workers` is never imported from the service side."""
+    files = package_files("service")
+    assert len(files) > 50 and ROOT / "service" / "jobs" / "queues.py" in files
+    bad = [f"{module_name(path)} line {line}: {name}" for path in files for line, name in imported_names(path)
+           if is_under(name, ("workers",))]
+    assert not bad, bad
+
+
+IMPORT_SERVICE = """
+import importlib, json, sys
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+from service.app import create_app
+create_app({"TESTING": True})
+print(json.dumps(sorted(m for m in sys.modules if m == "workers" or m.startswith(("workers.", "tests.")))))
+"""
+
+
+def test_importing_the_whole_service_loads_no_worker_module() -> None:
+    """Import every module of service/ and build the app in a fresh interpreter: no `workers` module is loaded."""
+    names = [module_name(p) for p in package_files("service") if p.name != "__main__.py"]
+    run = subprocess.run([sys.executable, "-c", IMPORT_SERVICE, json.dumps(names)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.splitlines()[-1]) == []

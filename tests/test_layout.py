@@ -1,6 +1,6 @@
-"""The test tree's layout: helpers live in tests/support; a test module or a conftest.py imports from there, never
-from a conftest.py or from another test module (pytest loads those itself, and a test module imported twice runs
-its import-time work twice and hides where a helper belongs)."""
+"""The test tree's layout: helpers live in tests/support (and the test bed's oracles in tests/testbed); a test
+module or a conftest.py imports from there, never from a conftest.py or from another test module (pytest loads
+those itself, and a test module imported twice runs its import-time work twice and hides where a helper belongs)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 SUPPORT = TESTS / "support"
+#: Where modules that are neither tests nor conftest.py files may live.
+HELPER_HOMES = (SUPPORT, TESTS / "testbed")
 
 
 def module_name(path: Path) -> str:
@@ -54,9 +56,10 @@ def test_no_module_imports_a_conftest_or_a_test_module():
 
 
 def test_helper_modules_live_in_tests_support():
-    """Outside tests/support there are only test modules, conftest.py files and package markers."""
+    """Outside tests/support and tests/testbed there are only test modules, conftest.py files and package markers."""
     stray = [str(path.relative_to(TESTS.parent)) for path in sorted(TESTS.rglob("*.py"))
-             if SUPPORT not in path.parents and path.name not in ("conftest.py", "__init__.py")
+             if not any(home in path.parents for home in HELPER_HOMES)
+             and path.name not in ("conftest.py", "__init__.py")
              and not path.name.startswith("test_")]
     assert stray == [], f"move these helpers to tests/support: {stray}"
 

@@ -10,10 +10,10 @@ import threading
 
 from redis.exceptions import RedisError
 
+from service.jobs.queues import QUEUES, SERIALIZER
 from service.rules.warm import warm_tables
 
 from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse
-from .queues import QUEUES, SERIALIZER
 from .worker import MAINTENANCE_SECONDS, ServiceWorker, worker_connection
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,6 @@ from service.replay.reviewers import review
 from service.replay.summary import batch_result, initial_progress, log_entry, seat_names
 from service.search.review import settings_with_rater
 
-from .queues import QUEUE_REPLAYS, job
-
 PROGRESS_EVERY = 200  # events between two progress saves
 DEEP_PROGRESS_EVERY = 1  # deep reviews are slow: every decision is worth a progress save
 
@@ -43,10 +41,10 @@ class Progress:
             self.saved_events = self.state["events_done"]
 
 
-@job(QUEUE_REPLAYS, timeout=3600)
 def analyse_replays(logs: list[dict[str, Any]], players: list[list[str]] | None = None,
                     review_settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Audit and review each log and gather per-seat statistics; progress goes to job.meta."""
+    """Audit and review each log and gather per-seat statistics; progress goes to job.meta (the job
+    `service.jobs.queues.ANALYSE_REPLAYS`, with its spec there)."""
     settings = settings_with_rater(**(review_settings or {}))
     progress = Progress(logs, settings.mode == "deep")
     entries = []

@@ -10,12 +10,10 @@ from service.rules.registry import ENGINE_VERSION, get_ruleset
 from service.search.montecarlo import parse_candidates, search
 from service.search.position import parse_position
 
-from .queues import QUEUE_SEARCHES, job
 
-
-@job(QUEUE_SEARCHES, timeout=300)
 def deep_search(request: dict[str, Any]) -> dict[str, Any]:
-    """Search the request's position; progress (deals done / total) goes to job.meta as the search runs."""
+    """Search the request's position; progress (deals done / total) goes to job.meta as the search runs (the job
+    `service.jobs.queues.DEEP_SEARCH`)."""
     current = get_current_job()
     ruleset = get_ruleset(request["ruleset"])
     options = dict(ruleset.resolve_options(request.get("options")))

@@ -15,11 +15,12 @@ import os
 import time
 from typing import Any
 
+from service.jobs.callbacks import SECRET_ENV
+from service.jobs.queues import DELIVER_WEBHOOK, enqueue
+
 from .callbacks import CallbackRefused, allow_private, post
-from .queues import QUEUE_WEBHOOKS, enqueue, job
 
 SIGNATURE_HEADER = "X-Longcards-Signature"
-SECRET_ENV = "LONGCARDS_WEBHOOK_SECRET"
 
 
 class WebhookRefused(Exception):
@@ -44,9 +45,9 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300, now: flo
     return hmac.compare_digest(sign(secret, timestamp, body), header)
 
 
-@job(QUEUE_WEBHOOKS, timeout=30, retries=5, intervals=(2, 10, 60, 300, 1800))
 def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
-    """POST the payload to the address checked now; any answer but 2xx raises, so RQ retries with backoff."""
+    """POST the payload to the address checked now; any answer but 2xx raises, so RQ retries with backoff (the job
+    `service.jobs.queues.DELIVER_WEBHOOK`, with its retries there)."""
     secret = os.environ.get(SECRET_ENV)
     if not secret:
         raise RuntimeError(f"{SECRET_ENV} is not set: webhooks cannot be signed")
@@ -68,7 +69,7 @@ def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs:
     """RQ success callback: queue the webhook of a finished job."""
     url = job.meta.get("callback_url")
     if url:
-        enqueue(deliver_webhook, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
+        enqueue(DELIVER_WEBHOOK, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
                                                    "result": result})
 
 
@@ -76,6 +77,6 @@ def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, tra
     """RQ failure callback: queue the webhook of a job that failed for good (not one about to be retried)."""
     url = job.meta.get("callback_url")
     if url and not job.retries_left:
-        enqueue(deliver_webhook, connection, url, {
+        enqueue(DELIVER_WEBHOOK, connection, url, {
             "id": job.id, "kind": job.meta.get("kind"), "status": "failed",
             "error": {"code": "job_failed", "detail": f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}"}})

@@ -15,15 +15,15 @@ from redis.retry import Retry
 from rq import Worker, worker_registration
 from rq.job import Job
 
-from .queues import connect
+from service.jobs.queues import CALLBACKS, SPECS, connect
 
 log = logging.getLogger(__name__)
 
-#: The only functions a job may name, and the only callbacks it may carry: anything that can write to Redis could
-#: otherwise make a worker import and call any function on its path (`os.makedirs`, `subprocess.run`...).
-JOB_FUNCTIONS = frozenset({"workers.replays.analyse_replays", "workers.searches.deep_search",
-                           "workers.webhooks.deliver_webhook"})
-JOB_CALLBACKS = frozenset({"workers.webhooks.notify_success", "workers.webhooks.notify_failure"})
+#: The only functions a job may name, and the only callbacks it may carry (the service's job names,
+#: service/jobs/queues.py): anything that can write to Redis could otherwise make a worker import and call any
+#: function on its path (`os.makedirs`, `subprocess.run`...).
+JOB_FUNCTIONS = frozenset(SPECS)
+JOB_CALLBACKS = frozenset(CALLBACKS)
 
 #: Seconds between two heartbeats of a running job. A job's started-registry entry expires this long plus
 #: HEARTBEAT_GRACE after its last heartbeat; a worker's idle heartbeat and registry clean-up come every

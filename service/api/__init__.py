@@ -18,7 +18,8 @@ from flask import Flask
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 
-from ..errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+from ..http.errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
+from .common import CARD_COMPONENTS, Card, OneOf, card_components
 
 
 class Converter(OpenAPIConverter):
@@ -37,13 +38,25 @@ class Converter(OpenAPIConverter):
                 return {"nullable": True}
         return super().field2nullable(field, ret)
 
+    def field2property(self, field) -> dict:
+        """The property apispec makes of a field; a card code refers to its family's card component (either
+        family's: `anyOf` both), no inline enum of its own; a `OneOf` to its schemas' components."""
+        ret = super().field2property(field)
+        if isinstance(field, Card):
+            ret.pop("type", None)
+            names = [field.component] if field.component else list(CARD_COMPONENTS)
+            ret["allOf" if len(names) == 1 else "anyOf"] = [{"$ref": f"#/components/schemas/{n}"} for n in names]
+        if isinstance(field, OneOf):
+            ret["oneOf"] = [self.resolve_nested_schema(schema) for schema in field.schemas]
+        return ret
+
 
 class DescribedSchemas(MarshmallowPlugin):
     """The marshmallow plugin, describing each schema component by its class docstring (unless Meta says)."""
 
     Converter = Converter
 
-    def schema_helper(self, name, _, schema=None, **kwargs):  # type: ignore[override]
+    def schema_helper(self, name, _, schema=None, **kwargs):
         """The component as MarshmallowPlugin makes it, with a `description`."""
         json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
         doc = resolve_schema_cls(schema).__doc__ if schema is not None else None  # its own, not a base class's
@@ -57,7 +70,7 @@ class Api(SmorestApi):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error):  # type: ignore[override]
+    def handle_http_exception(self, error):
         """Serve HTTP errors as problem+json."""
         return handle_http_exception(error)
 
@@ -95,6 +108,8 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
+    for name, component in card_components().items():
+        api.spec.components.schema(name, component)
     for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, jobs, searches,
                       problems):
         api.register_blueprint(blueprint)
@@ -102,7 +117,7 @@ def register_blueprints(app: Flask) -> Api:
 
 
 #: Either key header; `{}` because keys are off unless the deployment configures them (LONGCARDS_API_KEYS).
-SECURITY = [{"ApiKeyBearer": []}, {"ApiKeyHeader": []}, {}]
+SECURITY: list[dict[str, list[str]]] = [{"ApiKeyBearer": []}, {"ApiKeyHeader": []}, {}]
 
 API_DESCRIPTION = """\
 Rules engine for the long-card games Four Color Cards (bga-taiwan, cardavia-flowers) and Chắn (cardavia-chan).

@@ -17,7 +17,8 @@ def cacheable(response: Response, max_age: int = MAX_AGE) -> Response:
     response.add_etag()
     response.cache_control.public = True
     response.cache_control.max_age = max_age
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place
+    return response
 
 
 def cached(view: Callable[..., Any]) -> Callable[..., Any]:

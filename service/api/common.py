@@ -20,12 +20,47 @@ CARD_CODES = ALL_CODES + CHAN_CODES
 MELD_KINDS = KINDS + PAIR_KINDS
 
 
-def card_field(description: str = "canonical card code of the rule-set", **kwargs: Any) -> fields.String:
+#: The card-code components of the spec, one per game family (their enums, named after the cards, are built in
+#: `card_components`).
+FOURCOLOR_CARD, CHAN_CARD = "FourColorCard", "ChanCard"
+CARD_COMPONENTS = (FOURCOLOR_CARD, CHAN_CARD)
+
+
+class Card(fields.String):
+    """A card code, documented as one family's card component (`component` None: either family's, the rule-set
+    says which). Loaded as a string: the engine checks the code against the rule-set and names the field."""
+
+    def __init__(self, component: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+
+def card_field(description: str = "canonical card code of the rule-set", component: str | None = None,
+               **kwargs: Any) -> Card:
     """A card code; checked against the rule-set by the engine, which names the field at fault."""
-    enum: list[str | None] = list(CARD_CODES)
-    if kwargs.get("allow_none"):
-        enum.append(None)  # OpenAPI 3.0: a nullable enum lists null
-    return fields.String(metadata={"description": description, "enum": enum}, **kwargs)
+    return Card(component, metadata={"description": description}, **kwargs)
+
+
+class OneOf(fields.Raw):
+    """A value sent as it is, documented as one of `schemas` (`oneOf` of their components)."""
+
+    def __init__(self, schemas: list[type[ma.Schema]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.schemas = schemas
+
+
+def card_components() -> dict[str, dict[str, Any]]:
+    """The card-code schema components: Four Color codes named as they read (`RG`, `F1`), Chắn codes as
+    `CARD_2M` ... `CARD_9C` and `CHI_CHI` (a generated client cannot name an enum member `2m`)."""
+    chan_names = [f"CARD_{code.upper()}" if code != "CC" else "CHI_CHI" for code in CHAN_CODES]
+    return {
+        FOURCOLOR_CARD: {"type": "string", "enum": list(ALL_CODES), "x-enum-varnames": [c.upper() for c in ALL_CODES],
+                          "description": "A Four Color Cards code: colour r, y, g, w and piece G, A, E, C, H, P, S "
+                                         "(`rG`: red General); flowers F1-F5 in cardavia-flowers."},
+        CHAN_CARD: {"type": "string", "enum": list(CHAN_CODES), "x-enum-varnames": chan_names,
+                     "description": "A Chắn code: value 2-9 and suit Vạn `m`, Sách `s` or Văn `c` (`2m`), or Chi chi "
+                                    "`CC`."},
+    }
 
 
 #: A list stops checking its items after this many invalid ones (the rest would only cost time to report).
@@ -145,7 +180,7 @@ class MeldSchema(ma.Schema):
     """One meld with its points as it stands (exposed or concealed value)."""
 
     kind = fields.String(required=True, metadata={"enum": list(MELD_KINDS)})
-    cards = fields.List(fields.String(), required=True)
+    cards = fields.List(card_field(), required=True)
     points = fields.Integer(required=True)
     concealed = fields.Boolean(required=True)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: The README's example: exposed triple 1 + concealed command 2 + concealed triple 3 = 6 points.
+#: The README's first example: exposed triple 1 + concealed command 2 + concealed triple 3 = 6 points.
 EVALUATE_HU = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE", "yC", "yC"],
                "exposed": [{"kind": "triple", "cards": ["wS", "wS", "wS"]}], "public_card": "yC"}
 
@@ -17,7 +17,7 @@ SETTLE_ROUND = {**EVALUATE_HU, "seats": 3, "winner": 0, "lucky_card": "gC"}
 TOTAL_MATCH = {"ruleset": "bga-taiwan", "seats": 3, "rounds": [[4, -2, -2], [-1, 2, -1]]}
 
 #: A short bga-taiwan round (seeded simulator): two triples claimed, a Soldiers set, seat 2's hu on its card.
-AUDIT_LOG = {
+AUDIT_LOG: dict[str, Any] = {
     "ruleset": "bga-taiwan", "seats": 3, "dealer": 1,
     "hands": [
         ["yP", "yE", "gP", "yS", "wH", "rS", "rP", "yC", "gA", "gS", "rA", "wA", "rP", "yG", "wA", "rA", "wE", "yA",

@@ -1,4 +1,5 @@
-"""`python -m service arena`: play duplicate deals between policies and print the figures (docs in README, Arena).
+"""`python -m service arena`: play duplicate deals between policies and print the figures
+(docs/advice.md#arena-how-strong-the-advice-plays).
 
 Exit status: 0 with the figures; 2 when the arguments are wrong (an unknown policy or rule-set, not exactly one
 policy per seat, bad options), with the reason on standard error.

@@ -2,9 +2,9 @@
 policies over the seats (rotation r: seat s plays `policies[(s + r) % seats]`), so every policy plays every seat
 of every deal.
 
-A deal is dealt by the family's own dealing (`simulate_fourcolor.deal`, `simulate_chan.deal`) from a random
-source seeded by the arena's seed and the deal's number only; each round is played by the family's round driver
-with one policy per seat, and every seat's score is read from the recorded result.
+A deal is dealt by the family's own dealing (`replay.families`: `deal`) from a random source seeded by the arena's
+seed and the deal's number only; each round is played by the family's round driver (`round`) with one policy per
+seat, and every seat's score is read from the recorded result.
 """
 
 from __future__ import annotations
@@ -16,18 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..replay import simulate_chan, simulate_fourcolor
+from ..replay.families import replay_family
 from ..replay.players import Dealt
 from ..rules.registry import get_ruleset
 from .policies import make
 from .seating import MAX_BUDGET, Seating
 
 SEATS = 4
-#: Each family's dealing and round driver.
-FAMILIES: dict[str, tuple[Any, Any]] = {
-    "fourcolor": (simulate_fourcolor.deal, simulate_fourcolor.FourColorRound),
-    "chan": (simulate_chan.deal, simulate_chan.ChanRound),
-}
 
 
 @dataclass(frozen=True)
@@ -57,8 +52,7 @@ class SeatResult:
 def dealt(arena: Arena, index: int) -> Dealt:
     """Deal `index` of the arena's seed: the same for any policies."""
     rs = get_ruleset(arena.ruleset)
-    deal, _ = FAMILIES[rs.family]
-    return deal(rs, random.Random(f"arena/deal/{arena.seed}/{index}"), SEATS)
+    return replay_family(rs).deal(rs, random.Random(f"arena/deal/{arena.seed}/{index}"), SEATS)
 
 
 def seating_of(arena: Arena, rotation: int) -> list[str]:
@@ -77,8 +71,7 @@ def play_round(arena: Arena, index: int, rotation: int) -> dict:
 def play_with(arena: Arena, index: int, players: Sequence[Any]) -> dict:
     """The log of deal `index` played by these players, one per seat (the family's round driver)."""
     rs = get_ruleset(arena.ruleset)
-    _, driver = FAMILIES[rs.family]
-    return driver(rs, arena.options, dealt(arena, index), list(players)).play()
+    return replay_family(rs).round(rs, arena.options, dealt(arena, index), list(players)).play()
 
 
 def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:

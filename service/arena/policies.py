@@ -37,7 +37,8 @@ class RandomPolicy:
         return self.rng.choice(choices)
 
 
-#: Every policy by name: a factory of the seat's player. Documented in each class (and the README's Arena).
+#: Every policy by name: a factory of the seat's player. Documented in each class (and in
+#: docs/advice.md#arena-how-strong-the-advice-plays).
 POLICIES: dict[str, Callable[[Seating], Player]] = {
     "random": lambda seating: RandomPolicy(seating.rng("random")),
     "baseline": lambda seating: Baseline(),

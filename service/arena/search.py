@@ -49,7 +49,7 @@ class Search:
                        min_samples=min(200, self.seating.samples))
         leader = found.candidates[0]
         ahead = leader.versus_first  # the leader minus the advice's first discard, paired deal by deal
-        return leader.card if ahead is not None and ahead.low > 0 else options[0].card
+        return leader.card if ahead is not None and ahead.low is not None and ahead.low > 0 else options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         return self.advice.claim(view, card, source, role, legal, forced)

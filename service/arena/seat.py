@@ -1,12 +1,15 @@
 """A seat's view turned into the engine values the analyses take: the family's hand and the cards seen.
 
 Both game families are served by the rule-set's own methods (`analyse_discards`, `settle`, `legal_claims`); only
-the hand object differs by family (Four Color Cards: a tally of cards; Chắn: counts of each face), and a claim's
-cards leave the hand differently (docs/rules.md#fc-claims, docs/rules.md#chan-captures).
+the hand object differs by family (Four Color Cards: a tally of cards; Chắn: counts of each face), how far a hand
+is from a win, and how a claim's cards leave the hand (docs/rules.md#fc-claims, docs/rules.md#chan-captures): the
+arena's one choice by game family, a `SeatFamily` per family picked by the rule-set's `family` here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..replay.decisions import SeatView
@@ -21,11 +24,61 @@ from ..rules.fourcolor.cards import Tally
 from ..rules.fourcolor.claim_advice import after_claim as fc_after_claim
 from ..rules.fourcolor.distance import distance as fc_distance
 from ..rules.fourcolor.hand import FourColorHand
+from ..rules.registry import RuleSet
+
+#: What a claim leaves: the concealed cards, the exposed melds and (Chắn) the history.
+AfterClaim = tuple[list[int], tuple[Any, ...], Any]
 
 
-def is_chan(view: SeatView) -> bool:
-    """Whether the view is of a Chắn table."""
-    return view.ruleset.family == "chan"
+@dataclass(frozen=True)
+class SeatFamily:
+    """How one game family holds a seat's hand in the arena."""
+
+    hand: Callable[[Any, tuple[Any, ...], int | None], Any]  # (cards, exposed, public): the family's hand
+    distance: Callable[[SeatView], int]  # the resting hand's structural distance to a win
+    after_claim: Callable[[SeatView, Any, Any], AfterClaim]  # (view, hand with the card, claim)
+
+
+def _fc_hand(cards: Any, exposed: tuple[Any, ...], public: int | None) -> FourColorHand:
+    """Four Color Cards: a tally of the cards."""
+    return FourColorHand(Tally.of(cards), exposed, public)
+
+
+def _chan_hand(cards: Any, exposed: tuple[Any, ...], public: int | None) -> ChanHand:
+    """Chắn: the counts of each face."""
+    return ChanHand(tuple(chan_counts(cards)), exposed, public)
+
+
+def _chan_distance(view: SeatView) -> int:
+    """Chắn: the distance of the concealed faces and the exposed pairs."""
+    return chan_distance(chan_counts(view.hand), view.exposed)
+
+
+def _fc_distance(view: SeatView) -> int:
+    """Four Color Cards: the distance under the rule-set's meld rules."""
+    return fc_distance(Tally.of(view.hand), view.ruleset.meld_rules(view.options), view.exposed)
+
+
+def _fc_after_claim(view: SeatView, hand: Any, claim: Any) -> AfterClaim:
+    """Four Color Cards: the engine's `claim_advice.after_claim`; no history."""
+    after = fc_after_claim(hand, claim)
+    return after.concealed_cards(), after.exposed, None
+
+
+def _chan_after_claim(view: SeatView, hand: Any, claim: Any) -> AfterClaim:
+    """Chắn: the engine's `after_claim`, and `history_after` (a Cạ capture marking rules 4 and 6)."""
+    after = chan_after_claim(hand, claim)
+    return after.concealed_cards(), after.exposed, chan_history_after(claim, hand, view.history or History())
+
+
+FOURCOLOR = SeatFamily(_fc_hand, _fc_distance, _fc_after_claim)
+CHAN = SeatFamily(_chan_hand, _chan_distance, _chan_after_claim)
+FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
+
+
+def seat_family(ruleset: RuleSet) -> SeatFamily:
+    """The arena's seat parts for the rule-set's game family."""
+    return FAMILIES[ruleset.family]
 
 
 def hand_of(view: SeatView, cards: Any = None, exposed: tuple[Any, ...] | None = None,
@@ -33,9 +86,7 @@ def hand_of(view: SeatView, cards: Any = None, exposed: tuple[Any, ...] | None =
     """The family's hand of these concealed `cards` (default: the view's) and `exposed` melds, with `public`."""
     cards = view.hand if cards is None else cards
     exposed = view.exposed if exposed is None else exposed
-    if is_chan(view):
-        return ChanHand(tuple(chan_counts(cards)), exposed, public)
-    return FourColorHand(Tally.of(cards), exposed, public)
+    return seat_family(view.ruleset).hand(cards, exposed, public)
 
 
 def seen_codes(view: SeatView) -> list[str]:
@@ -55,21 +106,14 @@ def analyse(view: SeatView, cards: Any = None, exposed: tuple[Any, ...] | None =
 def resting_distance(view: SeatView) -> int:
     """The distance of the seat's hand between turns (fewest cards to replace so that one more card wins): the
     family's structural distance."""
-    if is_chan(view):
-        return chan_distance(chan_counts(view.hand), view.exposed)
-    return fc_distance(Tally.of(view.hand), view.ruleset.meld_rules(view.options), view.exposed)
+    return seat_family(view.ruleset).distance(view)
 
 
-def after_claim(view: SeatView, card: int, claim: Any) -> tuple[list[int], tuple[Any, ...], Any]:
+def after_claim(view: SeatView, card: int, claim: Any) -> AfterClaim:
     """The concealed cards, exposed melds and history a claim of public `card` leaves (it must then discard): the
     engine's own (`claim_advice.after_claim` of the family; Chắn: `history_after`, a Cạ capture marking rules 4
     and 6)."""
-    hand = hand_of(view, public=card)
-    if is_chan(view):
-        after = chan_after_claim(hand, claim)
-        return after.concealed_cards(), after.exposed, chan_history_after(claim, hand, view.history or History())
-    after = fc_after_claim(hand, claim)
-    return after.concealed_cards(), after.exposed, None
+    return seat_family(view.ruleset).after_claim(view, hand_of(view, public=card), claim)
 
 
 def win_gain(view: SeatView, card: int | None, cards: Any = None, exposed: tuple[Any, ...] | None = None) -> float:

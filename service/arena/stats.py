@@ -16,28 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from ..search.stats import Interval, rounded
+
 Z95 = 1.96
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A mean and its 95% normal interval (low/high None with fewer than two values)."""
-
-    mean: float
-    low: float | None
-    high: float | None
-    n: int
-
-    def excludes_zero(self) -> bool:
-        """Whether the interval lies wholly on one side of 0."""
-        return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
-
-    def to_json(self) -> dict[str, Any]:
-        """Rounded for reading; n as it is."""
-        return {"mean": _round(self.mean), "low": _round(self.low), "high": _round(self.high), "n": self.n}
 
 
 def interval(values: Sequence[float], z: float = Z95) -> Interval:
@@ -79,16 +62,11 @@ def summary(deals: Sequence[Sequence[Sequence[Any]]], names: Sequence[str], meas
         wins = [r.points for r in mine if r.won]
         policies.append({
             "policy": name, "score": interval([v[name] for v in values]).to_json(),
-            "win_rate": _round(len(wins) / len(mine)), "pay_rate": _round(sum(r.delta < 0 for r in mine) / len(mine)),
-            "mean_win_points": _round(math.fsum(wins) / len(wins)) if wins else None, "rounds": len(mine)})
+            "win_rate": rounded(len(wins) / len(mine)), "pay_rate": rounded(sum(r.delta < 0 for r in mine) / len(mine)),
+            "mean_win_points": rounded(math.fsum(wins) / len(wins)) if wins else None, "rounds": len(mine)})
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             diff = interval([v[a] - v[b] for v in values])
             pairs.append({"a": a, "b": b, "difference": diff.to_json(), "excludes_zero": diff.excludes_zero()})
     return {"per_policy": policies, "pairs": pairs}
-
-
-def _round(value: float | None) -> float | None:
-    """Six decimals: enough to read, and the same text for the same figures."""
-    return None if value is None else round(value, 6)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .families import replay_family
 from .log import GameLog, parse_log
 from .violations import Violation
 
@@ -24,13 +25,7 @@ class Audit:
 
 def replay_for(log: GameLog) -> Any:
     """The turn state machine of the log's game family."""
-    if log.ruleset.family == "chan":
-        from .chan import ChanReplay
-
-        return ChanReplay(log)
-    from .fourcolor import FourColorReplay
-
-    return FourColorReplay(log)
+    return replay_family(log.ruleset).replay(log)
 
 
 def audit(raw: Mapping[str, Any]) -> Audit:

@@ -218,6 +218,7 @@ class ChanReplay(TurnReplay):
             interrupted = self.to_act
             self.resume = interrupted if interrupted is not None and interrupted != seat else None
         else:
+            assert winner.meld is not None and winner.cards is not None  # legal_claim checked the capture
             mate = next(c for c in winner.cards if c != card) if winner.meld == "ca" else card
             self.counts[seat][mate] -= 1
             self.exposed[seat].append(Pair(winner.meld, tuple(sorted((card, mate))), False))

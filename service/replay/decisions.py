@@ -22,6 +22,7 @@ from typing import Any
 
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis
 from ..rules.errors import DomainError
+from ..rules.protocol import RuleSet
 from .log import Event
 
 MODES = ("none", "exact", "deep")
@@ -32,7 +33,7 @@ COSTLIEST = 5
 class SeatView:
     """What a seat knows when it must discard, in engine values: the position a deep rater searches from."""
 
-    ruleset: Any
+    ruleset: RuleSet
     options: Mapping[str, Any]
     hand: tuple[int, ...]  # concealed cards, sorted
     exposed: tuple[Any, ...]  # his exposed melds
@@ -144,6 +145,10 @@ class DecisionReview:
         """The claim analysis of the seat's position on the card (each family's reviewer runs its rule-set's)."""
         raise NotImplementedError
 
+    def analyse(self, seat: int) -> DiscardAnalysis:
+        """The discard analysis of the seat's position (each family's reviewer runs its rule-set's)."""
+        raise NotImplementedError
+
     # -- the discard ---------------------------------------------------------------------------------------
     def discarding(self, event: Event, card: int) -> None:
         if self.settings.mode == "none":
@@ -168,8 +173,10 @@ class DecisionReview:
         }
         if self.settings.mode == "deep":
             try:
-                entry["deep"] = self.settings.rater(self.seat_view(event.seat, self.shown, self.stock_left()),
-                                                    card, analysis, self.settings)
+                rater = self.settings.rater
+                assert rater is not None  # a deep review is refused without one (__init__)
+                entry["deep"] = rater(self.seat_view(event.seat, self.shown, self.stock_left()), card, analysis,
+                                      self.settings)
                 entry["expected_loss"] = entry["deep"]["expected_loss"]
             except DomainError:
                 pass  # a position an illegal log made impossible to deal: the exact rating stands

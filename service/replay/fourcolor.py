@@ -17,6 +17,7 @@ from ..rules.fourcolor.cards import GENERAL, Tally, character_of, code, is_flowe
 from ..rules.fourcolor.claims import Claim
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.melds import Meld, classify
+from ..rules.fourcolor.rulesets import fourcolor_ruleset
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -39,7 +40,7 @@ class FourColorReplay(TurnReplay):
 
     def __init__(self, log: GameLog) -> None:
         super().__init__(log)
-        self.ruleset = log.ruleset
+        self.ruleset = fourcolor_ruleset(log.ruleset)
         self.rules = self.ruleset.meld_rules(self.options)
         self.flowers = self.ruleset.has_flowers
         self.hands = [Tally.of(h) for h in log.hands]
@@ -232,12 +233,14 @@ class FourColorReplay(TurnReplay):
         if any(needed.count(c) > self.hands[claim.seat].count(c) for c in set(needed)):
             self.flag(claim, "not_in_hand", f"seat {claim.seat} does not hold the cards of this {claim.meld}")
             return None
-        allowed = self.ruleset.claim_class(claim.meld, role)
+        # A claim logged without a meld whose cards form none gets here too (classify: None), as a nameless meld.
+        allowed = self.ruleset.claim_class(claim.meld, role)  # type: ignore[arg-type]
         if allowed is None:
             code_ = "own_discard_claim" if role == "discarder" else "ineligible_claim"
             self.flag(claim, code_, f"seat {claim.seat} ({role}) may not claim a {claim.meld} on {code(public.card)}")
             return None
-        return Claim(claim.meld, Meld(claim.meld, cards, concealed=False), allowed[0], allowed[1], 0)
+        return Claim(claim.meld, Meld(claim.meld, cards, concealed=False),  # type: ignore[arg-type]
+                     allowed[0], allowed[1], 0)
 
     # -- the end -------------------------------------------------------------------------------------------
     def finish_hu(self, seat: int, hand: FourColorHand) -> None:

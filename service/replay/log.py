@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat, shown
+from ..rules.protocol import RuleSet
 from ..rules.registry import get_ruleset
 
 MAX_EVENTS = 2000
@@ -19,7 +20,7 @@ MAX_EVENTS = 2000
 class Event(NamedTuple):
     """One event of the log, its cards parsed (a tuple: logs hold thousands of events)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the event's place in the log, shadowing tuple.index
     seat: int
     type: str
     card: int | None = None
@@ -31,7 +32,7 @@ class Event(NamedTuple):
 class GameLog:
     """A validated round log."""
 
-    ruleset: Any
+    ruleset: RuleSet
     options: Mapping[str, Any]
     seats: int
     dealer: int
@@ -47,7 +48,7 @@ class LogError(DomainError):
     code = "invalid_log"
 
 
-def deal_sizes(ruleset: Any, seats: int, dealer: int) -> list[int]:
+def deal_sizes(ruleset: RuleSet, seats: int, dealer: int) -> list[int]:
     """Cards dealt to each seat (docs/rules.md#fc-deal: bga dealer 21 / 20; flowers 20; Chắn dealer 20 / 19)."""
     return ruleset.deal_sizes(seats, dealer)
 
@@ -107,7 +108,7 @@ def _list(value: object, field: str) -> Sequence[Any]:
     return value
 
 
-def _hands(raw: object, ruleset: Any, seats: int, dealer: int, card: Callable) -> tuple[tuple[int, ...], ...]:
+def _hands(raw: object, ruleset: RuleSet, seats: int, dealer: int, card: Callable) -> tuple[tuple[int, ...], ...]:
     """The initial deal, one hand per seat, of the sizes the rules deal."""
     hands = _list(raw, "hands")
     if len(hands) != seats:
@@ -123,17 +124,17 @@ def _hands(raw: object, ruleset: Any, seats: int, dealer: int, card: Callable) -
     return tuple(out)
 
 
-def _deck_codes(ruleset: Any) -> Sequence[str]:
+def _deck_codes(ruleset: RuleSet) -> Sequence[str]:
     """Every card code of the log's game family."""
     return ruleset.card_codes()
 
 
-def _deck_limits(ruleset: Any) -> dict[str, int]:
+def _deck_limits(ruleset: RuleSet) -> dict[str, int]:
     """Copies of each card code in the deck (flowers: one)."""
     return {c: (1 if c.startswith("F") else 4) for c in _deck_codes(ruleset)}
 
 
-def _check_deck(ruleset: Any, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...] | None) -> None:
+def _check_deck(ruleset: RuleSet, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...] | None) -> None:
     """No card more often than the deck holds, over every hand and the stock."""
     codes, limits = _deck_codes(ruleset), _deck_limits(ruleset)
     everything = [c for h in hands for c in h] + list(stock or ())
@@ -149,7 +150,7 @@ def _check_deck(ruleset: Any, hands: tuple[tuple[int, ...], ...], stock: tuple[i
                                   f"{limits[codes[c]]}", field)
 
 
-def _event(i: int, raw: object, ruleset: Any, seats: int, card: Callable) -> Event:
+def _event(i: int, raw: object, ruleset: RuleSet, seats: int, card: Callable) -> Event:
     """One event: a known type for the family, a seat, and well-formed cards."""
     if not isinstance(raw, Mapping):
         raise LogError("an event must be an object", f"events.{i}")

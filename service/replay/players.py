@@ -12,9 +12,11 @@ visible cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from ..rules.protocol import RuleSet
 from .decisions import SeatView
 
 
@@ -26,7 +28,7 @@ class Dealt(NamedTuple):
     stock: tuple[str, ...]
 
 
-def shuffled_deal(deck: Sequence[str], ruleset: Any, rng: Any, seats: int) -> Dealt:
+def shuffled_deal(deck: Sequence[str], ruleset: RuleSet, rng: Any, seats: int) -> Dealt:
     """`deck` (card codes) shuffled by `rng`, then a dealer drawn by it, and the rule-set's deal sizes cut from the
     top in seat order; the rest is the stock."""
     cards = list(deck)
@@ -80,7 +82,7 @@ class Table:
     `options`, `seats`, `exposed`, `stock`, `drawn` and says how it holds a seat's cards (`concealed`) and history
     (`history_of`)."""
 
-    rs: Any
+    rs: RuleSet
     options: Any
     seats: int
     exposed: list[list[Any]]
@@ -107,3 +109,40 @@ class Table:
         return SeatView(self.rs, self.options, tuple(self.concealed(seat)), tuple(self.exposed[seat]),
                         tuple(visible), self.seats, seat, opponents, len(self.stock) - self.drawn,
                         self.history_of(seat))
+
+
+@dataclass(frozen=True)
+class SimulatedStyle:
+    """What the test bed's players do differently by family: the kind of a win claim, how often `random` takes a
+    claim it may pass, the cards a discard is drawn from and the loose cards `greedy` prefers to let go."""
+
+    win: str  # the claim kind of a win ("hu", Chắn "win")
+    take_odds: float  # `random` makes a claim with this probability
+    discards: Callable[[SeatView], list[int]]  # the cards a discard is drawn from (repeats weigh the odds)
+    loose: Callable[[SeatView], set[int]]  # cards in no meld of the hand (Chắn: unpaired)
+
+
+class SimulatedPlayer:
+    """The test bed's players, sharing the round's random source: `greedy` always wins and makes the first legal
+    claim and discards a loose card; `random` always wins, takes a forced card as the engine lists it first,
+    otherwise claims or passes at random and discards at random."""
+
+    def __init__(self, rng: Any, greedy: bool, style: SimulatedStyle) -> None:
+        self.rng, self.greedy, self.style = rng, greedy, style
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        """A win when there is one; else the first claim (greedy or forced) or a random one or none."""
+        wins = [c for c in legal if c.kind == self.style.win]
+        if wins:
+            return wins[0]
+        if forced or self.greedy:
+            return legal[0]
+        return self.rng.choice(legal) if self.rng.random() < self.style.take_odds else None
+
+    def discard(self, view: SeatView) -> int:
+        """A random legal discard (greedy: a loose one where there is one)."""
+        options = self.style.discards(view)
+        if self.greedy:
+            loose = self.style.loose(view)
+            options = [c for c in options if c in loose] or options
+        return self.rng.choice(options)

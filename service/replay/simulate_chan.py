@@ -7,15 +7,15 @@ history (discards, identical captures passed up, Cạ) exactly as the replay inf
 context. A Chíu or capture after which the taker would have no legal discard is not offered (rule 7 bars such a
 capture; such a Chíu would leave him unable to discard). The dealer's dealt win is declared without asking him.
 
-`simulate` is the audit's test bed, with two players: `greedy` (always wins, Chíus and captures when it can;
-discards an unpaired card) and `random` (wins always, takes what it may at random). Every log it writes must audit
-clean.
+`SIMULATED` is how the audit's test bed (`families.simulate`) plays here: `greedy` Chíus and captures when it can
+and discards an unpaired card; `random` takes what it may six times in ten and draws a discard among the legal
+faces.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -23,16 +23,16 @@ from ..rules.chan.captures import History, capture_rule_broken
 from ..rules.chan.cards import CODES, code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair, pair_up
-from ..rules.chan.rulesets import CARDAVIA_CHAN
+from ..rules.chan.rulesets import ChanRuleSet, chan_ruleset
 from ..rules.chan.scoring import settle
-from ..rules.registry import get_ruleset
+from ..rules.protocol import RuleSet
 from .decisions import SeatView
-from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
+from .players import Dealt, Player, SimulatedStyle, Table, checked_claim, checked_discard, shuffled_deal
 
 SEATS = 4
 
 
-def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
+def deal(ruleset: RuleSet, rng: random.Random, seats: int = SEATS) -> Dealt:
     """A shuffled deal (docs/rules.md#chan-deal: the dealer 20 cards, the others 19): dealer, hands and stock."""
     return shuffled_deal(list(CODES) * 4, ruleset, rng, SEATS)
 
@@ -40,8 +40,9 @@ def deal(ruleset: Any, rng: random.Random, seats: int = SEATS) -> Dealt:
 class ChanRound(Table):
     """One round of a deal, every decision asked of the seat's player."""
 
-    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
-        self.rs = ruleset
+    def __init__(self, ruleset: RuleSet, options: Mapping[str, Any] | None, dealt: Dealt,
+                 players: Sequence[Player]) -> None:
+        self.rs: ChanRuleSet = chan_ruleset(ruleset)
         self.options = ruleset.resolve_options(options)
         self.seats, self.players = SEATS, list(players)
         self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)
@@ -184,34 +185,15 @@ class ChanRound(Table):
         self.result = {"type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas)}
 
 
-class SimulatedPlayer:
-    """The test bed's players, sharing the round's random source: `greedy` or `random` (the module docstring)."""
-
-    def __init__(self, rng: random.Random, greedy: bool) -> None:
-        self.rng, self.greedy = rng, greedy
-
-    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        wins = [c for c in legal if c.kind == "win"]
-        if wins:
-            return wins[0]
-        if self.greedy:
-            return legal[0]
-        return self.rng.choice(legal) if self.rng.random() < 0.6 else None
-
-    def discard(self, view: SeatView) -> int:
-        counts = tally(view.hand)
-        options = view.ruleset.legal_discards(ChanHand(tuple(counts), (), None), view.history)
-        if self.greedy:
-            loose = set(pair_up(counts).unpaired)
-            options = [c for c in options if c in loose] or options
-        return self.rng.choice(options)
+def discards(view: SeatView) -> list[int]:
+    """The faces the seat may discard (rules 2, 3, 6), each once."""
+    return chan_ruleset(view.ruleset).legal_discards(ChanHand(tuple(tally(view.hand)), (), None), view.history)
 
 
-def simulate(ruleset_id: str = CARDAVIA_CHAN.id, seed: int = 0, seats: int = SEATS, policy: str = "greedy",
-             options: dict | None = None) -> dict:
-    """One simulated Chắn round's log."""
-    ruleset = get_ruleset(ruleset_id)
-    rng = random.Random(seed)
-    dealt = deal(ruleset, rng)
-    player = SimulatedPlayer(rng, policy == "greedy")
-    return ChanRound(ruleset, options, dealt, [player] * SEATS).play()
+def loose(view: SeatView) -> set[int]:
+    """The seat's unpaired cards."""
+    return set(pair_up(tally(view.hand)).unpaired)
+
+
+#: The test bed's players at a Chắn table (`players.SimulatedPlayer`).
+SIMULATED = SimulatedStyle("win", 0.6, discards, loose)

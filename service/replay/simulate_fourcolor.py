@@ -7,27 +7,26 @@ drawer) for a discard among the rule-set's `discardable` cards, ends the round o
 Generals and flowers (docs/rules.md#fc-generals-end) or on an exhausted stock, and settles it with the rule-set.
 The dealer's dealt win (bga-taiwan: his 21 cards already split into melds) is declared without asking him.
 
-`simulate` is the audit's test bed, with two players: `random` (always wins, takes a forced card as the engine
-lists it first, otherwise claims or passes at random; discards at random) and `greedy` (always wins, always makes
-the first legal claim; discards a card that is in no meld of its hand). Every log it writes must audit clean with
-its recorded result.
+`SIMULATED` is how the audit's test bed (`families.simulate`) plays here: its `random` player claims one time in two
+and draws a discard among every copy it holds; `greedy` discards a card that is in no meld of its hand.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.fourcolor.cards import CHESS_CODES, FLOWER_CODES, Tally, code
 from ..rules.fourcolor.evaluate import legal_melds
 from ..rules.fourcolor.hand import FourColorHand
-from ..rules.registry import get_ruleset
+from ..rules.fourcolor.rulesets import FourColorRuleSet, fourcolor_ruleset
+from ..rules.protocol import RuleSet
 from .decisions import SeatView
-from .players import Dealt, Player, Table, checked_claim, checked_discard, shuffled_deal
+from .players import Dealt, Player, SimulatedStyle, Table, checked_claim, checked_discard, shuffled_deal
 
 
-def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
+def deal(ruleset: RuleSet, rng: random.Random, seats: int) -> Dealt:
     """A shuffled deal of the rule-set's deck (docs/rules.md#fc-deal): dealer, hands and stock."""
     return shuffled_deal(list(CHESS_CODES) * 4 + (list(FLOWER_CODES) if ruleset.has_flowers else []), ruleset, rng,
                          seats)
@@ -36,8 +35,9 @@ def deal(ruleset: Any, rng: random.Random, seats: int) -> Dealt:
 class FourColorRound(Table):
     """One round of a deal, every decision asked of the seat's player."""
 
-    def __init__(self, ruleset: Any, options: dict | None, dealt: Dealt, players: Sequence[Player]) -> None:
-        self.rs = ruleset
+    def __init__(self, ruleset: RuleSet, options: Mapping[str, Any] | None, dealt: Dealt,
+                 players: Sequence[Player]) -> None:
+        self.rs: FourColorRuleSet = fourcolor_ruleset(ruleset)
         self.options = ruleset.resolve_options(options)
         self.seats, self.players = len(players), list(players)
         self.dealer, self.deal, self.stock = dealt.dealer, [list(h) for h in dealt.hands], list(dealt.stock)
@@ -65,7 +65,8 @@ class FourColorRound(Table):
             hand = FourColorHand(self.hands[self.dealer], (), None)
             if self.rs.hu(hand, self.options).hu:
                 self.events.append({"seat": self.dealer, "type": "hu"})
-                return self.finish(self.dealer, hand) or self.log()
+                self.finish(self.dealer, hand)
+                return self.log()
             public = self.discard(self.dealer)
         while public is not None and self.result is None:
             public = self.offer(*public)
@@ -95,7 +96,8 @@ class FourColorRound(Table):
             return None if self.drawn >= len(self.stock) else self.draw(nxt)
         _, _, seat, claim = min(answers, key=lambda a: (a[0], a[1]))
         if claim.kind == "hu":
-            return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card))
+            self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card))
+            return None
         self.shown.remove(card)  # it now lies in the claimant's meld
         used = list(claim.meld.cards)
         used.remove(card)
@@ -115,7 +117,8 @@ class FourColorRound(Table):
         (docs/rules.md#fc-generals-end)."""
         legal = self.rs.discardable(self.hands[seat].cards())
         if not legal:
-            return self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
+            self.finish(seat, FourColorHand(self.hands[seat], tuple(self.exposed[seat]), None))
+            return None
         card = checked_discard(self.players[seat], self.view(seat), legal)
         self.hands[seat].remove(card)
         self.shown.append(card)
@@ -141,34 +144,17 @@ class FourColorRound(Table):
         return None
 
 
-class SimulatedPlayer:
-    """The test bed's players, sharing the round's random source: `greedy` or `random` (the module docstring)."""
-
-    def __init__(self, rng: random.Random, greedy: bool) -> None:
-        self.rng, self.greedy = rng, greedy
-
-    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        hu = [c for c in legal if c.kind == "hu"]
-        if hu:
-            return hu[0]
-        if forced or self.greedy:
-            return legal[0]
-        return self.rng.choice(legal) if self.rng.random() < 0.5 else None
-
-    def discard(self, view: SeatView) -> int:
-        allowed = set(view.ruleset.discardable(view.hand))
-        options = [c for c in view.hand if c in allowed]  # a copy each: the test bed's odds stay as they were
-        if self.greedy:
-            hand = Tally.of(view.hand)
-            melded = {c for m in legal_melds(hand, view.ruleset.meld_rules(view.options)) for c in m.cards}
-            options = [c for c in options if c not in melded] or options
-        return self.rng.choice(options)
+def discards(view: SeatView) -> list[int]:
+    """Every copy the seat holds of a card it may discard: the test bed draws one, so its odds stay as they were."""
+    allowed = set(view.ruleset.discardable(view.hand))
+    return [c for c in view.hand if c in allowed]
 
 
-def simulate(ruleset_id: str, seed: int, seats: int = 4, policy: str = "greedy", options: dict | None = None) -> dict:
-    """One simulated round's log."""
-    ruleset = get_ruleset(ruleset_id)
-    rng = random.Random(seed)
-    dealt = deal(ruleset, rng, seats)
-    player = SimulatedPlayer(rng, policy == "greedy")
-    return FourColorRound(ruleset, options, dealt, [player] * seats).play()
+def loose(view: SeatView) -> set[int]:
+    """The seat's cards in no legal meld of its hand."""
+    rules = view.ruleset.meld_rules(view.options)
+    return set(view.hand) - {c for m in legal_melds(Tally.of(view.hand), rules) for c in m.cards}
+
+
+#: The test bed's players at a Four Color Cards table (`players.SimulatedPlayer`).
+SIMULATED = SimulatedStyle("hu", 0.5, discards, loose)

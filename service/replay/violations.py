@@ -99,7 +99,7 @@ CODES: dict[str, tuple[str, bool]] = {
 
 
 def table() -> str:
-    """The violation codes as a Markdown table (README)."""
+    """The violation codes as a Markdown table (docs/api.md)."""
     rows = [f"| `{k}` | {rule} | {'goes on' if cont else 'stops'} |" for k, (rule, cont) in CODES.items()]
     return "\n".join(["| code | rule it enforces | replay after it |", "|---|---|---|", *rows])
 

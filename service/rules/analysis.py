@@ -16,6 +16,7 @@ Terms:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,11 +67,11 @@ def rank_key(option: DiscardOption) -> tuple[float, ...]:
     """The discard ranking order: the hand the discard leaves (`hand_key`), then, between discards that leave
     equally good hands, the card with fewer unseen copies: the fewer copies others may hold, the fewer can pair
     it into a meld, a capture or a win (a freshly dealt hand often has many discards tied on the hand alone).
-    The duplicate arena measured this tie-break against card order (README, "Strength")."""
+    The duplicate arena measured this tie-break against card order (docs/advice.md#strength)."""
     return (*hand_key(option), option.card_unseen)
 
 
-def ranked(options: list[DiscardOption], describe) -> tuple[DiscardOption, ...]:
+def ranked(options: list[DiscardOption], describe: Callable[[DiscardOption], str]) -> tuple[DiscardOption, ...]:
     """Sort by `rank_key` (then card order), give equal keys equal ranks, attach `describe(option)` as reason."""
     return _ranked(options, rank_key, lambda o: o.card, describe)
 
@@ -132,7 +133,7 @@ def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
     return (1, *hand_key(option), 0 if option.kind == "pass" else 1)
 
 
-def ranked_claims(options: list[ClaimOption], describe) -> tuple[ClaimOption, ...]:
+def ranked_claims(options: list[ClaimOption], describe: Callable[[ClaimOption], str]) -> tuple[ClaimOption, ...]:
     """Sort by `claim_rank_key` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
     return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
 

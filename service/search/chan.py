@@ -35,7 +35,7 @@ from ..rules.chan.pairs import Pair, unpaired
 from ..rules.chan.scoring import settle
 from .chan_table import DISCARD, SEATS, STOCK, ChanTable, with_capture
 from .deal import Deal, Outcome
-from .player import Answer, Hold, Turns
+from .player import Answer, Turns
 
 #: Per face, the other suits of its value (Chi chi: none), which rule 6 forbids once it is discarded.
 OTHER_SUITS = tuple(frozenset() if f == CHI_CHI else frozenset(range(f - f % 3, f - f % 3 + 3)) - {f}
@@ -125,7 +125,6 @@ class Round(Turns):
         self.others = [seat and seat.copy() for seat in table.seated[1]]
         self.dealt = dealt[me] or table.start.counts
         self.stock, self.drawn = deal.stock, 0
-        self.hold: Hold | None = None
 
     def play(self, candidate: int) -> Outcome:
         """Discard `candidate`, then offer cards until a win or the end of the stock."""
@@ -199,6 +198,7 @@ class Round(Turns):
         elif self.log is not None:
             self.record(s, "capture", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
         if s == self.table.seat:
+            assert answer.plan is not None  # the player's claims carry the plan of the hand they leave
             return self.follow(s, self.table.planner.resolve(answer.plan))
         seat = self.others[s]
         for c in answer.used:

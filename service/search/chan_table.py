@@ -62,18 +62,22 @@ class ChanTable:
             return Answer(PRIORITY["win"] if source == STOCK else PRIORITY["chiu"], "win")
         if x not in hold.improving:
             return None
-        options = []
-        for claim in meld_claims(ChanHand(hold.counts, hold.exposed, x), role, source, hold.history):
+        history = hold.history
+        assert history is not None  # a Chắn hand keeps its history
+        options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]] = []
+        for claim in meld_claims(ChanHand(hold.counts, hold.exposed, x), role, source, history):
             if not claim.discards:
                 continue
-            used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in claim.pair.cards if c != x)
+            pair = claim.pair
+            assert pair is not None  # a capture or a Chíu names its pair
+            used = (x,) * 3 if claim.kind == "chiu" else (next(c for c in pair.cards if c != x)
                                                           if claim.kind == "ca" else x,)
             rest = list(hold.counts)
             for c in used:
                 rest[c] -= 1
             answer = Answer(claim.priority, claim.kind, claim.pair, used)
             exposed = with_meld(hold.exposed, claim.pair)
-            options.append((answer, tuple(rest), exposed, with_capture(hold.history, answer)))
+            options.append((answer, tuple(rest), exposed, with_capture(history, answer)))
         return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
 
     def passed(self, hold: Hold, x: int) -> Hold:
@@ -81,6 +85,7 @@ class ChanTable:
         key = ("passed", x)
         if key not in hold.answers:
             history = hold.history
+            assert history is not None  # a Chắn hand keeps its history
             if hold.counts[x] and capture_rule_broken(hold.counts, x, x, history) is None:
                 history = History(history.discarded, history.passed_identical | {x}, history.played_into_ca,
                                   history.captured_ca, history.dead_hand)

@@ -43,7 +43,8 @@ def sample_deal(position: Position, rng: random.Random) -> Deal:
     """Shuffle the unseen cards into the other seats' hands and the stock."""
     cards = list(position.unseen)
     rng.shuffle(cards)
-    hands, at = [], 0
+    hands: list[tuple[int, ...]] = []
+    at = 0
     for seat, size in enumerate(position.concealed_sizes):
         if seat == position.seat:
             hands.append(())

@@ -29,7 +29,7 @@ from ..rules.fourcolor.cards import N_KINDS, code
 from ..rules.fourcolor.melds import Meld
 from .deal import Deal, Outcome
 from .fourcolor_table import DISCARD, DRAW, FourColorTable
-from .player import Answer, Hold, Turns
+from .player import Answer, Plan, Turns
 from .shapes import DISCARDABLE
 
 
@@ -61,7 +61,6 @@ class Round(Turns):
         self.others = [None if s == table.seat else Seat(table, deal.hands[s], position.opponents[s])
                       for s in range(table.seats)]
         self.stock, self.drawn = deal.stock, 0
-        self.hold: Hold | None = None
 
     def play(self, candidate: int) -> Outcome:
         """Discard `candidate`, then offer public cards until a hu or the end of the stock."""
@@ -101,6 +100,7 @@ class Round(Turns):
                 answer = answers[key] if key in answers else table.answer(self.hold, x, role)
             else:
                 seat = others[s]
+                assert seat is not None  # only the player's own seat is None
                 wins = seat.wins
                 if wins is not None and x not in wins:
                     # no win can use `x`: only a triple/quad on his pair or a forced take
@@ -137,10 +137,12 @@ class Round(Turns):
             self.record(s, "claim", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
         if s == table.seat:
             plan = answer.plan
+            assert isinstance(plan, Plan)  # Four Color plans are made as the claim is chosen (`Planner.choose`)
             if plan.discard is None:
                 return self.settle(s, plan.counts, plan.exposed, None)
             return self.follow(s, plan)
         seat = self.others[s]
+        assert seat is not None  # only the player's own seat is None
         counts = seat.counts
         for c in answer.used:
             counts[c] -= 1
@@ -163,6 +165,7 @@ class Round(Turns):
         if s == self.table.seat:
             return self.settle(s, self.hold.counts, self.hold.exposed, x)
         seat = self.others[s]
+        assert seat is not None  # only the player's own seat is None
         return self.settle(s, seat.counts, tuple(seat.exposed), x)
 
     def settle(self, s: int, counts: Any, exposed: tuple[Meld, ...], x: int | None) -> Outcome:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules.chan.captures import History
 from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS
 from ..rules.fourcolor.claims import OPEN_IDENTICAL
 from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, classify
-from .player import HOPELESS, MEMO_LIMIT, Answer, Hold, Plan, Planner, tally, with_meld
+from ..rules.fourcolor.rulesets import fourcolor_ruleset
+from .exact import HOPELESS, tally
+from .player import MEMO_LIMIT, Answer, Hold, Plan, Planner, with_meld
 from .position import Position
 from .shapes import Shapes
 
@@ -37,7 +40,7 @@ class FourColorTable:
     policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
 
     def __init__(self, position: Position, planner: Planner) -> None:
-        rs, options = position.ruleset, position.options
+        rs, options = fourcolor_ruleset(position.ruleset), position.options
         self.position, self.options, self.planner = position, options, planner
         self.flowers, self.ruleset = rs.has_flowers, rs
         self.rules = rules = rs.meld_rules(options)
@@ -114,7 +117,7 @@ class FourColorTable:
         forced = role == "drawer" and self.forced[x] is not None
         if not forced and x not in hold.improving:
             return None
-        options = []
+        options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]] = []
         for opened, used, rest in self.melds_on(hold.counts, x):
             priority = self.rank.get((opened.kind, role), 0)
             if priority:
@@ -155,5 +158,5 @@ class FourColorTable:
         """Hu points of hand + `x` (exposed melds at exposed value), or -1 when it does not split into melds."""
         hand = FourColorHand(tally(counts), tuple(exposed), x)
         result = evaluate_hu(hand, self.rules, self.options.get("winning_meld_concealed", True))
-        return result.points if result.hu else -1
+        return result.points if result.hu and result.points is not None else -1
 

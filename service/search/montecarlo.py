@@ -42,20 +42,14 @@ from statistics import NormalDist
 from typing import Any
 
 from ..rules.errors import DomainError
-from . import chan, fourcolor
-from .chan_table import ChanTable
 from .deal import deal_rng, sample_deal
-from .fourcolor_table import FourColorTable
-from .player import Planner
+from .families import search_family, table_of
 from .position import Position
 from .stats import Accumulator, CandidateStats
 
 DEFAULT_CANDIDATES = 4
 PROGRESS_EVERY = 50
 CHECK_EVERY = 50  # deals between elimination checks, after the first at min_samples
-#: The table and the playout of each game family (a variant is data on its rule-set; a family plays differently).
-PLAYOUTS: dict[str, tuple[Any, Callable[..., Any]]] = {"fourcolor": (FourColorTable, fourcolor.playout),
-                                                       "chan": (ChanTable, chan.playout)}
 
 
 @dataclass(frozen=True)
@@ -107,8 +101,8 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     """Compare candidate discards (default: the top 4 of the exact ranking) by playing out sampled deals."""
     start = clock()
     _check_limits(samples, time_budget, confidence, min_samples)
-    kind, play = PLAYOUTS[position.family]
-    table: Any = kind(position, Planner(position))
+    table = table_of(position)
+    play = search_family(position.ruleset).playout
     ranks = dict(table.start.ranking)
     chosen = _candidates(position, candidates, table.start.ranking)
     runs = [Accumulator(card, ranks.get(card)) for card in chosen]
@@ -199,7 +193,8 @@ def _eliminate(playing: Sequence[Accumulator], deals: int, objective: str, z: fl
     leader = min(playing, key=lambda run: (-intervals[run.card].mean, run.rank or 0, run.card))
     kept = []
     for run in playing:
-        if intervals[run.card].high < intervals[leader.card].low:
+        high, low = intervals[run.card].high, intervals[leader.card].low
+        if high is not None and low is not None and high < low:
             run.eliminated_after = deals
         else:
             kept.append(run)

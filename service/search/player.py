@@ -13,26 +13,16 @@ playout that reaches it reads the memo. That is what makes playouts fast: the pl
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..rules.analysis import DiscardAnalysis, rank_key
+from ..rules.analysis import rank_key
 from ..rules.chan.captures import History
-from ..rules.chan.cards import N_FACES
 from ..rules.chan.discards import Distances, history_key
-from ..rules.chan.discards import analyse_discards as chan_analyse
-from ..rules.chan.hand import ChanHand
-from ..rules.fourcolor.cards import N_FLOWERS, N_KINDS, Tally
-from ..rules.fourcolor.discards import analyse_discards as fc_analyse
-from ..rules.fourcolor.distance import complete_distance as fc_complete_distance
-from ..rules.fourcolor.hand import FourColorHand
-from .position import Position
-from .top import Top, TopRanker
+from .exact import HOPELESS, Exact
+from .top import Top
 
-#: The ranking key of a hand that cannot be improved on, or must not be entered (no legal continuation).
-HOPELESS = (float("inf"),)
 #: Hands met in play the memo keeps before it starts again (about 5 KB each).
 MEMO_LIMIT = 20_000
 
@@ -84,65 +74,6 @@ class Plan:
     ranking: tuple[tuple[int, int], ...] = ()  # (card, rank) of every legal discard, best first
 
 
-class Exact:
-    """The one adapter between the search and the engine's exact analysis, for hands of this position's rule-set
-    as the player sees the table: `analyse_discards` and `complete_distance` of the family."""
-
-    def __init__(self, position: Position) -> None:
-        self.ruleset, self.options, self.seats = position.ruleset, position.options, position.seats
-        self.chan = position.family == "chan"
-        left = Counter(self.ruleset.deck())
-        left.subtract(position.seen())
-        self.outside = [left[c] for c in range(N_FACES if self.chan else N_KINDS + N_FLOWERS)]
-        self.waits: dict[tuple, tuple] = {}  # Chắn: the winning cards and points of resting hands (`Distances.top`)
-        if not self.chan:
-            self.rules = self.ruleset.meld_rules(self.options)
-            self.flowers = self.ruleset.has_flowers
-            self.ranker = TopRanker(self.rules, self.options, self.seats, self.flowers)
-
-    def unseen(self, counts: tuple[int, ...], exposed: tuple[Any, ...]) -> list[int]:
-        """Copies of each card the player has not seen, holding this hand: the deck minus what he saw minus it."""
-        out = list(self.outside)
-        for card, n in enumerate(counts):
-            out[card] -= n
-        for meld in exposed:
-            for card in meld.cards:
-                out[card] -= 1
-        return out
-
-    def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
-        """The ranking of every legal discard of a hand that must discard (the engine functions behind the
-        rule-sets' `analyse_discards`, given the unseen copies instead of the visible codes to parse again)."""
-        unseen = self.unseen(counts, exposed)
-        if self.chan:
-            return chan_analyse(ChanHand(counts, exposed, None), self.options, unseen, history or History())
-        return fc_analyse(FourColorHand(tally(counts), exposed, None), self.rules, self.options, unseen, self.seats,
-                          self.flowers)
-
-    def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
-            distances: Distances | None = None) -> Top:
-        """The first option of the ranking alone (Four Color Cards: `top.py`; Chắn: `Distances.top`, given the
-        hand's `distances` if `reach` found them)."""
-        unseen = self.unseen(counts, exposed)
-        if not self.chan:
-            return self.ranker.top(tally(counts), exposed, unseen)
-        distances = distances or Distances(counts, exposed, history or History())
-        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen, self.waits)
-        if first is None:
-            return Top(None, 0, {}, frozenset(), HOPELESS)
-        return Top(first.card, first.distance, {w.card: w.gain for w in first.waits},
-                   frozenset(c for c, _ in first.improving), rank_key(first))
-
-    def reach(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None
-              ) -> int | Distances:
-        """The distance the best discard of a hand that must discard leaves. Chắn: exactly, the `Distances` of its
-        legal discards; Four Color Cards: a bound, one replacement fewer than the hand's own distance to a
-        complete win (the card that would be replaced goes), 0 for a complete hand."""
-        if self.chan:
-            return Distances(counts, exposed, history or History())
-        return max(0, fc_complete_distance(tally(counts), self.rules, exposed) - 1)
-
-
 def with_meld(exposed: tuple[Any, ...], meld: Any) -> tuple[Any, ...]:
     """Exposed melds after one more, in a canonical order: the same melds taken in another order are the same
     hand to analyse (one memo entry)."""
@@ -157,16 +88,11 @@ def discarded(history: History | None, card: int) -> History | None:
                    history.captured_ca, history.dead_hand)
 
 
-def tally(counts: Any) -> Tally:
-    """An engine tally of a Four Color 33-count vector (28 chess cards, then the 5 flowers)."""
-    return Tally(list(counts[:28]), sum(1 << i for i, n in enumerate(counts[28:]) if n))
-
-
 class Planner:
     """Memoised plans of the player's hands for one search."""
 
-    def __init__(self, position: Position) -> None:
-        self.exact = Exact(position)
+    def __init__(self, exact: Exact) -> None:
+        self.exact = exact
         self.plans: dict[tuple, Plan] = {}
         self.tops: dict[tuple, Plan] = {}
         self.firsts: dict[tuple, Top] = {}  # top options by the hand and what of the history they depend on
@@ -227,7 +153,7 @@ class Planner:
         least = min(reach)
         if not forced and least >= distance:
             return None
-        if self.exact.chan and reach.count(least) == 1:
+        if self.exact.exact_reach and reach.count(least) == 1:
             # Chắn distances are exact: the one claim at the least distance is taken; its plan waits for the take
             answer, counts, exposed, history = options[reach.index(least)]
             return Answer(answer.priority, answer.kind, answer.meld, answer.used, Later(counts, exposed, history))
@@ -281,7 +207,7 @@ class Turns:
 
     log: list[dict] | None
     show: Callable[[int], str]
-    hold: Hold | None
+    hold: Hold  # set as play begins, by the player's first discard
 
     def record(self, seat: int, kind: str, card: int | None = None, **more: Any) -> None:
         """Append one event (a no-op unless the playout is being recorded)."""
@@ -295,6 +221,7 @@ class Turns:
     def follow(self, seat: int, plan: Plan) -> int:
         """After his claim the player discards the top of his plan (`Planner.resolve`d); the hand it leaves is his
         new hand."""
+        assert plan.discard is not None  # a claim is taken only where a discard follows it (`Planner.choose`)
         self.hold = plan.holds[plan.discard]
         self.record(seat, "discard", plan.discard)
         return plan.discard

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..rules.chan.captures import History
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
+from ..rules.protocol import RuleSet
 from ..rules.registry import all_rulesets
 
 
@@ -22,7 +23,7 @@ from ..rules.registry import all_rulesets
 class Position:
     """The player's view at his discard: his cards, what he has seen, the table, and the derived unseen cards."""
 
-    ruleset: Any
+    ruleset: RuleSet
     options: Mapping[str, Any]
     hand: tuple[int, ...]  # concealed cards, sorted
     exposed: tuple[Any, ...]  # his exposed melds (Four Color `Meld`, Chắn `Pair`)
@@ -59,7 +60,7 @@ class Position:
         return list(self.visible) + [c for melds in self.opponents for m in melds for c in m.cards]
 
 
-def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[str, Any]) -> Position:
+def parse_position(ruleset: RuleSet, options: Mapping[str, Any], payload: Mapping[str, Any]) -> Position:
     """Validate a search request's position; every error is a DomainError naming the field (dotted path)."""
     hand_cards = _list(payload.get("hand"), "hand")
     exposed_raw = _list(payload.get("exposed", []), "exposed")
@@ -86,7 +87,7 @@ def parse_position(ruleset: Any, options: Mapping[str, Any], payload: Mapping[st
                     tuple(tuple(m) for m in by_seat), payload.get("stock_remaining"), history, unseen, sizes, stock)
 
 
-def position_of(ruleset: Any, options: Mapping[str, Any], hand: Sequence[int], exposed: Sequence[Any],
+def position_of(ruleset: RuleSet, options: Mapping[str, Any], hand: Sequence[int], exposed: Sequence[Any],
                 visible: Sequence[int], seats: int, seat: int, opponents: Sequence[Sequence[Any]],
                 stock_remaining: int | None, history: History | None) -> Position:
     """A position from engine values (a replayed seat's view: `opponents` are the exposed melds by seat index),
@@ -108,14 +109,14 @@ def position_of(ruleset: Any, options: Mapping[str, Any], hand: Sequence[int], e
                     stock_remaining, history, unseen, sizes, stock)
 
 
-def _check_count(ruleset: Any, concealed: list[int], exposed: Sequence[Any]) -> None:
+def _check_count(ruleset: RuleSet, concealed: list[int], exposed: Sequence[Any]) -> None:
     """A player about to discard holds one card more than a seat between turns."""
     if len(concealed) + _size(exposed) != ruleset.resting_size + 1:
         raise ImpossibleCount(f"a player about to discard holds {ruleset.resting_size + 1} cards (hand + exposed); "
                               f"these are {len(concealed) + _size(exposed)}", "hand", code="wrong_card_count")
 
 
-def _rest(ruleset: Any, concealed: list[int], by_seat: Sequence[Sequence[Any]], seat: int, known: list[int],
+def _rest(ruleset: RuleSet, concealed: list[int], by_seat: Sequence[Sequence[Any]], seat: int, known: list[int],
           stock_remaining: object) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """The concealed hand sizes by seat, the unseen cards and the unseen cards in the stock."""
     sizes = [len(concealed) if s == seat else ruleset.resting_size - _size(by_seat[s]) for s in range(len(by_seat))]
@@ -146,7 +147,7 @@ def _integer(value: object, field: str) -> int:
     return value
 
 
-def _seats(ruleset: Any, payload: Mapping[str, Any]) -> tuple[int, int]:
+def _seats(ruleset: RuleSet, payload: Mapping[str, Any]) -> tuple[int, int]:
     """The seat count of the table and the player's seat."""
     seats = _integer(payload.get("seats", 4), "seats")
     ruleset.check_seats(seats)
@@ -156,7 +157,7 @@ def _seats(ruleset: Any, payload: Mapping[str, Any]) -> tuple[int, int]:
     return seats, seat
 
 
-def _opponents(ruleset: Any, options: Mapping[str, Any], raw: object, seats: int, seat: int
+def _opponents(ruleset: RuleSet, options: Mapping[str, Any], raw: object, seats: int, seat: int
                ) -> list[tuple[int, tuple[Any, ...]]]:
     """The other seats' exposed melds: (seat, melds) per entry, each seat at most once, never the player's."""
     out: list[tuple[int, tuple[Any, ...]]] = []
@@ -176,7 +177,7 @@ def _opponents(ruleset: Any, options: Mapping[str, Any], raw: object, seats: int
     return out
 
 
-def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int) -> tuple[Any, ...]:
+def _exposed(ruleset: RuleSet, options: Mapping[str, Any], items: list[Any], i: int) -> tuple[Any, ...]:
     """One opponent's exposed melds, errors re-named under `opponents.i.`."""
     try:
         if any(not isinstance(m, Mapping) for m in items):
@@ -189,7 +190,7 @@ def _exposed(ruleset: Any, options: Mapping[str, Any], items: list[Any], i: int)
         raise type(error)(error.message, f"opponents.{i}.{field}", code=error.code) from None
 
 
-def _unseen(ruleset: Any, known: list[int]) -> list[int]:
+def _unseen(ruleset: RuleSet, known: list[int]) -> list[int]:
     """The deck minus the known cards (the copies are checked), sorted."""
     left = Counter(ruleset.deck())
     left.subtract(known)
@@ -207,7 +208,7 @@ def _stock_remaining(value: object, most: int) -> int:
     return n
 
 
-def _history(ruleset: Any, raw: object) -> History | None:
+def _history(ruleset: RuleSet, raw: object) -> History | None:
     """Chắn: the player's history (capture rules 3-6); Four Color has none."""
     if ruleset.history_of(None) is None:
         if raw:

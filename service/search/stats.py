@@ -15,15 +15,29 @@ from .deal import Outcome
 
 @dataclass(frozen=True)
 class Interval:
-    """An estimate and its confidence interval."""
+    """An estimate and its confidence interval; the arena's also counts its values (`n`) and has no bounds with
+    fewer than two of them (low/high None)."""
 
     mean: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
+    n: int | None = None  # the values behind it, where the figure reports them (the arena's); the search's: None
 
-    def to_json(self) -> dict[str, float]:
-        """Rounded for JSON."""
-        return {"mean": round(self.mean, 6), "low": round(self.low, 6), "high": round(self.high, 6)}
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies wholly on one side of 0."""
+        return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """Rounded to six decimals for reading (the same text for the same figures); `n` as it is, when counted."""
+        out: dict[str, Any] = {"mean": rounded(self.mean), "low": rounded(self.low), "high": rounded(self.high)}
+        if self.n is not None:
+            out["n"] = self.n
+        return out
+
+
+def rounded(value: float | None) -> float | None:
+    """Six decimals: enough to read, and the same text for the same figures."""
+    return None if value is None else round(value, 6)
 
 
 def wilson(successes: int, n: int, z: float) -> Interval:
@@ -85,7 +99,9 @@ class Accumulator:
         self.eliminated_after: int | None = None
         self.n = self.wins = self.total = self.squares = self.pays = self.points = 0
         self.last: Outcome | None = None
-        self.paired = self.paired_total = self.paired_squares = 0
+        self.paired = 0
+        self.paired_total: float = 0
+        self.paired_squares: float = 0
 
     def add(self, outcome: Outcome) -> None:
         """Count one playout."""

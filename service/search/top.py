@@ -73,6 +73,7 @@ class TopRanker:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact
         analysis counts it: docs/rules.md#fc-settlement)."""
         points = evaluate_hu(won, self.rules, self.concealed_win).points
+        assert points is not None  # `won` is a win
         found = self.gains.get((points,))
         if found is None:
             if not self.flowers:

@@ -1,26 +1,35 @@
 """The browser pages: the hand lab (`/ui`) and the replay viewer (`/ui/replay`).
 
-Plain HTML, CSS and JavaScript modules served as static files (no build step, no external host): the pages call
-the same `/v1` API any client does, so they show exactly what it answers.
+Two Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
+as static files (no build step, no external host): the pages call the same `/v1` API any client does, so they show
+exactly what it answers, the rule-sets' hand sizes and decks included.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, redirect
+from flask import Blueprint, Flask, Response, redirect, render_template
+from werkzeug.wrappers import Response as BaseResponse
 
 HERE = Path(__file__).resolve().parent
-PAGES = HERE / "pages"
 
-blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_path="/ui/static")
+# the templates live under templates/ui/ so no other blueprint's template of the same name can shadow them
+blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_path="/ui/static",
+                template_folder=str(HERE / "templates"))
 
 
 def page(name: str) -> Response:
-    """An HTML page (a few KB, sent from memory), revalidated on every load so a new release is picked up."""
-    answer = Response((PAGES / name).read_bytes(), mimetype="text/html")
+    """An HTML page (a few KB, its template compiled once), revalidated on every load so a new release is picked up."""
+    answer = Response(render_template(f"ui/{name}"), mimetype="text/html")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
+
+
+@blp.get("/")
+def home() -> BaseResponse:
+    """The site's root leads to the hand lab."""
+    return redirect("/ui", code=302)
 
 
 @blp.get("/ui")
@@ -30,7 +39,7 @@ def lab() -> Response:
 
 
 @blp.get("/ui/")
-def lab_slash() -> Response:
+def lab_slash() -> BaseResponse:
     """`/ui/` is the hand lab too."""
     return redirect("/ui", code=308)
 
@@ -51,13 +60,17 @@ PAGE_DOCS = {
 
 
 def document(app: Flask, spec) -> None:
-    """Add the pages to the OpenAPI document (an HTML page each, no key needed)."""
+    """Add the pages to the OpenAPI document (an HTML page each, no key needed), and the root's redirect."""
     rules = {rule.rule: rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("ui.")}
     for path, (operation_id, summary) in PAGE_DOCS.items():
         spec.path(rule=rules[path], operations={"get": {
             "operationId": operation_id, "summary": summary, "tags": ["ui"], "security": [],
             "responses": {"200": {"description": "the page (HTML)",
                                   "content": {"text/html": {"schema": {"type": "string"}}}}}}})
+    spec.path(rule=rules["/"], operations={"get": {
+        "operationId": "get_home", "summary": "The site's root: a redirect to the hand lab (`/ui`).", "tags": ["ui"],
+        "security": [], "responses": {"302": {"description": "to the hand lab", "headers": {"Location": {
+            "description": "`/ui`", "schema": {"type": "string", "example": "/ui"}}}}}}})
 
 
 def init_app(app: Flask) -> None:

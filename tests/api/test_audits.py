@@ -7,14 +7,13 @@ import json
 import pytest
 
 from service.__main__ import main
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 
 
 @pytest.mark.parametrize("log", [
-    pytest.param(simulate_fourcolor("bga-taiwan", 11, 3, "greedy"), id="bga_taiwan_3_seats"),
-    pytest.param(simulate_fourcolor("cardavia-flowers", 12, 4, "random"), id="cardavia_flowers"),
-    pytest.param(simulate_chan("cardavia-chan", 13, 4, "greedy"), id="cardavia_chan"),
+    pytest.param(simulate("bga-taiwan", 11, 3, "greedy"), id="bga_taiwan_3_seats"),
+    pytest.param(simulate("cardavia-flowers", 12, 4, "random"), id="cardavia_flowers"),
+    pytest.param(simulate("cardavia-chan", 13, 4, "greedy"), id="cardavia_chan"),
 ])
 def test_simulated_log_audits_clean(client, log):
     """A legal round: no violation, and the recomputed outcome matches what the log recorded."""
@@ -27,7 +26,7 @@ def test_simulated_log_audits_clean(client, log):
 
 def test_violation_names_event_code_and_rule(client):
     """The dealer's opening discard turned into a card he does not hold: flagged at event 0."""
-    log = simulate_fourcolor("bga-taiwan", 11, 3, "greedy")
+    log = simulate("bga-taiwan", 11, 3, "greedy")
     held = set(log["hands"][log["dealer"]])
     log["events"][0]["card"] = next(c for c in ("rA", "yA", "gA", "wA", "rH", "yH") if c not in held)
     body = client.post("/v1/audits", json=log).get_json()
@@ -38,7 +37,7 @@ def test_violation_names_event_code_and_rule(client):
 
 def test_altered_result_is_reported(client):
     """A recorded payout that the rules do not give."""
-    log = simulate_chan("cardavia-chan", 13, 4, "greedy")
+    log = simulate("cardavia-chan", 13, 4, "greedy")
     deltas = log["result"]["deltas"]
     log["result"]["deltas"] = [deltas[0] + 1, deltas[1] - 1, *deltas[2:]]
     body = client.post("/v1/audits", json=log).get_json()
@@ -73,7 +72,7 @@ def test_game_log_json_schema(client):
 def test_cli_audits_files(tmp_path, capsys):
     """One JSON line per file; exit 0 when all are valid, 1 with a violation, 2 for an unreadable file."""
     good, bad, broken = tmp_path / "good.json", tmp_path / "bad.json", tmp_path / "broken.json"
-    log = simulate_fourcolor("cardavia-flowers", 3, 4, "greedy")
+    log = simulate("cardavia-flowers", 3, 4, "greedy")
     good.write_text(json.dumps(log), encoding="utf-8")
     log["result"] = {"type": "hu", "winner": 0, "points": 999}
     bad.write_text(json.dumps(log), encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 
 KEY = "site-a-secret-0123456789abcdef"
 HAND = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE"]}

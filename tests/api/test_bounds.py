@@ -16,7 +16,7 @@ from service.api.hands.schemas import MeldsRequestSchema
 from service.api.replays.schemas import ReplayRequestSchema
 from service.api.searches.schemas import SearchRequestSchema
 from service.api.settlements.schemas import MatchRequestSchema, SettlementRequestSchema
-from service.errors import MAX_REPORTED_ERRORS
+from service.http.errors import MAX_REPORTED_ERRORS
 
 REQUEST_SCHEMAS = (GameLogSchema, DiscardsRequestSchema, MeldsRequestSchema, ReplayRequestSchema,
                    SearchRequestSchema, MatchRequestSchema, SettlementRequestSchema)
@@ -179,7 +179,7 @@ def test_a_bounded_list_checks_items_until_the_cap():
 def test_a_batch_of_long_valid_logs_is_validated_fast():
     """200 logs of 275 events (about the most 2 MiB holds): well-formed events are not loaded one by one
     (that took 1.3 s and more), the log parser checks them after."""
-    from service.replay.simulate_fourcolor import simulate
+    from service.replay.families import simulate
 
     log = simulate("bga-taiwan", 1, 4, "greedy")
     log = {**log, "events": log["events"] + [{"seat": 0, "type": "draw"}] * (275 - len(log["events"]))}

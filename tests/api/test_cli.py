@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from service.__main__ import main
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +47,7 @@ def test_audit_help_documents_arguments_and_exit_codes(capsys):
         assert status in text
 
 
-def test_readme_shows_the_audit_command_and_its_help():
-    """The README shows stdin use and the exit codes as --help prints them."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "python -m service audit - < " in readme and "python -m service audit --help" in readme
+def test_api_doc_shows_the_audit_command_and_its_help():
+    """docs/api.md shows stdin use and the exit codes as --help prints them."""
+    doc = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "python -m service audit - < " in doc and "python -m service audit --help" in doc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 
 KEY = "browser-site-secret-0123456789abcdef"
 ALLOWED, OTHER = "https://cards.example", "https://evil.example"

@@ -1,5 +1,5 @@
-"""The README's error table is true: it lists exactly the codes of service/problems.py with their statuses, and
-every code in it is produced here by a real request (a table of request -> code)."""
+"""The error table of docs/api.md is true: it lists exactly the codes of service/http/problems.py with their statuses,
+and every code in it is produced here by a real request (a table of request -> code)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.problems import PROBLEMS
-from service.replay.simulate_fourcolor import simulate
+from service.http.problems import PROBLEMS
+from service.replay.families import simulate
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| ([^|]+) \|", re.M)
 #: A failed job's `error` is no answer of its own: tests/workers/test_jobs.py fails a job for real.
 JOB_ERROR_ONLY = {"job_failed"}
@@ -26,16 +26,16 @@ KEYS = "ci:" + "0" * 64
 LOG = simulate("bga-taiwan", 11, 4, "greedy")
 
 
-def readme_codes() -> dict[str, str]:
-    """Each code of the README's error table with its status cell."""
-    text = README.read_text(encoding="utf-8")
-    table = text[text.index("### Errors"):text.index("## Game logs and the audit")]
+def documented_codes() -> dict[str, str]:
+    """Each code of the error table of docs/api.md with its status cell."""
+    text = API_DOC.read_text(encoding="utf-8")
+    table = text[text.index("\n## Errors\n"):text.index("\n## Calling from a browser\n")]
     return {code.strip("`"): status.strip() for codes, status in ROW.findall(table) for code in codes.split(", ")}
 
 
-def test_readme_table_lists_exactly_the_problem_codes_with_their_status():
-    """One table in code, the README's matched to it: same codes, and each row names the code's statuses."""
-    documented = readme_codes()
+def test_documented_table_lists_exactly_the_problem_codes_with_their_status():
+    """One table in code, the one of docs/api.md matched to it: same codes, and each row names the code's statuses."""
+    documented = documented_codes()
     assert set(documented) == set(PROBLEMS)
     for code, entry in PROBLEMS.items():
         statuses = {int(s) for s in re.findall(r"\d{3}", documented[code])}
@@ -112,8 +112,8 @@ CASES = {
 
 
 def test_every_documented_code_has_a_case():
-    """The table below produces every code of the README's table."""
-    assert set(CASES) | JOB_ERROR_ONLY == set(readme_codes())
+    """The table below produces every code of the table of docs/api.md."""
+    assert set(CASES) | JOB_ERROR_ONLY == set(documented_codes())
 
 
 def _app(config: dict, redis_url: str, dead_redis_url: str):
@@ -163,7 +163,7 @@ CODE_IN_SOURCE = re.compile(r'code\s*=\s*"([a-z_]+)"|problem\(\d{3}, "([a-z_]+)"
 
 
 def test_every_code_in_the_source_has_a_problem_entry():
-    """A code added to the service without a /problems entry (and a README row) fails here."""
+    """A code added to the service without a /problems entry (and a row in docs/api.md) fails here."""
     source = Path(__file__).resolve().parents[2] / "service"
     found = {next(g for g in match if g) for path in source.rglob("*.py")
              for match in CODE_IN_SOURCE.findall(path.read_text(encoding="utf-8"))}

@@ -1,4 +1,4 @@
-"""Bad input gets problem+json naming the field, never a 500 (README, "Errors")."""
+"""Bad input gets problem+json naming the field, never a 500 (docs/api.md, "Errors")."""
 
 from __future__ import annotations
 

@@ -8,8 +8,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from service.api.examples import AUDIT_LOG
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 
 TABLES = [("bga-taiwan", 2, "greedy"), ("bga-taiwan", 4, "random"), ("cardavia-flowers", 4, "greedy"),
           ("cardavia-flowers", 4, "random"), ("cardavia-chan", 4, "greedy"), ("cardavia-chan", 3, "random")]
@@ -32,7 +31,6 @@ def validator() -> Draft202012Validator:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_simulated_logs_are_valid(validator, ruleset_id, seats, policy, seed):
     """Every rule-set's simulated rounds, stock, options and recorded result included."""
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
     log = simulate(ruleset_id, seed, seats, policy)
     assert log["events"] and log["stock"] is not None
     assert list(validator.iter_errors(log)) == []

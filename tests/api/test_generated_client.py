@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 from werkzeug.serving import make_server
 
-from service.api.examples import CREATE_REPLAY, EVALUATE_HU, RANK_DISCARDS
+from service.api.examples import CREATE_REPLAY, CREATE_SEARCH, EVALUATE_HU, RANK_DISCARDS
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 from tests.support.jobs import run_worker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ KEY = "generated-client-secret-0123456789"
 
 @pytest.fixture(scope="module")
 def longcards_client(tmp_path_factory) -> Iterator[SimpleNamespace]:
-    """Generate the client into a temporary folder (as the README says, no network) and import it."""
+    """Generate the client into a temporary folder (as docs/api.md says, no network) and import it."""
     out = tmp_path_factory.mktemp("client") / "longcards-client"
     # The generator formats its output with ruff, installed beside this interpreter.
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
@@ -38,7 +38,7 @@ def longcards_client(tmp_path_factory) -> Iterator[SimpleNamespace]:
     sys.path.insert(0, str(out))
     try:
         modules = ("longcards_client", "longcards_client.api.hands", "longcards_client.api.discards",
-                   "longcards_client.api.jobs", "longcards_client.models")
+                   "longcards_client.api.jobs", "longcards_client.api.searches", "longcards_client.models")
         loaded = [importlib.import_module(name) for name in modules]
         yield SimpleNamespace(**{name.rsplit(".", 1)[-1]: module for name, module in zip(modules, loaded)})
     finally:
@@ -62,8 +62,8 @@ def base_url(redis_db, redis_url) -> Iterator[str]:
         server.server_close()
 
 
-def test_evaluate_hu_as_in_the_readme(longcards_client, base_url):
-    """The README's usage example: a typed answer, hu with 6 points and its three melds."""
+def test_evaluate_hu_as_in_the_api_doc(longcards_client, base_url):
+    """The usage example of docs/api.md: a typed answer, hu with 6 points and its three melds."""
     from longcards_client import AuthenticatedClient
     from longcards_client.api.hands import evaluate_hu
     from longcards_client.models import HandRequest
@@ -105,7 +105,7 @@ def test_replay_job(longcards_client, base_url, redis_db):
     """POST /v1/replays through the client, a burst worker runs it, GET /v1/jobs/{id} shows it finished."""
     from longcards_client import AuthenticatedClient
     from longcards_client.api.jobs import create_replay, get_job
-    from longcards_client.models import Job, JobStatus, ReplayRequest
+    from longcards_client.models import Job, JobStatus, ReplayRequest, ReplayResult
 
     client = AuthenticatedClient(base_url=base_url, token=KEY)
     created = create_replay.sync_detailed(client=client, body=ReplayRequest.from_dict(CREATE_REPLAY))
@@ -116,6 +116,38 @@ def test_replay_job(longcards_client, base_url, redis_db):
     job = get_job.sync(job_id=created.parsed.id, client=client)
     assert job.status == JobStatus.FINISHED and job.error is None
     assert job.progress.logs_done == job.progress.logs_total == 1
-    analysed = job.result["logs"][0]
-    assert analysed["valid"] is True and analysed["outcome"]["points"] == 11
-    assert job.result["summary"]["players"]["Chi"]["wins"] == 1  # seat 2's hu
+    assert isinstance(job.result, ReplayResult)
+    analysed = job.result.logs[0]
+    assert analysed.valid is True and analysed.outcome.points == 11
+    assert job.result.summary.players["Chi"].wins == 1  # seat 2's hu
+
+
+def test_search_job_is_a_typed_result(longcards_client, base_url, redis_db):
+    """POST /v1/searches through the client; the finished job's result parses into the SearchResult model."""
+    from longcards_client import AuthenticatedClient
+    from longcards_client.api.jobs import get_job
+    from longcards_client.api.searches import create_search
+    from longcards_client.models import FourColorCard, JobStatus, SearchRequest, SearchResult
+
+    client = AuthenticatedClient(base_url=base_url, token=KEY)
+    created = create_search.sync(client=client, body=SearchRequest.from_dict(CREATE_SEARCH))
+    assert run_worker(redis_db)
+    job = get_job.sync(job_id=created.id, client=client)
+    assert job.status == JobStatus.FINISHED and isinstance(job.result, SearchResult)
+    assert isinstance(job.result.best, FourColorCard) and job.result.best == job.result.candidates[0].card
+    first = job.result.candidates[0].win_probability
+    assert job.result.deals >= 1 and first.low <= first.mean <= first.high
+
+
+def test_unknown_job_is_a_typed_problem(longcards_client, base_url):
+    """A 404 (and a 401 without a key) parses into the Problem model, not None: every error answer has its body."""
+    from longcards_client import AuthenticatedClient, Client
+    from longcards_client.api.jobs import cancel_job, get_job
+    from longcards_client.models import Problem
+
+    client = AuthenticatedClient(base_url=base_url, token=KEY)
+    for operation in (get_job, cancel_job):
+        answer = operation.sync(job_id="no-such-job", client=client)
+        assert isinstance(answer, Problem) and answer.code == "job_not_found" and answer.status == 404
+    anonymous = get_job.sync(job_id="no-such-job", client=Client(base_url=base_url))
+    assert isinstance(anonymous, Problem) and anonymous.code == "missing_api_key" and anonymous.status == 401

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from service.app import create_app
-from service.auth import entry
-from service.replay.simulate_chan import simulate as simulate_chan
+from service.http.auth import entry
+from service.replay.families import simulate
 
 HAND = {"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE"]}
 
@@ -88,7 +88,7 @@ def test_job_result_with_replay_analyses_is_gzipped(redis_db, redis_url):
     from tests.support.jobs import run_worker
 
     client = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
-    location = client.post("/v1/replays", json={"logs": [simulate_chan("cardavia-chan", 13, 4, "greedy")]}
+    location = client.post("/v1/replays", json={"logs": [simulate("cardavia-chan", 13, 4, "greedy")]}
                            ).headers["Location"]
     assert run_worker(redis_db)
     response = client.get(location, headers={"Accept-Encoding": "gzip"})
@@ -154,7 +154,7 @@ def test_messages_are_written_for_people(client, body, field, message):
 
 def test_result_mismatch_shows_the_results_as_json(client):
     """The audit prints both results as JSON (double quotes, true/null), never as Python reprs."""
-    log = simulate_chan("cardavia-chan", 13, 4, "greedy")
+    log = simulate("cardavia-chan", 13, 4, "greedy")
     log["result"] = {**log["result"], "deltas": [9, -9, 0, 0]}
     message = client.post("/v1/audits", json=log).get_json()["violations"][-1]["message"]
     recorded = message.split("the recorded result ", 1)[1].split(" differs from the replay's ", 1)

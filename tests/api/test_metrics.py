@@ -12,8 +12,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.app import create_app
-from service.replay.simulate_fourcolor import simulate
-from workers.queues import queue
+from service.jobs.queues import queue
+from service.replay.families import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -43,3 +43,39 @@ def test_lucky_match_option_is_documented(client, ruleset, expected):
     found = options["lucky_match"]
     assert {k: found[k] for k in expected} == expected
     assert "docs/rules.md#fc-lucky-match" in found["rule"] and "character" in found["doc"]
+
+
+# docs/rules.md#fc-deal: 20 cards each between turns, the dealer 21 (he discards first); #fl-deal: 20 each in the
+# flowers variant too. #fc-cards: four copies of each of the 28 chess cards (112), cardavia-flowers adds one copy of
+# each flower F1..F5 (117). docs/rules.md#chan-deal: 19 cards between turns, the dealer 20; #chan-cards: four copies
+# of each of the 25 faces, CC included (100).
+CHESS = [colour + character for colour in "rygw" for character in "GAECHPS"]
+FLOWERS = ["F1", "F2", "F3", "F4", "F5"]
+CHAN = [f"{value}{suit}" for value in range(2, 10) for suit in "msc"] + ["CC"]
+HAND_SIZES = [
+    pytest.param("bga-taiwan", 20, 21, dict.fromkeys(CHESS, 4), 112, id="bga_taiwan"),
+    pytest.param("cardavia-flowers", 20, 21, {**dict.fromkeys(CHESS, 4), **dict.fromkeys(FLOWERS, 1)}, 117,
+                 id="cardavia_flowers"),
+    pytest.param("cardavia-chan", 19, 20, dict.fromkeys(CHAN, 4), 100, id="cardavia_chan"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "resting", "turn", "copies", "deck"), HAND_SIZES)
+def test_each_ruleset_gives_its_hand_sizes_and_the_copies_of_each_card(client, ruleset, resting, turn, copies, deck):
+    """The pages count a hand and the deck by these; the list and the single rule-set answer say the same."""
+    one = client.get(f"/v1/rulesets/{ruleset}").get_json()
+    listed = {r["id"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}[ruleset]
+    for body in (one, listed):
+        assert body["hand_size"] == {"resting": resting, "turn": turn}
+        assert body["copies"] == copies and list(body["copies"]) == body["cards"]
+        assert sum(body["copies"].values()) == deck
+
+
+def test_hand_size_and_copies_are_documented(client):
+    """The spec explains both fields and shows an example of each."""
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    ruleset = schemas["Ruleset"]["properties"]
+    assert "example" in ruleset["copies"] and ruleset["copies"]["description"]
+    assert {"hand_size", "copies"} <= set(schemas["Ruleset"]["required"])
+    sizes = schemas["HandSize"]["properties"]
+    assert all(sizes[name]["description"] and "example" in sizes[name] for name in ("resting", "turn"))

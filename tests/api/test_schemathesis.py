@@ -10,8 +10,8 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
+from service.jobs.queues import connect
 from tests.support.redis import test_redis_url
-from workers.queues import connect
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 # Jobs the fuzzer queues go to a database of their own, emptied after the run; no worker takes them.

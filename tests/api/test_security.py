@@ -14,9 +14,9 @@ import pytest
 
 from service.__main__ import main
 from service.app import create_app
-from service.auth import entry
 from service.config import ConfigError
-from service.replay.simulate_fourcolor import simulate
+from service.http.auth import entry
+from service.replay.families import simulate
 
 KEYS = {"site-a": "site-a-secret-0123456789abcdef", "site-b": "site-b-secret-0123456789abcdef"}
 ROOT = Path(__file__).resolve().parents[2]

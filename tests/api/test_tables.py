@@ -6,13 +6,12 @@ from collections import Counter
 
 import pytest
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 
 LOGS = [
-    pytest.param(simulate_fourcolor("bga-taiwan", 11, 3, "greedy"), id="bga_taiwan"),
-    pytest.param(simulate_fourcolor("cardavia-flowers", 12, 4, "random"), id="cardavia_flowers"),
-    pytest.param(simulate_chan("cardavia-chan", 13, 4, "greedy"), id="cardavia_chan"),
+    pytest.param(simulate("bga-taiwan", 11, 3, "greedy"), id="bga_taiwan"),
+    pytest.param(simulate("cardavia-flowers", 12, 4, "random"), id="cardavia_flowers"),
+    pytest.param(simulate("cardavia-chan", 13, 4, "greedy"), id="cardavia_chan"),
 ]
 
 
@@ -40,7 +39,7 @@ def test_one_table_per_event_and_every_card_accounted_for(client, log):
 def test_a_discard_leaves_the_hand_and_becomes_the_public_card(client):
     """docs/rules.md#fc-deal, #fc-turn: the bga-taiwan dealer opens with a discard; the card goes from his 21
     dealt cards to the table, offered to all, and the others' hands are as dealt."""
-    log = simulate_fourcolor("bga-taiwan", 11, 3, "greedy")
+    log = simulate("bga-taiwan", 11, 3, "greedy")
     tables = client.post("/v1/audits?tables=true", json=log).get_json()["tables"]
     opening = log["events"][0]
     seat, card = opening["seat"], opening["card"]
@@ -55,7 +54,7 @@ def test_a_discard_leaves_the_hand_and_becomes_the_public_card(client):
 def test_a_claim_waits_for_the_next_event_then_its_meld_is_exposed(client):
     """docs/rules.md#fc-priority: claims listed one after another on a card are resolved together, when the next
     event of another kind comes; the winner then shows his meld and discards."""
-    log = simulate_fourcolor("bga-taiwan", 11, 3, "greedy")
+    log = simulate("bga-taiwan", 11, 3, "greedy")
     tables = client.post("/v1/audits?tables=true", json=log).get_json()["tables"]
     events = log["events"]
     i = next(i for i, e in enumerate(events) if e["type"] == "claim" and events[i + 1]["type"] == "discard")
@@ -67,7 +66,7 @@ def test_a_claim_waits_for_the_next_event_then_its_meld_is_exposed(client):
 
 def test_tables_stop_at_a_violation_that_stops_the_replay(client):
     """An event out of turn stops the replay (docs/rules.md#fc-turn): no table after it."""
-    log = simulate_fourcolor("bga-taiwan", 11, 3, "greedy")
+    log = simulate("bga-taiwan", 11, 3, "greedy")
     i = next(i for i, e in enumerate(log["events"]) if i > 2 and e["type"] == "discard")
     log["events"][i]["seat"] = (log["events"][i]["seat"] + 1) % 3
     body = client.post("/v1/audits?tables=true", json=log).get_json()
@@ -76,7 +75,7 @@ def test_tables_stop_at_a_violation_that_stops_the_replay(client):
 
 
 def test_without_the_flag_no_tables(client):
-    log = simulate_chan("cardavia-chan", 13, 4, "greedy")
+    log = simulate("cardavia-chan", 13, 4, "greedy")
     assert "tables" not in client.post("/v1/audits", json=log).get_json()
     assert "tables" not in client.post("/v1/audits?tables=false", json=log).get_json()
     bad = client.post("/v1/audits?tables=maybe", json=log)

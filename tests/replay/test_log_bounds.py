@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from service.replay.families import simulate
 from service.replay.log import parse_log
-from service.replay.simulate_fourcolor import simulate
 from service.rules.errors import DomainError
 
 

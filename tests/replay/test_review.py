@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from service.replay.decisions import ReviewSettings
+from service.replay.families import simulate
 from service.replay.reviewers import review
-from service.replay.simulate_chan import simulate as simulate_chan
 from service.search.review import deep_rating
 from tests.support.fourcolor_logs import FLOWERS, simulated
 from tests.support.logs import dealt_log, simulated_logs
@@ -84,7 +84,7 @@ def test_every_discard_of_a_legal_log_is_rated(log):
             assert sorted(c for c, r in ranks.items() if r == 1) == sorted(d["best"])
 
 
-@pytest.mark.parametrize("log", [simulate_chan("cardavia-chan", 2, 4, "greedy"),
+@pytest.mark.parametrize("log", [simulate("cardavia-chan", 2, 4, "greedy"),
                                  simulated(FLOWERS, 4, "greedy", 1)[0]], ids=["cardavia-chan", "cardavia-flowers"])
 def test_deep_review_searches_the_position_each_player_saw(log):
     """Deep mode: the first discards each get a search over the best exact candidates and the actual discard;

@@ -46,7 +46,7 @@ CC_SEVEN = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 8c 8c 9m 9m 2s 2c 4m 4s CC 8m"
 def analyse(hand: str, visible=(), history=None, exposed=()):
     """The analysis through the rule-set, as a request would run it."""
     parsed = RS.parse(OPTIONS, hand.split(), list(exposed))
-    return RS.analyse_discards(parsed, OPTIONS, list(visible), parse_history(history))
+    return RS.analyse_discards(parsed, OPTIONS, list(visible), 4, parse_history(history))
 
 
 def option(analysis, card: str):
@@ -158,7 +158,7 @@ def test_five_exposed_ca_can_never_win():
 def test_request_errors(hand, visible, public, seats, error, field):
     parsed = RS.parse(OPTIONS, hand.split(), [], public)
     with pytest.raises(DomainError) as raised:
-        RS.analyse_discards(parsed, OPTIONS, visible, History(), seats)
+        RS.analyse_discards(parsed, OPTIONS, visible, seats, History())
     assert (raised.value.code, raised.value.field) == (error, field)
 
 

@@ -22,7 +22,7 @@ from service.rules.fourcolor.discard_distances import DiscardDistances
 from service.rules.fourcolor.distance import ALL_GENERALS, Groups, complete_distance, distance, limits_of
 from service.rules.fourcolor.melds import Meld, MeldRules, classify
 from service.rules.registry import get_ruleset
-from service.testbed import fourcolor_reference as reference
+from tests.testbed import fourcolor_oracle as reference
 
 BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
 PROFILES = {

@@ -19,7 +19,7 @@ from service.rules.fourcolor.cards import COPIES, FLOWER_BASE, N_FLOWERS, N_KIND
 from service.rules.fourcolor.evaluate import Evaluator, evaluator_for
 from service.rules.fourcolor.melds import MeldRules, classify
 from service.rules.registry import get_ruleset
-from service.testbed import fourcolor_reference as reference
+from tests.testbed import fourcolor_oracle as reference
 
 MAX_CARDS = 21  # 20 dealt + the public card, or the dealer's 21 (docs/rules.md#fc-turn)
 

@@ -11,8 +11,8 @@ from service.replay.reviewers import reviewer_for
 from service.rules.errors import DomainError
 from service.search.deal import deal_rng, sample_deal
 from service.search.position import position_of as position_from_values
-from service.testbed.replayed import discards, position_request
 from tests.support.search import CHAN, RULESETS, position_of, sample_position, simulated
+from tests.testbed.replayed import discards, position_request
 
 HAND = "rG rA rE yC yH yP gS wS yS rC rC rH rP yA yA gE gE wH wH wP rS".split()
 BASE: dict[str, Any] = {

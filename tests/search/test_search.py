@@ -204,15 +204,13 @@ def test_versus_first_is_the_paired_difference_deal_by_deal() -> None:
     import random
     from statistics import NormalDist, stdev
 
-    from service.search.montecarlo import PLAYOUTS
-    from service.search.player import Planner
+    from service.search.families import play, table_of
 
     position = position_of(sample_position("bga-taiwan")[0])
     result = search(position, None, samples=60, time_budget=60, seed=3, min_samples=10**9)
     first = next(c for c in result.candidates if c.exact_rank == min(x.exact_rank for x in result.candidates))
     assert first.versus_first is None
-    kind, play = PLAYOUTS[position.family]
-    table = kind(position, Planner(position))
+    table = table_of(position)
     order = [card for card, _ in table.start.ranking[:len(result.candidates)]]
     assert order[0] == first.card
     outcomes: dict[int, list[int]] = {card: [] for card in order}

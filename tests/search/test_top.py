@@ -13,7 +13,8 @@ from service.rules.fourcolor.cards import Tally, code
 from service.rules.fourcolor.discards import unseen_counts
 from service.rules.fourcolor.hand import FourColorHand
 from service.rules.registry import get_ruleset
-from service.search.player import Exact, Planner
+from service.search.families import search_family
+from service.search.player import Planner
 from service.search.top import TopRanker
 from tests.support.search import BGA, FLOWERS, RULESETS, played_table, position_of, sample_position
 
@@ -74,10 +75,11 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
     seen = [position.code(c) for c in position.seen()]
     hand = ruleset.parse(options, payload["hand"], payload["exposed"])
     if position.family == "chan":
-        expected = ruleset.analyse_discards(hand, options, seen, position.history, position.seats)
+        expected = ruleset.analyse_discards(hand, options, seen, position.seats, position.history)
     else:
         expected = ruleset.analyse_discards(hand, options, seen, position.seats)
-    counts = [0] * len(Exact(position).outside)
+    exact = search_family(position.ruleset).exact
+    counts = [0] * len(exact(position).outside)
     for card in position.hand:
         counts[card] += 1
-    assert Exact(position).analyse(tuple(counts), position.exposed, position.history) == expected
+    assert exact(position).analyse(tuple(counts), position.exposed, position.history) == expected

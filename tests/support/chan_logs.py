@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
-from service.replay.simulate_chan import simulate
+from service.replay.families import simulate
 
 CHAN = "cardavia-chan"
 SEATS = 4

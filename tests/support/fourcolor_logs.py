@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
 POLICIES = ("greedy", "random")

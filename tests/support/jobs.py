@@ -8,9 +8,8 @@ from functools import cache
 from redis import Redis
 from rq import SimpleWorker
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
-from workers.queues import QUEUES, SERIALIZER, queue
+from service.jobs.queues import QUEUES, SERIALIZER, queue
+from service.replay.families import simulate
 
 WEBHOOK_SECRET = "test-webhook-secret"
 #: (rule-set, seats, policy) of the simulated tables batches cycle through.
@@ -27,7 +26,6 @@ HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", 
 def _simulated(index: int) -> dict:
     """The index-th simulated log of the pool (seeded, so the same every run)."""
     ruleset_id, seats, policy = TABLES[index % len(TABLES)]
-    simulate = simulate_chan if ruleset_id == "cardavia-chan" else simulate_fourcolor
     return simulate(ruleset_id, index, seats, policy)
 
 

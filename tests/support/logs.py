@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from service.replay.simulate_chan import simulate as simulate_chan
+from service.replay.families import simulate
 from service.rules.fourcolor.cards import CHESS_CODES
 from tests.support.fourcolor_logs import BGA, FLOWERS, simulated
 
@@ -32,5 +32,5 @@ def simulated_logs() -> list[dict]:
     """Legal simulated rounds of the three rule-sets, both policies."""
     logs = [log for ruleset, seats in ((BGA, 4), (BGA, 2), (FLOWERS, 4)) for policy in ("greedy", "random")
             for log in simulated(ruleset, seats, policy, 4)]
-    logs += [simulate_chan("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
+    logs += [simulate("cardavia-chan", seed, 4, policy) for seed in range(4) for policy in ("greedy", "random")]
     return logs

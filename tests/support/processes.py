@@ -20,7 +20,7 @@ from redis import Redis
 from rq import Worker
 from rq.job import JobStatus
 
-from workers.queues import fetch
+from service.jobs.queues import fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The tests' Redis: the private redis-server (service/localredis.py's, with no automatic saves) that the test
+"""The tests' Redis: the private redis-server (service/jobs/localredis.py's, with no automatic saves) that the test
 session starts when `REDIS_URL` is not set, so the suite never touches a Redis it did not start (the fault tests
 start more and stop them at will); each test package's database on it, flushed around a test."""
 
@@ -13,8 +13,8 @@ import pytest
 from redis import Redis
 from redis.exceptions import RedisError
 
-from service.localredis import RedisServer, redis_server_binary
-from workers.queues import DEFAULT_REDIS_URL, connect
+from service.jobs.localredis import RedisServer, redis_server_binary
+from service.jobs.queues import DEFAULT_REDIS_URL, connect
 
 __all__ = ["RedisServer", "flushed_redis", "redis_server_binary", "test_redis_url", "with_db"]
 

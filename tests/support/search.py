@@ -1,4 +1,4 @@
-"""Positions for the search tests: cut out of simulated rounds (`service.testbed.replayed`), where the true deal
+"""Positions for the search tests: cut out of simulated rounds (`tests.testbed.replayed`), where the true deal
 and stock are known, and a small two-seat position whose win probability can be counted exactly; the family's
 playout table of a position and its playouts, as the search runs them."""
 
@@ -9,17 +9,15 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from service.replay.simulate_chan import simulate as simulate_chan
-from service.replay.simulate_fourcolor import simulate as simulate_fourcolor
+from service.replay.families import simulate
 from service.rules.fourcolor import cards as fc_cards
 from service.rules.registry import get_ruleset
+from service.search import families
 from service.search.chan_table import ChanTable
 from service.search.deal import Deal, Outcome, deal_rng, sample_deal
 from service.search.fourcolor_table import FourColorTable
-from service.search.montecarlo import PLAYOUTS
-from service.search.player import Planner
 from service.search.position import Position, parse_position
-from service.testbed.replayed import discards, position_before
+from tests.testbed.replayed import discards, position_before
 
 BGA, FLOWERS, CHAN = "bga-taiwan", "cardavia-flowers", "cardavia-chan"
 RULESETS = (BGA, FLOWERS, CHAN)
@@ -28,9 +26,7 @@ RULESETS = (BGA, FLOWERS, CHAN)
 @cache
 def simulated(ruleset_id: str, seed: int, policy: str = "greedy") -> dict:
     """One simulated round's log (4 seats)."""
-    if ruleset_id == CHAN:
-        return simulate_chan(ruleset_id, seed, 4, policy)
-    return simulate_fourcolor(ruleset_id, seed, 4, policy)
+    return simulate(ruleset_id, seed, 4, policy)
 
 
 def position_of(payload: dict[str, Any]) -> Position:
@@ -68,13 +64,13 @@ def small_position() -> dict[str, Any]:
 
 def table_of(position: Position) -> FourColorTable | ChanTable:
     """The family's playout table of a position (as the search builds it)."""
-    return PLAYOUTS[position.family][0](position, Planner(position))
+    return families.table_of(position)
 
 
 def play(table: FourColorTable | ChanTable, card: int, deal: Deal, seed: int,
          log: list[dict] | None = None) -> Outcome:
     """One playout of the family."""
-    return PLAYOUTS[table.position.family][1](table, card, deal, random.Random(seed), log)
+    return families.play(table, card, deal, random.Random(seed), log)
 
 
 def played_table(position: Position, seed: int, candidates: int) -> FourColorTable | ChanTable:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from service.auth import entry
+from service.http.auth import entry
 from tests.support.ports import free_port
 from tests.support.processes import ROOT, wait_for
 from tests.support.redis import flushed_redis, test_redis_url

@@ -26,7 +26,7 @@ def open_lab(page, server: str, query: str = "") -> None:
 
 
 def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(page, server):
-    # The README's hand (docs/rules.md#fc-melds, #fc-concealed): exposed triple wS wS wS scores 1, the concealed
+    # The README's first hand (docs/rules.md#fc-melds, #fc-concealed): exposed triple wS wS wS scores 1, the concealed
     # command rG rA rE 2, and the triple yC yC yC completed by the public card counts concealed, 3: 6 points.
     # Six is under the threshold of 10, so the caller pays each of the two opponents 10 + 1 (#fc-threshold).
     open_lab(page, server)
@@ -179,3 +179,35 @@ def test_the_deck_works_from_the_keyboard(page, server):
     page.keyboard.press("Enter")
     expect(page.locator("#hand button.card")).to_have_count(1)
     expect(page.locator("#hand-codes")).to_have_value("rA")
+
+
+def test_the_lab_counts_hands_and_the_deck_by_the_rulesets_answer(page, server):
+    # The page knows no hand size and no copy count of its own: with bga-taiwan's answer saying 5 cards between
+    # turns, 6 on a turn and two copies of rG, the lab counts by these. The service keeps the real sizes
+    # (docs/rules.md#fc-deal: 20 and 21) and refuses the made-up hands, which shows the page asked it.
+    def altered(route):
+        response = route.fetch()
+        body = response.json()
+        for ruleset in body["rulesets"]:
+            if ruleset["id"] == "bga-taiwan":
+                ruleset["hand_size"] = {"resting": 5, "turn": 6}
+                ruleset["copies"]["rG"] = 2
+        route.fulfill(response=response, json=body)
+
+    page.route("**/v1/rulesets", altered)
+    asked = []
+    page.on("request", lambda request: request.method == "POST" and asked.append(request.url.rsplit("/", 1)[-1]))
+    page.console.expect(r"status of 422")  # the made-up hands, refused by the service
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=4&seat=0&from=3&hand=rA,rE,yC,yC,gH,gP")
+    expect(page.locator("#palette button.card[data-code='rG'] .badge")).to_have_text("×2")
+    expect(page.locator("#palette button.card[data-code='rA'] .badge")).to_have_text("×3")
+    expect(page.locator("#hand-count")).to_contain_text("a discard is decided with 6")
+    expect(page.locator("#discards-panel")).to_contain_text("wrong_card_count")  # six cards: the discards asked
+    assert "discards" in asked and "claims" not in asked
+    # five cards and a public card: a claim decision between turns, so the advice is asked for, not the discards
+    page.click("#hand button.card[data-code='gP']")
+    click_card(page, "public", "yC")
+    expect(page.locator("#claims-panel")).to_contain_text("wrong_card_count")
+    assert "claims" in asked
+    expect(page.locator("#discards-panel")).to_contain_text("decided with 6 cards in hand and exposed melds; "
+                                                            "this hand has 5")

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from service.replay.simulate_fourcolor import simulate
+from service.replay.families import simulate
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
@@ -134,7 +134,7 @@ def test_the_analysis_runs_and_annotates_every_decision(page, server):
     page.click("#analyse")
     expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
     assert page.locator("#analysis-progress").evaluate("p => p.value") == 1
-    # the review covers every discard of every seat (README: "Decision review"): one annotation per discard
+    # the review covers every discard of every seat (docs/advice.md: "Decision review"): one annotation per discard
     discards = [i for i, e in enumerate(logs[0]["events"]) if e["type"] == "discard"]
     expect(page.locator("#events .tag.rank")).to_have_count(len(discards))
     expect(page.locator(f"#event-{discards[0]} .tag.rank")).to_be_visible()

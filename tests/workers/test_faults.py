@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 
 from service.app import create_app
-from service.jobs import IDEMPOTENCY_PREFIX
+from service.jobs.queues import QUEUE_REPLAYS, connect, queue
+from service.jobs.submit import IDEMPOTENCY_PREFIX
 from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
 from tests.support.redis import RedisServer
-from workers.queues import QUEUE_REPLAYS, connect, queue
 
 
 def test_redis_outage_fails_jobs_fast_and_recovers_without_restart(tmp_path):

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from service import joblist
 from service.app import create_app
-from service.auth import entry
+from service.http.auth import entry
+from service.jobs import listing as joblist
+from service.jobs.queues import enqueue
 from tests.support.jobs import LONG_BATCH, batch, run_worker
 from tests.support.processes import wait_for, worker_process
-from workers.queues import enqueue
 from workers.replays import analyse_replays
 
 

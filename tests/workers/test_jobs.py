@@ -13,11 +13,11 @@ from dataclasses import replace
 import pytest
 from rq.registry import FailedJobRegistry, ScheduledJobRegistry
 
+from service.jobs.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, SPECS, fetch, job_name, queue, spec
 from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
 from tests.support.receivers import Receiver, receiving
 from workers import replays
 from workers.callbacks import ALLOW_PRIVATE_ENV
-from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, fetch, queue
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, deliver_webhook, verify
 
@@ -213,7 +213,7 @@ def test_failing_job_ends_failed_after_its_retries(client, redis_db, monkeypatch
         raise RuntimeError("the audit broke")
 
     monkeypatch.setattr(replays, "review", broken)
-    monkeypatch.setattr(analyse_replays, "spec", replace(analyse_replays.spec, intervals=(0,)))
+    monkeypatch.setitem(SPECS, job_name(analyse_replays), replace(spec(analyse_replays), intervals=(0,)))
     location = submit(client, batch(1), callback_url="http://127.0.0.1:9/hook").headers["Location"]
     assert run_worker(redis_db, (QUEUE_REPLAYS,))
     body = client.get(location).get_json()
@@ -266,9 +266,9 @@ def test_refused_webhook_is_retried(client, redis_db, receiver, monkeypatch):
     [job_id] = scheduled.get_job_ids()
     webhook = fetch(job_id, redis_db)
     assert webhook.func_name == f"{deliver_webhook.__module__}.deliver_webhook"
-    assert webhook.get_status() == "scheduled" and webhook.retries_left == deliver_webhook.spec.retries - 1
+    assert webhook.get_status() == "scheduled" and webhook.retries_left == spec(deliver_webhook).retries - 1
     wait = scheduled.get_scheduled_time(job_id).timestamp() - time.time()
-    assert 0 < wait <= deliver_webhook.spec.intervals[0]
+    assert 0 < wait <= spec(deliver_webhook).intervals[0]
     time.sleep(wait + 0.1)
     assert run_worker(redis_db, with_scheduler=True)  # the scheduler moves it back to the queue; then it runs
     assert len(receiver.requests) == 2 and webhook.get_status(refresh=True) == "finished"
@@ -279,11 +279,11 @@ def test_webhook_gives_up_after_its_retries(client, redis_db, receiver, monkeypa
     """A receiver that always answers 500 gets 1 + 5 attempts (back-off set to 0 here), then the webhook job
     is failed with the refusal as its reason."""
     monkeypatch.setenv(SECRET_ENV, WEBHOOK_SECRET)
-    monkeypatch.setattr(deliver_webhook, "spec", replace(deliver_webhook.spec, intervals=(0,)))
+    monkeypatch.setitem(SPECS, job_name(deliver_webhook), replace(spec(deliver_webhook), intervals=(0,)))
     receiver.answers = [500] * 10
     submit(client, batch(1), callback_url=receiver.url)
     run_worker(redis_db)
-    assert len(receiver.requests) == 1 + deliver_webhook.spec.retries
+    assert len(receiver.requests) == 1 + spec(deliver_webhook).retries
     [job_id] = FailedJobRegistry(queue=queue(QUEUE_WEBHOOKS, redis_db)).get_job_ids()
     reason = fetch(job_id, redis_db).latest_result().exc_string.strip().splitlines()[-1]
     assert reason == f"workers.webhooks.WebhookRefused: {receiver.url} answered 500"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
+from service.jobs.queues import QUEUE_SEARCHES, queue
 from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker, search_body
 from tests.support.logs import dealt_log
-from workers.queues import QUEUE_SEARCHES, queue
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from rq import Callback, Queue, Retry, Worker
 from rq.job import JobStatus
 
 from service.app import create_app
+from service.jobs.queues import QUEUE_REPLAYS, SERIALIZER, SPECS, connect, enqueue, fetch, job_name, spec
 from tests.support.jobs import LONG_BATCH, batch
 from tests.support.processes import (
     alive,
@@ -26,7 +27,6 @@ from tests.support.processes import (
     worker_processes,
 )
 from tests.support.redis import RedisServer
-from workers.queues import QUEUE_REPLAYS, SERIALIZER, connect, enqueue, fetch
 from workers.replays import analyse_replays
 
 #: The target: the job of a killed worker is retried (or failed) this soon, every other worker idle.
@@ -89,7 +89,7 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
     with worker_processes(server.url, logs) as processes:
         wait_for(lambda: registered(connection, 3), 60, "three workers to register")
         retried = long_job(connection)
-        monkeypatch.setattr(analyse_replays, "spec", replace(analyse_replays.spec, retries=0))
+        monkeypatch.setitem(SPECS, job_name(analyse_replays), replace(spec(analyse_replays), retries=0))
         failed = long_job(connection)
         for job in (retried, failed):
             wait_for(lambda job=job: started_mid_job(job.id, connection), 30, "the jobs to start")

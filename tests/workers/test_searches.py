@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from service.jobs.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
 from tests.support.jobs import run_worker, search_body
 from tests.support.logs import dealt_log
-from workers.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
 
 
 def test_search_job_ranks_candidates_with_intervals(client, redis_db):

@@ -11,11 +11,12 @@ import pytest
 import trustme
 from rq.registry import ScheduledJobRegistry
 
+from service.jobs import callbacks as resolution
+from service.jobs.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, enqueue, queue
 from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
 from tests.support.receivers import Receiver, receiving
 from workers import callbacks
 from workers.callbacks import ALLOW_PRIVATE_ENV
-from workers.queues import QUEUE_REPLAYS, QUEUE_WEBHOOKS, enqueue, queue
 from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, WebhookRefused, deliver_webhook, verify
 
 PAYLOAD = {"id": "job-1", "kind": "replay", "status": "finished", "result": {"ok": True}}
@@ -32,15 +33,15 @@ def receivers(monkeypatch) -> Iterator[tuple[Receiver, Receiver]]:
 
 
 def resolving_to(monkeypatch, address: str) -> list[str]:
-    """Make delivery's resolver answer `address` for HOST; the hosts it was asked about."""
+    """Make the resolver (the API's check and delivery's) answer `address` for HOST; the hosts it was asked about."""
     asked: list[str] = []
 
-    def lookup(host: str, port: int) -> list[callbacks.Address]:
+    def lookup(host: str, port: int) -> list[resolution.Address]:
         asked.append(host)
         assert host == HOST, host
         return [(socket.AF_INET, (address, port))]
 
-    monkeypatch.setattr(callbacks, "lookup", lookup)
+    monkeypatch.setattr(resolution, "lookup", lookup)
     return asked
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app
 from flask.views import MethodView
 
@@ -11,7 +13,7 @@ from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cached
-from ..common import echo
+from ..common import CARD_CODES, CARD_COMPONENTS, echo
 from ..examples import AUDIT_LOG
 from .schemas import AuditArgsSchema, AuditResponseSchema, GameLogSchema
 
@@ -65,11 +67,11 @@ class GameLogJsonSchema(MethodView):
 
 def json_schema(spec: dict, name: str) -> dict:
     """A component of the OpenAPI document as a self-contained JSON Schema (refs kept under $defs)."""
-    components = spec["components"]["schemas"]
+    components = {key: inline_cards(value) for key, value in spec["components"]["schemas"].items()}
 
     def convert(node: object) -> object:
         if isinstance(node, dict):
-            out = {k: convert(v) for k, v in node.items() if k != "nullable"}
+            out: dict[str, Any] = {k: convert(v) for k, v in node.items() if k != "nullable"}
             if "$ref" in out:
                 out["$ref"] = out["$ref"].replace("#/components/schemas/", "#/$defs/")
             return nullable(out) if node.get("nullable") else out
@@ -77,7 +79,8 @@ def json_schema(spec: dict, name: str) -> dict:
             return [convert(v) for v in node]
         return node
 
-    wanted, todo = {}, [name]
+    wanted: dict[str, Any] = {}
+    todo = [name]
     while todo:
         current = todo.pop()
         if current in wanted:
@@ -101,6 +104,25 @@ def nullable(node: dict) -> dict:
         rest = {k: v for k, v in node.items() if k != "allOf"}
         return {**rest, "anyOf": [{"allOf": node["allOf"]}, {"type": "null"}]}
     return node
+
+
+#: A card of either family as the spec refers to it.
+EITHER_CARD = [{"$ref": f"#/components/schemas/{name}"} for name in CARD_COMPONENTS]
+
+
+def inline_cards(node: object) -> object:
+    """A card field as the game-log schema has always shown it: a string of the codes of both families, inline
+    (the spec refers to the FourColorCard and ChanCard components instead)."""
+    if isinstance(node, list):
+        return [inline_cards(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("anyOf") != EITHER_CARD:
+        return {k: inline_cards(v) for k, v in node.items()}
+    codes: list[str | None] = list(CARD_CODES)
+    if node.get("nullable"):
+        codes.append(None)
+    return {"type": "string", **{k: v for k, v in node.items() if k != "anyOf"}, "enum": codes}
 
 
 def _refs(node: object) -> list[str]:

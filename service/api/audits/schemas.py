@@ -104,14 +104,14 @@ class ExposedSchema(ma.Schema):
     """A meld or pair a seat has laid open."""
 
     kind = fields.String(required=True)
-    cards = fields.List(fields.String(), required=True)
+    cards = fields.List(card_field(), required=True)
 
 
 class OfferSchema(ma.Schema):
     """The card on offer: where it came from, the seat it came from (Chắn: the gate it lies at), the claims
     listed on it and not yet resolved (they are resolved by the next event of another kind)."""
 
-    card = fields.String(required=True)
+    card = card_field(required=True)
     source = fields.String(required=True, metadata={"enum": ["discard", "draw", "stock"]})
     seat = fields.Integer(required=True)
     claims = fields.Integer(required=True)
@@ -121,7 +121,7 @@ class TableSchema(ma.Schema):
     """The table after one event, as a referee sees it."""
 
     event = fields.Integer(required=True)
-    hands = fields.List(fields.List(fields.String()), required=True, metadata={
+    hands = fields.List(fields.List(card_field()), required=True, metadata={
         "description": "every seat's concealed cards, sorted"})
     exposed = fields.List(fields.List(fields.Nested(ExposedSchema)), required=True)
     public = fields.Nested(OfferSchema, required=True, allow_none=True)

@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
+from ...rules.protocol import RuleSet
 from ...rules.roles import seat_role
 from ..blueprint import Blueprint
 from ..common import echo, resolve
@@ -27,7 +28,7 @@ def role_of(payload: dict) -> str:
     return seat_role(payload["seat"], payload["from_seat"], payload["card_source"], seats)
 
 
-def analyse(ruleset: Any, options: dict, payload: dict, role: str) -> ClaimAnalysis:
+def analyse(ruleset: RuleSet, options: dict, payload: dict, role: str) -> ClaimAnalysis:
     """Validate the hand and run the rule-set's claim analysis."""
     ruleset.check_seats(payload["seats"])
     hand = ruleset.parse(options, payload["hand"], payload["exposed"], payload["public_card"])
@@ -35,7 +36,7 @@ def analyse(ruleset: Any, options: dict, payload: dict, role: str) -> ClaimAnaly
                                   source=payload["card_source"], history=ruleset.history_of(payload.get("history")))
 
 
-def _figures(ruleset: Any, option: ClaimOption | DiscardOption, others: list[int]) -> dict[str, Any]:
+def _figures(ruleset: RuleSet, option: ClaimOption | DiscardOption, others: list[int]) -> dict[str, Any]:
     """Distance, waits, improving cards and expected gain of what an option leaves."""
     show = ruleset.card_code
     return {
@@ -48,7 +49,7 @@ def _figures(ruleset: Any, option: ClaimOption | DiscardOption, others: list[int
     }
 
 
-def analysis_json(ruleset: Any, analysis: ClaimAnalysis, seats: int, seat: int) -> dict[str, Any]:
+def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: int) -> dict[str, Any]:
     """The options in card codes."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]

@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
+from ...rules.protocol import RuleSet
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_DISCARDS
@@ -17,14 +18,14 @@ from .schemas import DiscardsRequestSchema, DiscardsResponseSchema
 blp = Blueprint("discards", __name__, url_prefix="/v1", description="Suggested discards")
 
 
-def analyse(ruleset: Any, options: dict, payload: dict) -> DiscardAnalysis:
+def analyse(ruleset: RuleSet, options: dict, payload: dict) -> DiscardAnalysis:
     """Validate the hand and run the rule-set's exact analysis."""
     hand = ruleset.parse(options, payload["hand"], payload["exposed"], None)
     return ruleset.analyse_discards(hand, options, payload["visible"], seats=payload["seats"],
                                     history=ruleset.history_of(payload.get("history")))
 
 
-def analysis_json(ruleset: Any, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
+def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
     """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]

@@ -1,17 +1,23 @@
-"""Engine results as API answers, one builder per game family (views stay thin)."""
+"""Engine results as API answers: the API layer's one choice by game family, one `HandAnswers` per family (views
+stay thin), picked by the rule-set's `family` here and nowhere else in the layer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from ...rules.chan.rulesets import chan_ruleset
 from ...rules.chan.scoring import win_points
+from ...rules.fourcolor.rulesets import fourcolor_ruleset
+from ...rules.protocol import RuleSet
 from ..common import meld_json
 
 
-def fourcolor_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
+def fourcolor_claims(ruleset: RuleSet, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
     """Claims on the public card for Four Color Cards."""
     rules = ruleset.meld_rules(options)
-    claims, forced = ruleset.legal_claims(hand, payload["seat_role"] or "other", options)
+    claims, forced = fourcolor_ruleset(ruleset).legal_claims(hand, payload["seat_role"] or "other", options)
     return {"must_take": forced, "legal_discards": None, "claims": [
         {"kind": c.kind, "cards": c.meld.codes() if c.meld else None, "priority_class": c.priority_class,
          "priority": c.priority, "points": c.points,
@@ -20,11 +26,11 @@ def fourcolor_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> d
         for c in claims]}
 
 
-def chan_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
+def chan_claims(ruleset: RuleSet, options: dict, hand: Any, payload: dict) -> dict[str, Any]:
     """Captures, Chíu and wins on the public card for Chắn, each with the legal discards after it."""
     history = ruleset.history_of(payload.get("history"))
-    claims = ruleset.legal_claims(hand, payload["seat_role"] or "other", options, payload["card_source"] or "discard",
-                                  history)
+    claims = chan_ruleset(ruleset).legal_claims(hand, payload["seat_role"] or "other", options,
+                                                payload["card_source"] or "discard", history)
     win = ruleset.hu(hand, options)
     return {"must_take": False, "legal_discards": None, "card_source": payload["card_source"] or "discard", "claims": [
         {"kind": c.kind, "cards": c.pair.codes() if c.pair else None, "priority_class": c.priority_class,
@@ -35,18 +41,18 @@ def chan_claims(ruleset: Any, options: dict, hand: Any, payload: dict) -> dict[s
         for c in claims]}
 
 
-def fourcolor_discards(ruleset: Any, hand: Any, payload: dict) -> None:
+def fourcolor_discards(ruleset: RuleSet, hand: Any, payload: dict) -> None:
     """Four Color Cards lists no discards without a claim: any card but a General or a flower may go."""
     return None
 
 
-def chan_discards(ruleset: Any, hand: Any, payload: dict) -> list[str]:
+def chan_discards(ruleset: RuleSet, hand: Any, payload: dict) -> list[str]:
     """Legal discards of the concealed hand as it stands (e.g. the dealer's opening)."""
     history = ruleset.history_of(payload.get("history"))
-    return [ruleset.card_code(f) for f in ruleset.legal_discards(hand, history)]
+    return [ruleset.card_code(f) for f in chan_ruleset(ruleset).legal_discards(hand, history)]
 
 
-def fourcolor_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
+def fourcolor_hu(ruleset: RuleSet, options: dict, hand: Any) -> dict[str, Any]:
     """Hu answer for Four Color Cards."""
     rules = ruleset.meld_rules(options)
     result = ruleset.hu(hand, options)
@@ -62,7 +68,7 @@ def fourcolor_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
     }
 
 
-def chan_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
+def chan_hu(ruleset: RuleSet, options: dict, hand: Any) -> dict[str, Any]:
     """Win answer for Chắn: the pairing, Chắn/Cạ counts, unpaired cards and every reason it fails."""
     result = ruleset.hu(hand, options)
     return {
@@ -77,6 +83,20 @@ def chan_hu(ruleset: Any, options: dict, hand: Any) -> dict[str, Any]:
     }
 
 
-CLAIMS = {"fourcolor": fourcolor_claims, "chan": chan_claims}
-DISCARDS = {"fourcolor": fourcolor_discards, "chan": chan_discards}
-HU = {"fourcolor": fourcolor_hu, "chan": chan_hu}
+@dataclass(frozen=True)
+class HandAnswers:
+    """How one game family answers POST /v1/melds and POST /v1/hu."""
+
+    claims: Callable[[RuleSet, dict, Any, dict], dict[str, Any]]  # the claims on a public card
+    discards: Callable[[RuleSet, Any, dict], list[str] | None]  # the legal discards without a public card
+    hu: Callable[[RuleSet, dict, Any], dict[str, Any]]  # the win answer
+
+
+FOURCOLOR = HandAnswers(fourcolor_claims, fourcolor_discards, fourcolor_hu)
+CHAN = HandAnswers(chan_claims, chan_discards, chan_hu)
+FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
+
+
+def answers_for(ruleset: RuleSet) -> HandAnswers:
+    """The answer builders of the rule-set's game family."""
+    return FAMILIES[ruleset.family]

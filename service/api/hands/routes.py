@@ -9,7 +9,7 @@ from ...rules.errors import DomainError
 from ..blueprint import Blueprint
 from ..common import HandRequestSchema, echo, meld_json, resolve
 from ..examples import EVALUATE_HU, LIST_MELDS
-from .answers import CLAIMS, DISCARDS, HU
+from .answers import answers_for
 from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Melds, claims and hu of a hand")
@@ -41,10 +41,10 @@ class Melds(MethodView):
         answer.update(public_card=payload["public_card"], seat_role=None, card_source=None, claims=None,
                       must_take=None, legal_discards=None)
         if hand.public_card is not None:
-            answer.update(seat_role=payload["seat_role"] or "other", **CLAIMS[ruleset.family](
+            answer.update(seat_role=payload["seat_role"] or "other", **answers_for(ruleset).claims(
                 ruleset, options, hand, payload))
         else:
-            answer["legal_discards"] = DISCARDS[ruleset.family](ruleset, hand, payload)
+            answer["legal_discards"] = answers_for(ruleset).discards(ruleset, hand, payload)
         return jsonify(answer)
 
 
@@ -59,7 +59,7 @@ class Hu(MethodView):
         """Does hand + public card split completely into melds (Chắn: pairs)? Best split, points, reasons."""
         ruleset, options, _, hand = _parse(payload)
         answer = echo(ruleset, options)
-        answer.update(HU[ruleset.family](ruleset, options, hand))
+        answer.update(answers_for(ruleset).hu(ruleset, options, hand))
         # The hot endpoint: the answer is built to HuResponseSchema (checked by the schemathesis suite) and
         # sent as is; dumping it through marshmallow again doubled the request cost.
         return jsonify(answer)

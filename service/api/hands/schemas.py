@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import BoundedList, EchoSchema, HandRequestSchema, MeldSchema
+from ..common import CHAN_CARD, BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
 
 ROLES = ["drawer", "next", "other", "discarder"]
 
@@ -19,16 +19,21 @@ class JsonBoolean(fields.Boolean):
         return value
 
 
+def faces(description: str) -> BoundedList:
+    """A Chắn history's list of faces (ChanCard codes). Not documented as ChanCard items: outside Chắn the
+    engine ignores a history (POST /v1/claims), so an enum there would promise a refusal it does not make."""
+    return BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100),
+                       metadata={"description": description + "; ChanCard codes"})
+
+
 class HistorySchema(ma.Schema):
     """Chắn: the player's own earlier moves that capture rules 3-6 depend on (faces as card codes)."""
 
-    discarded = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
-        "description": "faces he discarded (rule 4: he cannot capture them; rule 6: two suits of one value "
-                       "discarded forbid Cạ captures)"})
-    passed_identical = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
-        "description": "faces whose identical capture he passed up (rule 3: never discard them or use them in a Cạ)"})
-    played_into_ca = BoundedList(fields.String(), load_default=list, validate=validate.Length(max=100), metadata={
-        "description": "faces he played from hand into a Cạ (rule 4: he cannot capture them)"})
+    discarded = faces("faces he discarded (rule 4: he cannot capture them; rule 6: two suits of one value "
+                      "discarded forbid Cạ captures)")
+    passed_identical = faces("faces whose identical capture he passed up (rule 3: never discard them or use them in "
+                             "a Cạ)")
+    played_into_ca = faces("faces he played from hand into a Cạ (rule 4: he cannot capture them)")
     captured_ca = JsonBoolean(load_default=False, metadata={
         "description": "he has captured a Cạ (rule 6: he may never discard both cards of a Cạ)"})
     dead_hand = JsonBoolean(load_default=False, metadata={
@@ -53,14 +58,14 @@ class ClaimSchema(ma.Schema):
     """A legal claim on the public card: the meld it exposes (or hu) with its priority."""
 
     kind = fields.String(required=True, metadata={"description": "`hu` or the meld kind"})
-    cards = fields.List(fields.String(), required=True, allow_none=True,
+    cards = fields.List(card_field(), required=True, allow_none=True,
                         metadata={"description": "meld cards including the public card; null for hu"})
     priority_class = fields.String(required=True)
     priority = fields.Integer(required=True, metadata={"description": "higher wins; ties go by seat order"})
     points = fields.Integer(required=True, metadata={"description": "exposed meld value, or hu points"})
     melds = fields.List(fields.Nested(MeldSchema), required=True, allow_none=True,
                         metadata={"description": "for hu / win: the best decomposition (Chắn: the pairing)"})
-    discards = fields.List(fields.String(), required=True, allow_none=True, metadata={
+    discards = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "cardavia-chan: legal discards after this capture or Chíu (rules 2, 3, 6, 7)"})
     by_chiu = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "cardavia-chan win: completed by a Chíu (the only win on a discard)"})
@@ -70,11 +75,11 @@ class MeldsResponseSchema(EchoSchema):
     """Every meld the concealed hand can form, and the claims on the public card if one was given."""
 
     melds = fields.List(fields.Nested(MeldSchema), required=True)
-    public_card = fields.String(required=True, allow_none=True)
+    public_card = card_field(required=True, allow_none=True)
     seat_role = fields.String(required=True, allow_none=True)
     card_source = fields.String(required=True, allow_none=True)
     claims = fields.List(fields.Nested(ClaimSchema), required=True, allow_none=True)
-    legal_discards = fields.List(fields.String(), required=True, allow_none=True, metadata={
+    legal_discards = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "cardavia-chan without public_card: the faces the player may discard now"})
     must_take = fields.Boolean(required=True, allow_none=True, metadata={
         "description": "the drawer must take this card (a General) unless a higher claim takes it"})
@@ -100,10 +105,10 @@ class HuResponseSchema(EchoSchema):
     melds = fields.List(fields.Nested(MeldSchema), required=True, allow_none=True)
     decompositions = fields.Integer(required=True, metadata={"description": "distinct complete splits"})
     card_count = fields.Integer(required=True)
-    public_card = fields.String(required=True, allow_none=True)
+    public_card = card_field(required=True, allow_none=True)
     reasons = fields.List(fields.Nested(ReasonSchema), required=True, metadata={
         "description": "why the hand does not win (empty when it does)"})
     chan_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Chắn pairs"})
     ca_count = fields.Integer(required=True, allow_none=True, metadata={"description": "Chắn: Cạ pairs"})
-    unpaired = fields.List(fields.String(), required=True, allow_none=True, metadata={
+    unpaired = fields.List(card_field(component=CHAN_CARD), required=True, allow_none=True, metadata={
         "description": "Chắn: cards no pair can take"})

@@ -7,8 +7,8 @@ from flask.views import MethodView
 from redis.exceptions import RedisError
 from rq import Worker
 
-from ...errors import problem
-from ...jobs import redis
+from ...http.errors import problem
+from ...jobs.submit import redis
 from ...rules.registry import ENGINE_VERSION
 from ..blueprint import Blueprint
 
@@ -47,7 +47,8 @@ class Ready(MethodView):
 
     @blp.response(200, ReadySchema)
     @blp.doc(security=[], operationId="get_readiness")  # open even when API keys are on
-    @blp.alt_response(503, description="Redis unreachable or no worker alive; the detail says which")
+    @blp.alt_response(503, description="`not_ready`: Redis unreachable or no worker alive; the detail says which",
+                      headers={"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}})
     def get(self):
         """Report whether jobs can run now."""
         try:

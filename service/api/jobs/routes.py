@@ -1,5 +1,5 @@
 """The job resource: GET /v1/jobs (the caller's recent jobs), GET and DELETE /v1/jobs/{id}. Jobs are submitted
-by their own resources (POST /v1/replays, POST /v1/searches) through `service.jobs.queue_job`."""
+by their own resources (POST /v1/replays, POST /v1/searches) through `service.jobs.submit.queue_job`."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ from flask.views import MethodView
 from rq.command import send_stop_job_command
 from rq.utils import now, utcformat
 
-from workers.queues import SERIALIZER
-
-from ...errors import problem
-from ...joblist import BadCursor, page
-from ...jobs import JobNotFound, job_json, load, owner, redis
+from ...http.errors import problem
+from ...jobs.listing import BadCursor, page
+from ...jobs.queues import SERIALIZER
+from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
-from .schemas import JobListArgsSchema, JobListSchema, JobSchema, ResultPageArgsSchema
+from .schemas import JOB_NOT_FOUND, JOBS_UNAVAILABLE, JobListArgsSchema, JobListSchema, JobSchema, ResultPageArgsSchema
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
 
@@ -26,7 +25,7 @@ class JobList(MethodView):
     @blp.doc(operationId="list_jobs")
     @blp.arguments(JobListArgsSchema(), location="query")
     @blp.response(200, JobListSchema())
-    @blp.alt_response(503, description="Redis unavailable")
+    @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def get(self, args: dict):
         """The caller's jobs, newest first, without their results; `next_cursor` fetches the next page."""
         try:
@@ -54,8 +53,8 @@ class Jobs(MethodView):
     @blp.doc(operationId="get_job")
     @blp.arguments(ResultPageArgsSchema(), location="query")
     @blp.response(200, JobSchema())
-    @blp.alt_response(404, description="no such job for this caller")
-    @blp.alt_response(503, description="Redis unavailable")
+    @blp.alt_response(404, description=JOB_NOT_FOUND)
+    @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def get(self, args: dict, job_id: str):
         """Status, progress, result or error of a job; a replay result page by page with `logs_limit`."""
         try:
@@ -66,9 +65,9 @@ class Jobs(MethodView):
     @blp.doc(operationId="cancel_job")
     @blp.response(200, JobSchema(), description="canceled: the job as it is now (`ended_at` set)")
     @blp.alt_response(202, schema=JobSchema(), description="running: the worker was told to stop; poll the job")
-    @blp.alt_response(404, description="no such job for this caller")
-    @blp.alt_response(409, description="the job already ended")
-    @blp.alt_response(503, description="Redis unavailable")
+    @blp.alt_response(404, description=JOB_NOT_FOUND)
+    @blp.alt_response(409, description="`job_not_cancelable`: the job already ended")
+    @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def delete(self, job_id: str):
         """Cancel a queued job (200) or stop a running one (202); either way the job as it is now."""
         try:

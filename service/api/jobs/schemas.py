@@ -5,7 +5,15 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..common import OneOf
 from ..replays.schemas import MAX_BATCH
+from .results import RESULTS
+
+#: The 404 of a job id.
+JOB_NOT_FOUND = "`job_not_found`: no such job for this caller (another key's job included), or it expired"
+#: Every job operation reaches Redis: down, it answers 503 with Retry-After.
+JOBS_UNAVAILABLE = {"description": "`jobs_unavailable`: Redis unavailable; retry after the Retry-After seconds",
+                    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}
 
 
 class ProgressSchema(ma.Schema):
@@ -42,15 +50,16 @@ class JobSchema(ma.Schema):
     """A job: status (queued, started, finished, failed, canceled), progress, result or error."""
 
     id = fields.String(required=True)
-    kind = fields.String(required=True, allow_none=True)
+    kind = fields.String(required=True, allow_none=True, metadata={"description": "search or replay"})
     status = fields.String(required=True, metadata={"enum": ["queued", "started", "finished", "failed", "canceled"]})
     progress = fields.Nested(ProgressSchema, required=True, allow_none=True)
     created_at = fields.String(required=True, allow_none=True)
     started_at = fields.String(required=True, allow_none=True)
     ended_at = fields.String(required=True, allow_none=True)
     retries_left = fields.Integer(required=True, allow_none=True)
-    result = fields.Raw(required=True, allow_none=True, metadata={
-        "description": "the job's answer once finished; a replay result paged with `logs_limit` holds those logs "
+    result = OneOf(list(RESULTS.values()), required=True, allow_none=True, metadata={
+        "description": "the job's answer once finished (SearchResult for kind search, ReplayResult for kind "
+                       "replay); a replay result paged with `logs_limit` holds those logs "
                        "only and `logs_page` (offset, limit, total), its summary always whole. Null in job lists"})
     error = fields.Nested(JobErrorSchema, required=True, allow_none=True)
     links = fields.Nested(JobLinksSchema, required=True)

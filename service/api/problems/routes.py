@@ -10,8 +10,8 @@ from flask import Response, request
 from flask.views import MethodView
 from markupsafe import escape
 
-from ...errors import problem
-from ...problems import PROBLEMS, uri
+from ...http.errors import problem
+from ...http.problems import PROBLEMS, uri
 from ..blueprint import Blueprint
 from ..caching import cached
 
@@ -53,7 +53,7 @@ class ProblemType(MethodView):
 
     @cached
     @blp.response(200, ProblemTypeSchema())
-    @blp.alt_response(404, description="no such problem code")
+    @blp.alt_response(404, description="`not_found`: no such problem code")
     @blp.doc(security=[], operationId="get_problem_type")  # open even when API keys are on
     def get(self, code: str):
         """Describe a problem code: its status, when it happens and how to fix the request."""

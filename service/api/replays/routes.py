@@ -9,15 +9,14 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from workers.replays import analyse_replays
-
-from ...jobs import check_callback, idempotency, queue_job
+from ...jobs.queues import ANALYSE_REPLAYS
+from ...jobs.submit import check_callback, idempotency, queue_job
 from ...replay.log import parse_log
 from ...replay.summary import initial_progress
 from ...rules.errors import DomainError
 from ..examples import CREATE_REPLAY
 from ..jobs.routes import blp
-from ..jobs.schemas import JobSchema
+from ..jobs.schemas import JOBS_UNAVAILABLE, JobSchema
 from .schemas import ReplayRequestSchema
 
 #: A deep review's worst case (decisions x time budget): one job never holds a worker for more than 5 minutes.
@@ -31,9 +30,10 @@ class Replays(MethodView):
     @blp.doc(operationId="create_replay")
     @blp.arguments(ReplayRequestSchema(), example=CREATE_REPLAY)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
-    @blp.alt_response(429, description="too many jobs of this caller queued or running (MAX_ACTIVE_JOBS), over "
+    @blp.alt_response(429, description="`too_many_active_jobs`: too many jobs of this caller queued or running "
+                      "(MAX_ACTIVE_JOBS); `rate_limited`: over "
                       "the rate limit, or too many failed authentications; retry after Retry-After seconds")
-    @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
+    @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def post(self, payload: dict):
         """Queue an analysis: audit and per-seat statistics of every log, one summary across games."""
         for i, log in enumerate(payload["logs"]):
@@ -50,5 +50,5 @@ class Replays(MethodView):
                               f"{MAX_DEEP_SECONDS} s; lower the time budget or send fewer logs",
                               "review.time_budget", code="review_too_long")
         key, digest = idempotency(request.headers.get("Idempotency-Key"), payload)
-        return queue_job(analyse_replays, (payload["logs"], payload["players"], review), kind="replay",
+        return queue_job(ANALYSE_REPLAYS, (payload["logs"], payload["players"], review), kind="replay",
                          progress=progress, callback_url=payload["callback_url"], key=key, digest=digest)

@@ -33,7 +33,7 @@ class ReplayRequestSchema(ma.Schema):
         min=2, max=4)), load_default=None, allow_none=True, validate=validate.Length(max=MAX_BATCH), metadata={
         "description": "player names per log, by seat: the summary totals each player across games"})
     callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
-                              metadata={"description": "POSTed the result when the job ends, signed (see README)"})
+                              metadata={"description": "POSTed the result when the job ends, signed (docs/jobs.md)"})
     review = fields.Nested(ReviewSchema, load_default=lambda: ReviewSchema().load({}), metadata={
         "description": "decision review of every discard and every claim decision (default: exact; claim "
                        "decisions are rated exactly in deep mode too)"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...errors import problem
+from ...http.errors import problem
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
 from ..blueprint import Blueprint
@@ -35,7 +35,7 @@ class Ruleset(MethodView):
     @blp.doc(operationId="get_ruleset")
     @blp.response(200, RulesetSchema())
     @blp.alt_response(304, description="If-None-Match names the current ETag")
-    @blp.alt_response(404, description="no such rule-set")
+    @blp.alt_response(404, description="`unknown_ruleset`: no such rule-set")
     def get(self, ruleset_id: str):
         """Describe one rule-set."""
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from ..common import card_field
+
 
 class MeldValueSchema(ma.Schema):
     """A meld kind and its points (Chắn: a pair kind; pairs carry no points, bonuses score)."""
@@ -60,6 +62,17 @@ class SeatsSchema(ma.Schema):
     max = fields.Integer(required=True)
 
 
+class HandSizeSchema(ma.Schema):
+    """Cards a seat holds, counted over its concealed hand and its exposed melds (the public card not counted)."""
+
+    resting = fields.Integer(required=True, metadata={
+        "description": "between turns: what a claim on a public card is decided with (the dealt hand of a seat "
+                       "other than the dealer)", "example": 20})
+    turn = fields.Integer(required=True, metadata={
+        "description": "on his turn, about to discard: one more than `resting` (what a discard is decided with)",
+        "example": 21})
+
+
 class RulesetSchema(ma.Schema):
     """One rule-set."""
 
@@ -70,7 +83,11 @@ class RulesetSchema(ma.Schema):
     family = fields.String(required=True)
     source = fields.String(required=True)
     seats = fields.Nested(SeatsSchema, required=True)
-    cards = fields.List(fields.String(), required=True)
+    hand_size = fields.Nested(HandSizeSchema, required=True)
+    cards = fields.List(card_field(), required=True)
+    copies = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": "copies of each card of `cards` in the deck (e.g. Four Color Cards: 4 of each chess card, "
+                       "1 of each flower)", "example": {"rG": 4, "rA": 4, "F1": 1}})
     melds = fields.List(fields.Nested(MeldValueSchema), required=True)
     bonuses = fields.List(fields.Nested(BonusSchema), metadata={"description": "cardavia-chan only"})
     base_points = fields.Integer(metadata={"description": "cardavia-chan: Ù xuông, a win with no bonus"})

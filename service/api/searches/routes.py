@@ -5,15 +5,14 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from workers.searches import deep_search
-
-from ...jobs import check_callback, idempotency, queue_job
+from ...jobs.queues import DEEP_SEARCH
+from ...jobs.submit import check_callback, idempotency, queue_job
 from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
 from ..examples import CREATE_SEARCH
-from ..jobs.schemas import JobSchema
+from ..jobs.schemas import JOBS_UNAVAILABLE, JobSchema
 from .schemas import SearchRequestSchema
 
 blp = Blueprint("searches", __name__, url_prefix="/v1", description="Deep discard search (jobs)")
@@ -26,9 +25,10 @@ class Searches(MethodView):
     @blp.doc(operationId="create_search")
     @blp.arguments(SearchRequestSchema(), example=CREATE_SEARCH)
     @blp.response(202, JobSchema(), headers={"Location": {"description": "the job", "schema": {"type": "string"}}})
-    @blp.alt_response(429, description="too many jobs of this caller queued or running (MAX_ACTIVE_JOBS), over "
+    @blp.alt_response(429, description="`too_many_active_jobs`: too many jobs of this caller queued or running "
+                      "(MAX_ACTIVE_JOBS); `rate_limited`: over "
                       "the rate limit, or too many failed authentications; retry after Retry-After seconds")
-    @blp.alt_response(503, description="Redis unavailable; retry after the Retry-After seconds")
+    @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def post(self, payload: dict):
         """Queue a search: per candidate discard, win probability, expected settlement and chance of paying,
         each with a confidence interval, from playouts of the rest of the round over the unseen cards."""
@@ -38,6 +38,6 @@ class Searches(MethodView):
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
         key, digest = idempotency(request.headers.get("Idempotency-Key"), {"search": payload})
-        return queue_job(deep_search, (payload,), kind="search",
+        return queue_job(DEEP_SEARCH, (payload,), kind="search",
                          progress={"deals_done": 0, "deals_total": payload["samples"]},
                          callback_url=payload["callback_url"], key=key, digest=digest)

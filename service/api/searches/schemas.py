@@ -37,4 +37,4 @@ class SearchRequestSchema(DiscardsRequestSchema):
     seed = integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1), metadata={
         "description": "same seed, same samples: same answer"})
     callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
-                              metadata={"description": "POSTed the result when the job ends, signed (see README)"})
+                              metadata={"description": "POSTed the result when the job ends, signed (docs/jobs.md)"})

@@ -5,7 +5,16 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import BoundedList, EchoSchema, HandRequestSchema, MeldSchema, RulesetRequestSchema, card_field, integer
+from ..common import (
+    FOURCOLOR_CARD,
+    BoundedList,
+    EchoSchema,
+    HandRequestSchema,
+    MeldSchema,
+    RulesetRequestSchema,
+    card_field,
+    integer,
+)
 
 
 class ChanContextSchema(ma.Schema):
@@ -32,7 +41,7 @@ class SettlementRequestSchema(HandRequestSchema):
     winner = integer(required=True, validate=validate.Range(min=0, max=3),
                             metadata={"description": "seat index of the winner, below seats"})
     lucky_card = card_field(
-        "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus",
+        "bga-taiwan: the stock card turned up at hu; absent or null: no stock left, no bonus", component=FOURCOLOR_CARD,
         load_default=None, allow_none=True)
     context = fields.Nested(ChanContextSchema, load_default=None, allow_none=True)
 

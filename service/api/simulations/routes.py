@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...replay import simulate_chan, simulate_fourcolor
+from ...replay.families import simulate
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import SIMULATE_ROUNDS
@@ -26,8 +26,7 @@ class Simulations(MethodView):
         ruleset, options = resolve(payload)
         seats = payload["seats"]
         ruleset.check_seats(seats)
-        simulator = simulate_chan if ruleset.family == "chan" else simulate_fourcolor
-        logs = [simulator.simulate(ruleset.id, payload["seed"] + i, seats, payload["policy"], options)
+        logs = [simulate(ruleset.id, payload["seed"] + i, seats, payload["policy"], options)
                 for i in range(payload["rounds"])]
         return {**echo(ruleset, options), "seed": payload["seed"], "seats": seats, "policy": payload["policy"],
                 "logs": logs}

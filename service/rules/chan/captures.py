@@ -5,9 +5,10 @@ Rules 3-6 depend on what the player did before, so the request carries it as a `
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from ..errors import DomainError, InvalidSeat
 from .cards import CHI_CHI, code, parse_card, value_of
@@ -64,8 +65,8 @@ def parse_history(raw: Mapping[str, object] | None) -> History:
     raw = raw or {}
 
     def faces(name: str) -> frozenset[int]:
-        items = raw.get(name) or []
-        return frozenset(parse_card(t, f"history.{name}.{i}") for i, t in enumerate(items))  # type: ignore[union-attr]
+        items = cast(Iterable[object], raw.get(name) or [])  # the request schema made it a list
+        return frozenset(parse_card(t, f"history.{name}.{i}") for i, t in enumerate(items))
 
     return History(faces("discarded"), faces("passed_identical"), faces("played_into_ca"),
                    bool(raw.get("captured_ca", False)), bool(raw.get("dead_hand", False)))

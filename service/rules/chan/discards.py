@@ -13,16 +13,14 @@ from typing import Any
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
-from .captures import History
+from .captures import History, forbidden_faces, legal_faces
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
 from .hand import MAX_CARDS, ChanHand, evaluate_win
 from .improving import (
     Rest,
     Shared,
-    forbidden_faces,
     improving_faces,
-    legal_faces,
     lowest_discards,
     rest_distance,
     shared_tables,
@@ -37,7 +35,13 @@ __all__ = ["UNREACHABLE", "Distances", "analyse_discards", "at_rest", "complete_
 PAYERS = 3  # docs/rules.md#chan-payment: each of the three losers pays the score
 
 
-def history_key(history: History) -> tuple:
+#: A hand's winning cards: (card, the claims that take it, its points).
+Winning = tuple[tuple[int, tuple[str, ...], int], ...]
+#: `_waits`' memo (one per options): the winning cards by the hand (concealed counts, exposed pairs).
+WaitsMemo = dict[tuple[tuple[int, ...], tuple[Pair, ...]], Winning]
+
+
+def history_key(history: History) -> tuple[frozenset[int], bool, bool]:
     """What of his history the analysis of a hand depends on: the faces he may never discard (rules 3, 6), whether
     he captured a Cạ (rule 6 then grows with each discard) and a dead hand. Histories with one key get one
     analysis."""
@@ -45,21 +49,22 @@ def history_key(history: History) -> tuple:
 
 
 def _waits(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any],
-           unseen: Sequence[int], memo: dict | None = None) -> tuple[Wait, ...]:
+           unseen: Sequence[int], memo: WaitsMemo | None = None) -> tuple[Wait, ...]:
     """Every card that, as the next card, wins: only the value of the unpaired cards can pair them all. `memo`
     (one per `options`) keeps the winning cards and their points by the hand, which is all they depend on."""
     if memo is None:
         found = _winning(rest, exposed, frame, options)
     else:
         key = (tuple(rest), exposed)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _winning(rest, exposed, frame, options)
+        cached = memo.get(key)
+        if cached is None:
+            cached = memo[key] = _winning(rest, exposed, frame, options)
+        found = cached
     return tuple(Wait(y, unseen[y], claims, points, PAYERS * points) for y, claims, points in found)
 
 
 def _winning(rest: list[int], exposed: tuple[Pair, ...], frame: Frame, options: Mapping[str, Any]
-             ) -> tuple[tuple[int, tuple[str, ...], int], ...]:
+             ) -> Winning:
     """The cards that win as the next card, each with the claims that take it and its points."""
     values = {value_of(c) for c in unpaired(rest)}
     if len(values) != 1:
@@ -114,17 +119,20 @@ def _after(history: History, x: int) -> History:
 
 
 def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Shared | None, at: Rest | None,
-            options: Mapping[str, Any], unseen: Sequence[int], total: int, memo: dict | None = None,
+            options: Mapping[str, Any], unseen: Sequence[int], total: int, memo: WaitsMemo | None = None,
             faces: int | None = None, d: int | None = None) -> DiscardOption:
     """One discard's option: at distance 0 its waits, else its improving cards (`faces`, when the caller found
     them already; `d`, the distance it leaves, when the caller knows it: at 0 no pass is needed)."""
     d = (at.d if at else UNREACHABLE) if d is None else d
-    waits = _waits(rest, hand.exposed, shared.frame, options, unseen, memo) if d == 0 else ()
+    waits: tuple[Wait, ...] = ()
+    improving: tuple[tuple[int, int], ...]
     if d == 0:
+        assert shared is not None  # a hand at distance 0 was measured
+        waits = _waits(rest, hand.exposed, shared.frame, options, unseen, memo)
         improving = tuple((w.card, w.unseen) for w in waits if w.unseen)
     else:
         if faces is None:
-            faces = improving_faces(rest, after, shared, x, at) if at else 0
+            faces = improving_faces(rest, after, shared, x, at) if at and shared else 0
         found = []
         while faces:  # the set bits, lowest face first
             y = (faces & -faces).bit_length() - 1
@@ -213,7 +221,7 @@ class Distances:
                 self.tied.append((x, rest, at))
         self.least = min(least, UNREACHABLE)
 
-    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: dict | None = None
+    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: WaitsMemo | None = None
             ) -> DiscardOption | None:
         """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard.
         `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`)."""
@@ -224,7 +232,8 @@ class Distances:
             # Tied at d >= 1 the options differ only in their unseen improving cards, then the unseen copies of
             # the card (rank_key: d, no gain, -improving_unseen, no waits, card_unseen), then card order: rank the
             # improving masks and build the first option alone.
-            best: tuple[tuple[int, int, int], int, tuple] | None = None
+            best: tuple[tuple[int, int, int], int, tuple[int, list[int], History, Rest]] | None = None
+            assert self.shared is not None  # ties under UNREACHABLE were measured with the shared tables
             for x, rest, at in self.tied:
                 at = at or rest_distance(rest, self.shared, x)  # a pass left for the tied discards alone
                 after = _after(self.history, x)

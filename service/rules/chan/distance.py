@@ -39,6 +39,12 @@ MAX_CA = 4  # docs/rules.md#chan-win: 10 pairs with at least 6 Chắn leave at m
 VALUES = range(8)  # the suited values 2-9 as groups of faces 3v, 3v+1, 3v+2; Chi chi is the ninth group
 
 
+#: One value's complete targets: (u, m, Cạ, flag, missing faces) each (`value_options`).
+Options = tuple[tuple[int, ...], ...]
+#: One value's options as shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks) (`value_shifts`).
+Shifts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...]]
+
+
 class Frame(NamedTuple):
     """What the exposed pairs fix for every target: copy limits, the Cạ still allowed, the concealed size."""
 
@@ -78,7 +84,7 @@ def layout(bound: int, cap: int) -> Layout:
 
 
 @lru_cache(maxsize=1 << 16)
-def value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) -> tuple[tuple[int, ...], ...]:
+def value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) -> Options:
     """(u, m, Cạ, flag, missing faces) of every complete target of one value's faces; flag: the target drops a
     card of a face in `legal` (a bit mask); missing faces are ORed over the targets sharing the first four."""
     best: dict[tuple[int, int, int, int], int] = {}
@@ -100,11 +106,13 @@ def value_options(held: tuple[int, ...], limits: tuple[int, ...], legal: int) ->
 
 
 @lru_cache(maxsize=1 << 16)
-def value_shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bound: int, cap: int) -> tuple:
+def value_shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bound: int, cap: int) -> Shifts:
     """One value's options as bit shifts: (unflagged shifts, flagged shifts, (shift, flag, missing) marks of the
     options that miss a card: what improving cards are read from)."""
     lay = layout(bound, cap)
-    plain, flagged, marks = [], [], []
+    plain: list[int] = []
+    flagged: list[int] = []
+    marks: list[tuple[int, int, int]] = []
     for u, m, ca, flag, missing in value_options(held, limits, legal):
         if u <= bound and m <= bound + 1 and ca <= cap:
             shift = u * lay.u_stride + m * lay.m_stride + ca
@@ -114,7 +122,7 @@ def value_shifts(held: tuple[int, ...], limits: tuple[int, ...], legal: int, bou
     return tuple(plain), tuple(flagged), tuple(marks)
 
 
-def value_tables(counts: Sequence[int], frame: Frame, legal: int, bound: int) -> tuple[list, tuple]:
+def value_tables(counts: Sequence[int], frame: Frame, legal: int, bound: int) -> tuple[list[Shifts], Options]:
     """The suited values' shift tables and the Chi chi options of a hand; `legal`: faces it may discard (mask)."""
     tables = [value_shifts(tuple(counts[3 * v:3 * v + 3]), frame.limits[3 * v:3 * v + 3], legal >> 3 * v & 7,
                            bound, frame.cap) for v in VALUES]
@@ -122,7 +130,7 @@ def value_tables(counts: Sequence[int], frame: Frame, legal: int, bound: int) ->
     return tables, chi_chi
 
 
-def forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)) -> list[tuple[int, int]]:
+def forward(tables: Sequence[Shifts], valid: int, start: tuple[int, int] = (1, 0)) -> list[tuple[int, int]]:
     """States after each prefix of the values: (unflagged, flagged) bitsets, `start` before the first."""
     s0, s1 = start
     out = [start]
@@ -148,7 +156,7 @@ def forward(tables: Sequence[tuple], valid: int, start: tuple[int, int] = (1, 0)
     return out
 
 
-def scan(states: int, lay: Layout, chi_chi: tuple, extra: int, suited: int) -> tuple[int, int]:
+def scan(states: int, lay: Layout, chi_chi: Options, extra: int, suited: int) -> tuple[int, int]:
     """(fewest replacements, fewest dropped cards) over the suited states joined with Chi chi; the target holds
     `extra` cards more than the hand (1: the card to come). UNREACHABLE when nothing is within the bound."""
     best = u_min = UNREACHABLE

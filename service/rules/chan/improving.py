@@ -29,6 +29,8 @@ from .distance import (
     UNREACHABLE,
     Frame,
     Layout,
+    Options,
+    Shifts,
     check_size,
     fewest_replacements,
     forward,
@@ -59,9 +61,9 @@ class _Pass(NamedTuple):
     """One hand's tables at one bound and the states after each prefix of the values."""
 
     lay: Layout
-    tables: list
-    chi_chi: tuple
-    pre: list
+    tables: list[Shifts]
+    chi_chi: Options
+    pre: list[tuple[int, int]]
 
 
 def _pass(counts: Sequence[int], frame: Frame, legal: int, bound: int, base: _Pass | None = None,
@@ -88,7 +90,7 @@ class Shared(NamedTuple):
 
     frame: Frame
     base: _Pass
-    needs: dict
+    needs: dict[tuple[int, Options], list[Sequence[int]]]
     odd: int = 0
     forbid: int = 0
     captured_ca: bool = False
@@ -133,12 +135,13 @@ def rest_distance(rest: list[int], shared: Shared, changed: int, legal: int | No
     legal = shared.legal_after(changed) if legal is None else legal
     suited = sum(rest) - rest[CHI_CHI]
     bound = base.lay.bound
+    start: _Pass | None = base  # past the base's bound a fresh pass, without it
     while True:
-        found = _pass(rest, frame, legal, bound, base, changed)
+        found = _pass(rest, frame, legal, bound, start, changed)
         d, u_min = scan(found.pre[-1][0] | found.pre[-1][1], found.lay, found.chi_chi, 1, suited)
         if d <= bound or bound > frame.size:
-            return Rest(d, u_min, found, base is not None)
-        bound, base = max(2 * bound, d), None
+            return Rest(d, u_min, found, start is not None)
+        bound, start = max(2 * bound, d), None
 
 
 def lowest_discards(counts: list[int], shared: Shared, now: int, faces: Sequence[int]) -> list[int]:
@@ -192,7 +195,7 @@ def lowest_discards(counts: list[int], shared: Shared, now: int, faces: Sequence
     return out
 
 
-def _goal(last: tuple[int, int], lay: Layout, chi_chi: tuple, d: int) -> tuple[int, int, bool]:
+def _goal(last: tuple[int, int], lay: Layout, chi_chi: Options, d: int) -> tuple[int, int, bool]:
     """The targets T at d replacements (d >= 1) that make a missing y improve: T drops a legal discard (the
     flag, from the suited values or Chi chi) and keeps a card to come besides y (Chi chi only with 4 Cạ, i.e.
     6 Chắn). Returns the suited states (unflagged, flagged) that complete such a T for a suited y, and whether
@@ -213,7 +216,7 @@ def _goal(last: tuple[int, int], lay: Layout, chi_chi: tuple, d: int) -> tuple[i
     return goal0, goal1, chi_chi_missed
 
 
-def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
+def _back(need: Sequence[int], table: Shifts, valid: int) -> tuple[int, int]:
     """The states before one value from which one of its options reaches `need`."""
     plain, flagged, _ = table
     n0, n1 = need
@@ -241,16 +244,17 @@ def _back(need: tuple[int, int], table: tuple, valid: int) -> tuple[int, int]:
     return r0 & valid, r1 & valid
 
 
-def _needs(tables: list, lay: Layout, goal: list[int], shared: list | None = None, value: int = 7) -> list:
+def _needs(tables: list[Shifts], lay: Layout, goal: Sequence[int], shared: list[Sequence[int]] | None = None,
+           value: int = 7) -> list[Sequence[int]]:
     """needs[g]: the states after values 0..g from which values g+1.. reach `goal`. `shared` holds them for
     tables that differ from these at `value` only, so needs[value..] are taken from it."""
-    needs = list(shared) if shared else [goal] * len(tables)
+    needs: list[Sequence[int]] = list(shared) if shared else [goal] * len(tables)
     for g in range(value, 0, -1):
         needs[g - 1] = _back(needs[g], tables[g], lay.valid)
     return needs
 
 
-def _improving(pre: list, tables: list, needs: list) -> int:
+def _improving(pre: list[tuple[int, int]], tables: list[Shifts], needs: list[Sequence[int]]) -> int:
     """Suited faces (mask) some option joins into a goal state: the missing faces of those targets."""
     faces = 0
     for v, (p0, p1) in enumerate(pre[:-1]):

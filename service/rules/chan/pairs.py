@@ -64,7 +64,8 @@ def classify(cards: Sequence[int]) -> str | None:
     return None
 
 
-def _pair_faces(faces: Sequence[int], counts: Sequence[int]) -> tuple:
+def _pair_faces(faces: Sequence[int], counts: Sequence[int]
+                ) -> tuple[tuple[Pair, ...], tuple[Pair, ...], tuple[int, ...], int, int]:
     """The forced pairing of one value's faces: (Chắn/Chíu, Cạ, unpaired, Chắn worth, Cạ count)."""
     same = tuple(_CHIU[f] if n == 4 else _CHAN[f] for f, n in zip(faces, counts) if n >= 2)
     odd = [f for f, n in zip(faces, counts) if n % 2]

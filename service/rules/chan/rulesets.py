@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
-from ..registry import check_extras, check_seats, register
+from ..protocol import RuleSet, check_extras, check_seats
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
 from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
 from .claim_advice import analyse_claims, claim_unseen
@@ -87,8 +87,8 @@ class ChanRuleSet:
         history = history or History()
         return [] if history.dead_hand else legal_discards(tally(cards), history)
 
-    def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object],
-                         history: History | None = None, seats: int = 4) -> DiscardAnalysis:
+    def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object], seats: int,
+                         history: History | None = None) -> DiscardAnalysis:
         """The exact analysis of every legal discard of a 20-card hand; `visible`: codes of the cards seen
         outside his own."""
         self.check_seats(seats)
@@ -107,7 +107,7 @@ class ChanRuleSet:
 
     def history_of(self, raw: object) -> History:
         """The player's earlier moves (capture rules 3-6), from a request's `history` (none: a clean one)."""
-        return parse_history(raw) if raw else History()
+        return parse_history(cast(Mapping[str, object], raw)) if raw else History()  # an object, by the schema
 
     def objective(self, options: Mapping[str, Any]) -> str:
         """Every Chắn win is paid: a search ranks discards on the expected settlement."""
@@ -150,7 +150,7 @@ class ChanRuleSet:
         return evaluate_win(hand)
 
     def settle(self, hand: ChanHand, options: Mapping[str, Any], seats: int, winner: int,
-               context: Mapping[str, Any] | None = None, lucky_card: object = None) -> ChanSettlement:
+               lucky_card: object = None, context: Mapping[str, Any] | None = None) -> ChanSettlement:
         """Score and payments of a win."""
         check_extras(self, lucky_card, None)
         context = dict(context or {})
@@ -167,10 +167,12 @@ class ChanRuleSet:
         check_seats(self.id, 4, 4, seats, winner)
 
     def describe(self) -> dict[str, Any]:
-        """Cards, pair kinds, bonuses, claim priorities and options for /v1/rulesets."""
+        """Cards, hand sizes, pair kinds, bonuses, claim priorities and options for /v1/rulesets."""
         return {
             "id": self.id, "game": self.game, "title": self.title, "family": self.family, "source": self.source,
-            "seats": {"min": 4, "max": 4}, "cards": list(CODES),
+            "seats": {"min": 4, "max": 4},
+            "hand_size": {"resting": self.resting_size, "turn": self.resting_size + 1},
+            "cards": list(CODES), "copies": dict.fromkeys(CODES, COPIES),
             "melds": [{"kind": k, "exposed": 0, "concealed": 0} for k in KINDS],
             "bonuses": [{"name": k, "main": m, "dich": d, "condition": t} for k, (m, d, t) in BONUSES.items()],
             "base_points": U_XUONG,
@@ -180,4 +182,11 @@ class ChanRuleSet:
         }
 
 
-CARDAVIA_CHAN = register(ChanRuleSet())
+def chan_ruleset(ruleset: RuleSet) -> ChanRuleSet:
+    """`ruleset` as the Chắn rule-set it is, for code that serves this family alone."""
+    if not isinstance(ruleset, ChanRuleSet):
+        raise TypeError(f"{ruleset.id} is not a Chắn rule-set")
+    return ruleset
+
+
+CARDAVIA_CHAN = ChanRuleSet()

@@ -15,7 +15,8 @@ def winning_pairs(rng: random.Random, min_chan: int = MIN_CHAN) -> list[tuple[in
 
     Chắn faces are drawn first (two Chắn of a face make a Chíu), then one Cạ per value at most.
     """
-    left, pairs, ca_values = [COPIES] * N_FACES, [], set()
+    left, ca_values = [COPIES] * N_FACES, set()
+    pairs: list[tuple[int, int]] = []
     n_chan = rng.randint(min_chan, PAIRS)
     while len(pairs) < n_chan:
         face = rng.randrange(N_FACES)

@@ -15,6 +15,7 @@ from ..breakdown import Line
 from ..errors import DomainError, InvalidSeat, NotAWin
 from .cards import CHI_CHI, CODE_INDEX, RED, value_of
 from .hand import ChanHand, WinResult, evaluate_win
+from .pairs import Pair
 
 #: bonus -> (main, dịch, condition) as in the docs/rules.md#chan-bonuses table.
 BONUSES: dict[str, tuple[int, int, str]] = {
@@ -45,25 +46,25 @@ class ChanSettlement:
     """Score, breakdown, pairs and deltas."""
 
     points: int
-    pairs: tuple
+    pairs: tuple[Pair, ...]
     breakdown: tuple[Line, ...]
     deltas: tuple[int, ...]
     bonuses: tuple[str, ...]
     lucky_bonus: int = 0  # Chắn has no lucky card
 
     @property
-    def melds(self) -> tuple:
+    def melds(self) -> tuple[Pair, ...]:
         """The pairs of the win, under the name every settlement gives its melds."""
         return self.pairs
 
 
-def _sets(counts: list[int], faces: tuple[str, ...]) -> int:
+def _sets(counts: list[int], faces: tuple[str, str, str]) -> int:
     """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
     a, b, c = _INDICES[faces]
     return min(counts[a], counts[b], counts[c])
 
 
-def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple, context: Mapping[str, bool],
+def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple[Pair, ...], context: Mapping[str, bool],
                  options: Mapping[str, Any]) -> list[str]:
     """Every bonus instance the win earns (Tôm and Lèo once per full set)."""
     found = [bonus for flag, bonus in CONTEXT_BONUS.items() if context.get(flag)]
@@ -83,7 +84,7 @@ def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple, con
     return found
 
 
-def _bach_thu(hand: ChanHand, chan: int, pairs: tuple) -> bool:
+def _bach_thu(hand: ChanHand, chan: int, pairs: tuple[Pair, ...]) -> bool:
     """Exactly 6 Chắn and the winning card forms a Chắn: its face is even in hand + card, no Cạ at its value."""
     win = hand.public_card
     if win is None or chan != 6 or hand.with_public()[win] not in (2, 4):

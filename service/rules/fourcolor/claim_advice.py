@@ -55,6 +55,7 @@ def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
     gains = Gains(hand, rules, options, seats, flowers)
     for claim in claims:
         if claim.meld is None:  # hu: hand + public card split into melds
+            assert hand.public_card is not None  # claims are made on a public card
             gain = gains.wait(hand.concealed, hand.public_card, 0).gain
             found.append(ClaimOption(claim.kind, (), claim, None, WIN_DISTANCE, (), (), 0, float(gain), gain,
                                      claim.priority, forced))

@@ -33,7 +33,10 @@ class DiscardDistances:
         self.tally, self.limits = tally, limits
         self.keys = groups.keys(tally)
         self.tables = [groups.table(g, k) for g, k in enumerate(self.keys)]
-        self.now = groups.distance_of(self.keys, 0)
+        now = groups.distance_of(self.keys, 0)
+        if now is None:
+            raise ValueError("the hand exceeds the copy limits of the deck")
+        self.now = now
         self._rest1: dict[int, list[int]] = {}
         self.after = {x: self._after(x) for x in discards}
 
@@ -103,7 +106,7 @@ class DiscardDistances:
         for y in cards:
             b, q = place(y)
             taken[y] = b, q, groups.pair(b, shifted(keys[b], q, 1), span)
-        found = {}
+        found: dict[int, list[int]] = {}
         for x in far:
             t, (a, p) = self.after[x] - 1, place(x)
             key_a = shifted(keys[a], p, -1)
@@ -115,9 +118,10 @@ class DiscardDistances:
                 if b == a:
                     rest, after_y = rests.without((a,)), groups.pair(a, shifted(key_a, q, 1), span)
                 else:
-                    rest = beside.get(b)
-                    if rest is None:
-                        rest = beside[b] = alg.join2(rests.without((min(a, b), max(a, b))), own, span)
+                    near = beside.get(b)
+                    if near is None:
+                        near = beside[b] = alg.join2(rests.without((min(a, b), max(a, b))), own, span)
+                    rest = near
                 if alg.pair_fits(rest, after_y, t, 1):
                     out.append(y)
         return found

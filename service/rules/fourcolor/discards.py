@@ -28,7 +28,7 @@ from .settle import settle_bga, settle_flowers
 
 ANY_ROUTE = ("discard", "stock")
 STOCK_ONLY = ("stock",)
-_GAINS: dict[tuple, dict[int, int]] = {}  # (options, seats, flowers) -> {hu points: the winner's delta}
+_GAINS: dict[tuple[Any, ...], dict[int, int]] = {}  # (options, seats, flowers) -> {hu points: the winner's delta}
 
 
 class Gains:
@@ -120,7 +120,9 @@ def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], u
 def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
             improves: Mapping[int, Sequence[int]]) -> DiscardOption:
     """The figures of the discard of x: at distance 0 its waits, else its improving cards."""
-    d, waits, total = plan.after[x], (), sum(unseen)
+    d, total = plan.after[x], sum(unseen)
+    waits: tuple[Wait, ...] = ()
+    improving: tuple[tuple[int, int], ...]
     if d == 0:
         rest = plan.tally.copy()
         rest.remove(x)

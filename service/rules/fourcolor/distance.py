@@ -129,7 +129,8 @@ class Groups:
     def distance_of(self, keys: Sequence[tuple[int, ...]], slack: int) -> int | None:
         """`distance` of the hand with these group keys, memoised: a claim's hand is measured (`complete_distance`)
         and then planned (`DiscardDistances`) on the same keys."""
-        memo, key = self.memo.distances, (*keys, slack)
+        memo = self.memo.distances
+        key: tuple[tuple[int, ...] | int, ...] = (*keys, slack)
         found = memo.get(key, -1)
         if found == -1:
             if len(memo) >= DISTANCE_LIMIT:

@@ -44,12 +44,12 @@ class Evaluator:
         self.flower_points = rules.value("flower", True) if rules.flowers else 0
         self._split_melds = [self._build_splits(colour) for colour in range(4)]
 
-    def _build_splits(self, colour: int) -> list[tuple[Meld, ...] | None]:
-        """Best split of every state of one colour as shared Meld objects (built once, ~0.1 s)."""
+    def _build_splits(self, colour: int) -> list[tuple[Meld, ...]]:
+        """Best split of every state of one colour as shared Meld objects (built once, ~0.1 s); a state without
+        a split keeps (), never read: a choice only ever rests on states with one."""
         made = [Meld(kind, tuple(colour * 7 + k for k in range(7) for _ in range(vec[k])))
                 for kind, vec in self.colour.patterns]
-        splits: list[tuple[Meld, ...] | None] = [None] * len(self.colour.best)
-        splits[0] = ()
+        splits: list[tuple[Meld, ...]] = [()] * len(self.colour.best)
         for state, pick in enumerate(self.colour.choice):
             if pick is not None:
                 delta, _, chosen = pick

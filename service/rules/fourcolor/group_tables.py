@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import product
-from typing import Any
+from typing import TypeVar
 
 from .algebra import INF, Algebra, Exact, Fast, Pair
 from .cards import COPIES
 from .melds import MeldRules
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 _IDENTICAL = (0, 2, 3, 4)  # copies of an A/E/C/H/P in pairs, triples, quads (docs/rules.md#fc-melds)
 SOLDIER_GROUP, FLOWER_GROUP = 4, 5
@@ -41,12 +44,12 @@ def soldier_counts(rules: MeldRules) -> tuple[int, ...]:
 def _triad_targets(lim: tuple[int, int, int], general: bool) -> tuple[tuple[int, int, int], ...]:
     """Targets of one colour's G/A/E (`general`) or C/H/P within `lim`: k commands or fields plus identical melds;
     a General is a meld by itself, so any number of them (docs/rules.md#fc-melds)."""
-    out = set()
+    out: set[tuple[int, int, int]] = set()
     for k in range(min(lim) + 1):
         choices = [[k + i for i in _IDENTICAL if k + i <= cap] for cap in lim]
         if general:
             choices[0] = list(range(k, lim[0] + 1))
-        out.update(product(*choices))
+        out.update(product(choices[0], choices[1], choices[2]))
     return tuple(sorted(out))
 
 
@@ -107,7 +110,9 @@ def canonical(group: int, key: tuple[int, ...]) -> tuple[int, ...]:
 def _build_table(alg: Algebra, group: int, key: tuple[int, ...], same: tuple[int, ...]) -> tuple[int, ...]:
     """The table of a group (0-3 a colour's G..P, 4 the Soldiers, 5 the flowers) from its key (held + limits)."""
     if group < SOLDIER_GROUP:
-        return tuple(alg.join(_triad(alg, key[:3], key[6:9], True), _triad(alg, key[3:6], key[9:], False), INF))
+        # mypy takes a class object for unhashable, but the algebras are cache keys by identity
+        return tuple(alg.join(_triad(alg, key[:3], key[6:9], True),  # type: ignore[arg-type]
+                              _triad(alg, key[3:6], key[9:], False), INF))  # type: ignore[arg-type]
     if group == SOLDIER_GROUP:
         return alg.table(_pairs(key[:4], _soldier_targets(key[4:], same)), sum(key[:4]))
     held, free = key[0], key[1] - key[0]
@@ -129,10 +134,10 @@ class Memo:
         self.reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.fitted: dict[tuple[int, ...], Pair] = {}
         self.heads: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.distances: dict[tuple, int | None] = {}  # (group keys..., slack) -> distance
+        self.distances: dict[tuple[tuple[int, ...] | int, ...], int | None] = {}  # (group keys..., slack) -> distance
 
     @staticmethod
-    def store(memo: dict, key: tuple[int, ...], value: Any) -> Any:
+    def store(memo: dict[K, V], key: K, value: V) -> V:
         """Remember `value` (emptying a full memo first) and return it."""
         if len(memo) >= MEMO_LIMIT:
             memo.clear()

@@ -72,11 +72,11 @@ def parse_hand(
 
 def _parse_cards(texts: Sequence[object], field: str, flowers: bool) -> list[int]:
     """Card indices of a list of codes; the first bad one raises naming `field.i`."""
-    cards = []
+    cards: list[int] = []
     for text in texts:
         card = CODE_INDEX.get(text) if type(text) is str else None
         if card is None or (card >= FLOWER_BASE and not flowers):
-            parse_card(text, f"{field}.{len(cards)}", flowers)  # raises with the reason
+            card = parse_card(text, f"{field}.{len(cards)}", flowers)  # raises with the reason
         cards.append(card)
     return cards
 

@@ -43,7 +43,7 @@ class MeldRules:
     soldier_pairs: bool
     soldier_sets: bool
     flowers: bool
-    _index: Mapping[str, tuple[int, int]] = field(default=None, compare=False, hash=False, repr=False)
+    _index: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {k: (e, c) for k, e, c in self.points})

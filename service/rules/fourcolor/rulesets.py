@@ -13,7 +13,7 @@ from typing import Any
 from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
-from ..registry import check_extras, check_seats, register
+from ..protocol import RuleSet, check_extras, check_seats
 from .cards import ALL_CODES, CHESS_CODES, card_parser, check_copies, code, deck, discardable, parse_card
 from .claim_advice import analyse_claims, claim_unseen
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
@@ -272,12 +272,15 @@ class FourColorRuleSet:
         return discardable(cards)
 
     def describe(self) -> dict[str, Any]:
-        """Cards, meld kinds with points, claim priorities and options for /v1/rulesets."""
+        """Cards, hand sizes, meld kinds with points, claim priorities and options for /v1/rulesets."""
         defaults = self.resolve_options(None)
+        deck = self.deck()
         return {
             "id": self.id, "game": self.game, "title": self.title, "family": self.family,
             "source": self.source, "seats": {"min": self.min_seats, "max": self.max_seats},
+            "hand_size": {"resting": self.resting_size, "turn": self.resting_size + 1},
             "cards": list(ALL_CODES if self.has_flowers else CHESS_CODES),
+            "copies": {self.card_code(card): deck.count(card) for card in sorted(set(deck))},
             "melds": self.meld_rules(defaults).table(),
             "claim_priorities": [{"class": k, "rank": v} for k, v in self.priorities.items()],
             "seat_roles": list(ROLES),
@@ -286,20 +289,27 @@ class FourColorRuleSet:
         }
 
 
-BGA_TAIWAN = register(FourColorRuleSet(
+def fourcolor_ruleset(ruleset: RuleSet) -> FourColorRuleSet:
+    """`ruleset` as the Four Color Cards rule-set it is, for code that serves this family alone."""
+    if not isinstance(ruleset, FourColorRuleSet):
+        raise TypeError(f"{ruleset.id} is not a Four Color Cards rule-set")
+    return ruleset
+
+
+BGA_TAIWAN = FourColorRuleSet(
     id="bga-taiwan", title="Four Color Cards, Taiwanese rules as on Board Game Arena",
     source="docs/rules.md#fourcolor; seeds 000 (it), 001 (uk)", options=BGA_OPTIONS, min_seats=2, max_seats=4,
     priorities={"hu": 3, "quad_triple": 2, "chi": 1},
     melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]), decisions=BGA_DECISIONS,
     claims_of=bga_claims, class_of=bga_class, settlement=settle_bga, win_pays=bga_win_pays, payments=bga_payments,
     lucky_card=True,
-))
+)
 
-CARDAVIA_FLOWERS = register(FourColorRuleSet(
+CARDAVIA_FLOWERS = FourColorRuleSet(
     id="cardavia-flowers", title="Sì Sè Pái with Wei-Hwa Huang's five flower cards, as on Cardavia",
     source="docs/rules.md#fl-deal (flowers variant); seed 003 (pt)", options=FLOWERS_OPTIONS, min_seats=4,
     max_seats=4, priorities={"drawer_hu": 5, "hu": 4, "quad_triple": 3, "drawer_meld": 2, "next_mixed": 1},
     melds_of=lambda o: _flowers_melds(o["mixed_group_points"]),
     claims_of=flowers_claims, class_of=flowers_class, settlement=settle_flowers, win_pays=flowers_win_pays,
     payments=flowers_payments, has_flowers=True, must_take_option="must_take_drawn_general", dealer_extra_card=False,
-))
+)

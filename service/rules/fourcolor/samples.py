@@ -29,7 +29,7 @@ def winning_hand(rng: random.Random, rules: MeldRules, size: int = 21) -> list[i
     if rules.flowers:
         shapes += [(FLOWER_BASE + i,) for i in range(N_FLOWERS)]
     while True:
-        left, hand = _deck(rules), []
+        left, hand = _deck(rules), list[int]()
         for _ in range(200):
             shape = rng.choice(shapes)
             if len(hand) + len(shape) > size or any(left[c] < shape.count(c) for c in shape):

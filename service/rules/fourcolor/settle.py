@@ -117,7 +117,8 @@ def settle_flowers(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
 def bga_win_pays(points: int, options: Mapping[str, Any]) -> bool:
     """Whether a hu of these points makes the opponents pay the winner (docs/rules.md#fc-threshold: h >= threshold,
     and a positive payment)."""
-    threshold, stake = options["threshold"], options["stake"]
+    threshold: int = options["threshold"]
+    stake: int = options["stake"]
     pay = threshold + stake if options["win_payment"] == "flat" else points - threshold + stake
     return points >= threshold and pay > 0
 
@@ -134,7 +135,8 @@ def bga_payments(options: Mapping[str, Any]) -> bool:
 
 def flowers_payments(options: Mapping[str, Any]) -> bool:
     """cardavia-flowers: payments only under option payment `each_loser_pays` (docs/rules.md#fl-payment)."""
-    return options["payment"] != "none"
+    payment: str = options["payment"]
+    return payment != "none"
 
 
 def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[Line]]:

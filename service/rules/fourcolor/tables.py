@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 from .melds import MeldRules, colour_patterns
 
 N_STATES = 5 ** 7
 WEIGHTS = tuple(5 ** (6 - k) for k in range(7))  # G .. S; Soldier weight 1
+
+
+#: A pattern multiset of `ColourTable._combos`: (state delta, character vector, points, pattern ids).
+Combo = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 
 
 def state_digits(state: int) -> tuple[int, ...]:
@@ -42,12 +47,12 @@ class ColourTable:
         led: list[list[int]] = [[] for _ in range(7)]
         for pid, (_, vec) in enumerate(self.patterns):
             led[next(k for k in range(7) if vec[k])].append(pid)
-        combos: list[list[list]] = [[[] for _ in range(5)] for _ in range(7)]
+        combos: list[list[list[Combo]]] = [[[] for _ in range(5)] for _ in range(7)]
         for x in range(7):
             self._extend(combos[x], led[x], x, 0, (), [0] * 7, rules)
         return combos
 
-    def _extend(self, out: list[list], pids: list[int], x: int, start: int, chosen: tuple[int, ...],
+    def _extend(self, out: list[list[Combo]], pids: list[int], x: int, start: int, chosen: tuple[int, ...],
                 vec: list[int], rules: MeldRules) -> None:
         """Depth-first enumeration of pattern multisets (non-decreasing pattern ids) for `_combos`."""
         if chosen:
@@ -79,9 +84,12 @@ class ColourTable:
 
     def split(self, state: int) -> list[tuple[str, tuple[int, ...]]]:
         """The best split of a colour state as (kind, character vector) patterns."""
-        out = []
+        out: list[tuple[str, tuple[int, ...]]] = []
         while state:
-            delta, _, chosen = self.choice[state]
+            pick = self.choice[state]
+            if pick is None:
+                raise ValueError(f"colour state {state} does not split into melds")
+            delta, _, chosen = pick
             out.extend(self.patterns[p] for p in chosen)
             state -= delta
         return out
@@ -92,7 +100,7 @@ class SoldierTable:
 
     def __init__(self, rules: MeldRules) -> None:
         s3, s4 = rules.value("soldiers3", True), rules.value("soldiers4", True)
-        by_export: dict[tuple[int, ...], list] = {}
+        by_export: dict[tuple[int, ...], list[Any]] = {}  # export -> [best points, ways, best groups]
         # n4 soldiers4 groups; a[m] soldiers3 groups missing colour m.
         for n4, a0, a1, a2, a3 in product(range(5), repeat=5):
             missing = (a0, a1, a2, a3)
@@ -104,7 +112,7 @@ class SoldierTable:
             entry[1] += 1
             if pts > entry[0]:
                 entry[0], entry[2] = pts, (n4, missing)
-        self.by_soldiers: list[list[tuple[int, int, int, int, int, int, tuple]]] = []
+        self.by_soldiers: list[list[tuple[int, int, int, int, int, int, tuple[int, tuple[int, ...]]]]] = []
         for counts in product(range(5), repeat=4):
             rows = [
                 (*export, pts, ways, groups)

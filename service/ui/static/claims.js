@@ -1,13 +1,10 @@
-// The claims panel of the hand lab: what to do with the public card. With a hand between turns (Four Color
-// Cards: 20 cards with the exposed melds; Chắn: 19) it asks POST /v1/claims for the advice: pass and every legal
+// The claims panel of the hand lab: what to do with the public card. With a hand between turns (the rule-set's
+// resting hand size, counted with the exposed melds) it asks POST /v1/claims for the advice: pass and every legal
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
 import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
-
-/** Cards a claim decision is made with, hand and exposed melds (the public card not counted). */
-export const claimSize = (family) => (family === "chan" ? 19 : 20);
 
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
@@ -52,7 +49,7 @@ function legalClaims(answer, size, total) {
 export async function renderClaims({ state, rs, body, errors, generation }) {
   const mine = generation();
   const total = state.hand.length + state.exposed.reduce((n, m) => n + m.cards.length, 0);
-  const size = claimSize(rs.family);
+  const size = rs.hand_size.resting; // a claim is decided between turns; the public card is not counted
   const base = { ruleset: state.ruleset, options: state.options, hand: state.hand, exposed: state.exposed,
     public_card: state.public };
   body.classList.add("busy");
@@ -63,6 +60,8 @@ export async function renderClaims({ state, rs, body, errors, generation }) {
         from_seat: state.from, card_source: state.source });
       content = adviceTable(answer);
     } else {
+      // the rule-set's answer does not say which context its claims take: Chắn is sent the card's source, Four
+      // Color Cards the seat's role
       const context = rs.family === "chan" ? { card_source: state.source }
         : { seat_role: roleOf(state.seat, state.from, state.seats, state.source) };
       content = legalClaims(await post("/v1/melds", { ...base, ...context }), size, total);

@@ -1,6 +1,6 @@
 """Every problem code the service answers: its HTTP status, what it means and how to fix the request.
 
-`GET /problems/{code}` serves these entries; a problem's `type` is that URI. The README's error table lists the
+`GET /problems/{code}` serves these entries; a problem's `type` is that URI. The error table of docs/api.md lists the
 same codes (a test keeps them equal).
 """
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from flask import Flask, Response, current_app, g, request
 
-from .config import ConfigError
+from ..config import ConfigError
 from .cors import is_preflight
 from .errors import problem
 from .ratelimit import FailureLimit
@@ -22,7 +22,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
-OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
+OPEN_PATHS = ("/", "/healthz", "/readyz", "/metrics")
 NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key: refusing to start without "
                     "authentication (python -m service hash-key NAME prints an entry)")
 NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "

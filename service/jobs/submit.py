@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, g, request
 from redis import Redis
@@ -22,14 +22,12 @@ from redis.exceptions import WatchError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
-from workers.callbacks import CallbackRefused
-from workers.callbacks import resolve as resolve_callback
-from workers.queues import connect, enqueue, fetch, new_job_id
-from workers.webhooks import SECRET_ENV, notify_failure, notify_success
-
-from .errors import TooManyRequests
-from .joblist import remember
-from .rules.errors import DomainError
+from ..http.errors import TooManyRequests
+from ..rules.errors import DomainError
+from .callbacks import SECRET_ENV, CallbackRefused
+from .callbacks import resolve as resolve_callback
+from .listing import remember
+from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, fetch, new_job_id, spec
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
 #: A set per owner of the ids of the jobs it submitted that may still be queued or running.
@@ -75,7 +73,7 @@ def active_key() -> str:
 
 def active_jobs(connection: Redis, key: str) -> tuple[list[bytes], list[bytes]]:
     """The ids in an owner's set of jobs still queued or running, and those of jobs that have ended (or expired)."""
-    ids = list(connection.smembers(key))
+    ids = list(cast("set[bytes]", connection.smembers(key)))  # redis-py types a sync and an async client as one
     with connection.pipeline(transaction=False) as pipe:
         for job_id in ids:
             pipe.hget(Job.key_for(job_id.decode()), "status")
@@ -127,13 +125,13 @@ def check_callback(url: str) -> None:
         raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
 
 
-def queue_job(func: Callable[..., Any], args: tuple[Any, ...], *, kind: str, progress: dict[str, Any],
+def queue_job(name: str, args: tuple[Any, ...], *, kind: str, progress: dict[str, Any],
               callback_url: str | None, key: str, digest: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Queue `func(*args)` as the caller's job (once per idempotency key and digest, see `submit`), its webhooks
-    on success and failure: the 202 answer."""
+    """Queue the job function `name` on `args` as the caller's job (once per idempotency key and digest, see
+    `submit`), its webhooks on success and failure: the 202 answer."""
     meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress}
-    job = submit(key, digest, func.spec.result_ttl, lambda pipe, job_id: enqueue(  # type: ignore[attr-defined]
-        func, redis(), *args, job_id=job_id, meta=meta, on_success=notify_success, on_failure=notify_failure,
+    job = submit(key, digest, spec(name).result_ttl, lambda pipe, job_id: enqueue(
+        name, redis(), *args, job_id=job_id, meta=meta, on_success=NOTIFY_SUCCESS, on_failure=NOTIFY_FAILURE,
         pipeline=pipe))
     return accepted(job)
 
@@ -148,7 +146,7 @@ def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job]
         with redis().pipeline() as pipe:
             try:
                 pipe.watch(key, active)
-                existing = pipe.get(key)
+                existing = cast("bytes | None", pipe.get(key))
                 if existing is not None:
                     job = _named_job(existing.decode(), digest)
                     if job is not None:

@@ -15,8 +15,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
+from ..rules.errors import DomainError
 from .problems import PROBLEMS, uri
-from .rules.errors import DomainError
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]]
             headers: Mapping[str, str] | None = None) -> Response:
     """Build a problem+json response."""
     if code not in PROBLEMS:
-        log.warning("problem code %r has no entry in service.problems", code)
+        log.warning("problem code %r has no entry in service.http.problems", code)
     body: dict[str, Any] = {
         "type": uri(code), "title": HTTPStatus(status).phrase, "status": status,
         "detail": clip(detail, 2 * MAX_ERROR_TEXT), "code": code,

@@ -13,7 +13,7 @@ from typing import Any
 from redis import Redis
 from rq.job import Job
 
-from workers.queues import SERIALIZER
+from .queues import SERIALIZER
 
 PREFIX = "longcards:jobs:"
 #: Jobs remembered per owner; older ones fall out of the list (the jobs themselves live their own TTL).

@@ -77,23 +77,23 @@ class RedisServer:
     def start(self, timeout: float = 10) -> subprocess.Popen:
         """Start it and wait until it answers PING; its process."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = process = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         probe = Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=1)
         deadline = time.monotonic() + timeout
         try:
-            while not self._answers(probe):
+            while not self._answers(process, probe):
                 if time.monotonic() > deadline:
-                    self.process.kill()
+                    process.kill()
                     raise RuntimeError(f"redis-server at {self.socket} did not answer within {timeout} s")
                 time.sleep(0.05)
         finally:
             probe.close()
-        return self.process
+        return process
 
-    def _answers(self, probe: Redis) -> bool:
+    def _answers(self, process: subprocess.Popen, probe: Redis) -> bool:
         """PING works (raises if the server died)."""
-        if self.process.poll() is not None:
-            raise RuntimeError(f"redis-server at {self.socket} exited with {self.process.returncode}")
+        if process.poll() is not None:
+            raise RuntimeError(f"redis-server at {self.socket} exited with {process.returncode}")
         try:
             return bool(probe.ping())
         except RedisError:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..replay.decisions import SeatView
-from ..replay.log import parse_log
-from ..replay.reviewers import reviewer_for
-from ..rules.chan.captures import history_json
-from ..rules.registry import get_ruleset
-from ..search.deal import Deal
+from service.replay.decisions import SeatView
+from service.replay.families import replay_family
+from service.replay.log import parse_log
+from service.replay.reviewers import reviewer_for
+from service.rules.chan.captures import history_json
+from service.rules.registry import get_ruleset
+from service.search.deal import Deal
 
 
 def discards(log: dict) -> list[int]:
@@ -32,16 +33,18 @@ def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:
     parsed = parse_log({**log, "events": log["events"][:k], "result": None})
     replay = reviewer_for(parsed)
     replay.run()
-    chan = parsed.ruleset.family == "chan"
     seat = log["events"][k]["seat"]
     hands = [replay.concealed(s) for s in range(replay.seats)]
     left = Counter(get_ruleset(log["ruleset"]).deck())
-    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [parsed.stock[replay.drawn:]]:
+    stock = parsed.stock
+    assert stock is not None  # the testbed replays complete logs
+    for cards in hands + [m.cards for melds in replay.exposed for m in melds] + [stock[replay.drawn:]]:
         left.subtract(cards)
     view = replay.seat_view(seat, sorted(left.elements()), None)
     payload = {"ruleset": log["ruleset"], **position_request(view, replay.show)}
-    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(parsed.stock[replay.drawn:]),
-                tuple(replay.history) if chan else None, tuple(tuple(c) for c in replay.dealt) if chan else None)
+    histories, dealt = replay_family(parsed.ruleset).records(replay)
+    deal = Deal(tuple(() if s == seat else tuple(h) for s, h in enumerate(hands)), tuple(stock[replay.drawn:]),
+                histories, dealt)
     return payload, deal
 
 

@@ -4,9 +4,10 @@ faster than the standard library (the hand endpoints spend a large share of thei
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import orjson
+from flask import Response
 from flask.json.provider import JSONProvider
 
 
@@ -24,11 +25,13 @@ class OrjsonProvider(JSONProvider):
         """Parse a JSON document."""
         return orjson.loads(s)
 
-    def response(self, *args: Any, **kwargs: Any):
+    def response(self, *args: Any, **kwargs: Any) -> Response:
         """A JSON response (application/json) of the given data."""
         obj = self._prepare_response_obj(args, kwargs)
         try:
             body = orjson.dumps(obj)
         except TypeError:
             body = json.dumps(obj, ensure_ascii=False).encode()
-        return self._app.response_class(body, mimetype="application/json")
+        # Flask types the provider's app as its sans-io base, whose response class would take a status first.
+        response_class = cast("type[Response]", self._app.response_class)
+        return response_class(body, mimetype="application/json")

@@ -19,8 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from workers.queues import redis_url
-
+from ..jobs.queues import redis_url
 from .cors import is_preflight
 from .errors import problem
 

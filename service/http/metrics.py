@@ -18,9 +18,8 @@ from prometheus_client.exposition import choose_encoder
 from redis import Redis
 from redis.exceptions import RedisError
 
-from workers.queues import QUEUES, queue
-
-from .jobs import redis
+from ..jobs.queues import QUEUES, queue
+from ..jobs.submit import redis
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED = "<unmatched>"  # paths no route matches: one label value, whatever the path

@@ -1,0 +1,109 @@
+"""Queue names, job names and their specs, the Redis connection and the one enqueue every job takes.
+
+A job is named by the dotted path of its function in `workers/` (RQ stores that name and the worker imports it),
+so the service enqueues jobs without importing the workers: the workers import this module, never the reverse.
+The names, queues and ids are stored in Redis: a job queued by an older API must still run, so they never change.
+Jobs are plain module-level functions taking JSON-safe arguments; they raise on failure (so RQ retries).
+Every queue uses RQ's JSON serializer: request data is never pickled. `REDIS_URL` is read when a connection
+is made, never at import.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from redis import Redis
+from rq import Queue, Retry
+from rq.job import Callback, Job
+from rq.serializers import JSONSerializer
+
+QUEUE_REPLAYS = "replays"
+QUEUE_SEARCHES = "searches"
+QUEUE_WEBHOOKS = "webhooks"
+QUEUES = (QUEUE_REPLAYS, QUEUE_SEARCHES, QUEUE_WEBHOOKS)
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+SERIALIZER = JSONSerializer
+
+#: The job functions, by the name RQ stores (module path and function of workers/).
+ANALYSE_REPLAYS = "workers.replays.analyse_replays"
+DEEP_SEARCH = "workers.searches.deep_search"
+DELIVER_WEBHOOK = "workers.webhooks.deliver_webhook"
+#: The callbacks a job may carry: they queue its webhook when it ends.
+NOTIFY_SUCCESS = "workers.webhooks.notify_success"
+NOTIFY_FAILURE = "workers.webhooks.notify_failure"
+CALLBACKS = (NOTIFY_SUCCESS, NOTIFY_FAILURE)
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """How a job function runs: its queue, time limit, retries and how long results and failures are kept."""
+
+    queue: str
+    timeout: int = 600
+    retries: int = 3
+    intervals: tuple[int, ...] = (5, 30, 120)
+    result_ttl: int = 24 * 3600
+    failure_ttl: int = 7 * 24 * 3600
+
+
+#: Every job function's spec: these are the only functions a worker runs (workers/worker.py).
+SPECS: dict[str, JobSpec] = {
+    ANALYSE_REPLAYS: JobSpec(QUEUE_REPLAYS, timeout=3600),
+    DEEP_SEARCH: JobSpec(QUEUE_SEARCHES, timeout=300),
+    DELIVER_WEBHOOK: JobSpec(QUEUE_WEBHOOKS, timeout=30, retries=5, intervals=(2, 10, 60, 300, 1800)),
+}
+
+
+def redis_url() -> str:
+    """The Redis server to use: `REDIS_URL`, or the local default."""
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def connect(url: str | None = None) -> Redis:
+    """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request."""
+    return Redis.from_url(url or redis_url(), socket_connect_timeout=2, socket_timeout=5, health_check_interval=15)
+
+
+def queue(name: str, connection: Redis) -> Queue:
+    """A queue by name, with the JSON serializer."""
+    return Queue(name, connection=connection, serializer=SERIALIZER)
+
+
+def fetch(job_id: str, connection: Redis) -> Job:
+    """A job by id (raises rq.exceptions.NoSuchJobError)."""
+    return Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
+
+
+def new_job_id() -> str:
+    """An unguessable job id (144 random bits, URL-safe)."""
+    return secrets.token_urlsafe(18)
+
+
+def job_name(func: str | Callable[..., Any]) -> str:
+    """The name RQ stores for a job function: the dotted name itself, or the function's module and name."""
+    return func if isinstance(func, str) else f"{func.__module__}.{func.__qualname__}"
+
+
+def spec(func: str | Callable[..., Any]) -> JobSpec:
+    """The spec of a job function, by name or function; KeyError for a function that is not a job."""
+    return SPECS[job_name(func)]
+
+
+def enqueue(func: str | Callable[..., Any], connection: Redis, *args: Any, job_id: str | None = None,
+            meta: dict[str, Any] | None = None, on_success: str | None = None, on_failure: str | None = None,
+            pipeline: Any = None) -> Job:
+    """Enqueue a job function (by name) with its spec: retries with backoff, time limit, result and failure TTLs;
+    the callbacks by name too. With `pipeline` (in MULTI) the job is written when the caller executes it,
+    atomically with its other writes."""
+    name, settings = job_name(func), spec(func)
+    return queue(settings.queue, connection).enqueue(
+        name, *args, job_id=job_id or new_job_id(), meta=meta or {},
+        retry=Retry(max=settings.retries, interval=list(settings.intervals)) if settings.retries else None,
+        job_timeout=settings.timeout, result_ttl=settings.result_ttl, failure_ttl=settings.failure_ttl,
+        on_success=Callback(on_success) if on_success else None,
+        on_failure=Callback(on_failure) if on_failure else None, pipeline=pipeline,
+    )

@@ -1,0 +1,51 @@
+"""The search layer's one choice by game family: the playout table, the playout and the exact analysis the
+searching player plans with, in one small object per family, picked by the rule-set's `family` here and nowhere
+else in the layer."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..rules.registry import RuleSet
+from . import chan, fourcolor
+from .chan_table import ChanTable
+from .deal import Deal, Outcome
+from .exact import ChanExact, Exact, FourColorExact
+from .fourcolor_table import FourColorTable
+from .player import Planner
+from .position import Position
+
+#: A family's playout table: the position, the player's planner and what every playout of a search shares.
+Table = FourColorTable | ChanTable
+
+
+@dataclass(frozen=True)
+class SearchFamily:
+    """How one game family is searched."""
+
+    table: Callable[[Position, Planner], Table]  # built once per search
+    playout: Callable[..., Outcome]  # (table, candidate, deal, rng, log=None): the rest of the round
+    exact: Callable[[Position], Exact]  # the player's adapter to the exact analysis
+
+
+FOURCOLOR = SearchFamily(FourColorTable, fourcolor.playout, FourColorExact)
+CHAN = SearchFamily(ChanTable, chan.playout, ChanExact)
+FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
+
+
+def search_family(ruleset: RuleSet) -> SearchFamily:
+    """The search's parts for the rule-set's game family."""
+    return FAMILIES[ruleset.family]
+
+
+def table_of(position: Position) -> Table:
+    """The playout table of a position, with a fresh planner (one per search: its memo is the search's)."""
+    family = search_family(position.ruleset)
+    return family.table(position, Planner(family.exact(position)))
+
+
+def play(table: Table, candidate: int, deal: Deal, rng: random.Random, log: list[dict] | None = None) -> Outcome:
+    """One playout of the table's family: the rest of the round after the player discards `candidate`."""
+    return search_family(table.position.ruleset).playout(table, candidate, deal, rng, log)
