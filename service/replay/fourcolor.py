@@ -224,23 +224,25 @@ class FourColorReplay(TurnReplay):
                                              "entirely into melds")
             return hu[0] if hu else None
         cards = tuple(sorted(claim.cards or ()))
-        if classify(cards, self.rules) != claim.meld or public.card not in cards:
+        meld = claim.meld
+        if meld is None or classify(cards, self.rules) != meld or public.card not in cards:
+            # docs/rules.md#logs-claims: the claimed cards form the meld the claim names; a claim naming none fails
+            # here too, whatever its cards form.
+            named = f"a {meld}" if meld else "a named meld"
             self.flag(claim, "invalid_meld", f"{' '.join(code(c) for c in cards)} with the public card "
-                                             f"{code(public.card)} is not a {claim.meld}")
+                                             f"{code(public.card)} is not {named}")
             return None
         needed = list(cards)
         needed.remove(public.card)
         if any(needed.count(c) > self.hands[claim.seat].count(c) for c in set(needed)):
-            self.flag(claim, "not_in_hand", f"seat {claim.seat} does not hold the cards of this {claim.meld}")
+            self.flag(claim, "not_in_hand", f"seat {claim.seat} does not hold the cards of this {meld}")
             return None
-        # A claim logged without a meld whose cards form none gets here too (classify: None), as a nameless meld.
-        allowed = self.ruleset.claim_class(claim.meld, role)  # type: ignore[arg-type]
+        allowed = self.ruleset.claim_class(meld, role)
         if allowed is None:
             code_ = "own_discard_claim" if role == "discarder" else "ineligible_claim"
-            self.flag(claim, code_, f"seat {claim.seat} ({role}) may not claim a {claim.meld} on {code(public.card)}")
+            self.flag(claim, code_, f"seat {claim.seat} ({role}) may not claim a {meld} on {code(public.card)}")
             return None
-        return Claim(claim.meld, Meld(claim.meld, cards, concealed=False),  # type: ignore[arg-type]
-                     allowed[0], allowed[1], 0)
+        return Claim(meld, Meld(meld, cards, concealed=False), allowed[0], allowed[1], 0)
 
     # -- the end -------------------------------------------------------------------------------------------
     def finish_hu(self, seat: int, hand: FourColorHand) -> None:

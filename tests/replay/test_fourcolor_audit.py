@@ -183,6 +183,25 @@ def meld_with_a_foreign_card(log: dict) -> Found:
             yield mutated(log, m.index, {**e, "cards": cards}), m.index
 
 
+def unnamed(event: dict) -> dict:
+    """A claim event with its meld name left out (the log format makes `meld` optional)."""
+    return {k: v for k, v in event.items() if k != "meld"}
+
+
+def unnamed_meld(log: dict) -> Found:
+    """A claim of a real meld that names no meld: the claimed cards must form the named meld."""
+    for m in walk(log):
+        if m.event["type"] == "claim":
+            yield mutated(log, m.index, unnamed(m.event)), m.index
+
+
+def unnamed_foreign_cards(log: dict) -> Found:
+    """A claim naming no meld whose cards form none (one card changed as in `meld_with_a_foreign_card`)."""
+    for changed, index in meld_with_a_foreign_card(log):
+        changed["events"][index] = unnamed(changed["events"][index])
+        yield changed, index
+
+
 def lower_priority_claim(log: dict) -> Found:
     """After simultaneous claims, the discard comes from a seat whose legal claim lost."""
     for m in walk(log):
@@ -236,6 +255,8 @@ MUTATIONS: dict[str, tuple[str, Callable[[dict], Found]]] = {
     "claim_on_own_discard": ("own_discard_claim", own_discard_claim),
     "meld_misnamed": ("invalid_meld", misnamed_meld),
     "meld_with_a_foreign_card": ("invalid_meld", meld_with_a_foreign_card),
+    "claim_naming_no_meld": ("invalid_meld", unnamed_meld),
+    "claim_naming_no_meld_of_cards_forming_none": ("invalid_meld", unnamed_foreign_cards),
     "discard_by_the_losing_claimant": ("lower_priority_claim", lower_priority_claim),
     "drawn_general_left": ("general_not_taken", general_not_taken),
     "drawn_general_taken_by_the_next_seat": ("general_not_taken", general_taken_by_the_next_seat),
