@@ -98,6 +98,17 @@ def test_a_partial_hand_lists_the_legal_claims(page, server):
     expect(claims.locator("li[data-kind=pair]")).to_contain_text("priority 1")
 
 
+@pytest.mark.parametrize(("seat", "captures"), [(1, 1), (2, 0)], ids=["next_seat_captures", "other_seat_cannot"])
+def test_a_partial_chan_hand_lists_the_captures_of_its_seat(page, server, seat, captures):
+    # docs/rules.md#chan-turn: captures are made only by the player whose turn it is, so seat 0's discarded 3s
+    # can be captured into a Chắn by seat 1 (next, holding 3s), never by seat 2.
+    open_lab(page, server, f"?ruleset=cardavia-chan&seats=4&seat={seat}&from=0&source=discard&hand=2m,3s,4c")
+    click_card(page, "public", "3s")
+    claims = page.locator("#claims-panel")
+    expect(claims).to_contain_text("this one has 3")
+    expect(claims.locator("li[data-kind=chan]")).to_have_count(captures)
+
+
 def test_every_discard_is_ranked_and_a_deeper_search_runs_as_a_job(page, server):
     # The dealer's 21 cards of the audit example: a discard decision, so every discardable card is ranked
     # (21 cards, no General among the duplicates: one row per distinct non-General card).

@@ -60,10 +60,8 @@ export async function renderClaims({ state, rs, body, errors, generation }) {
         from_seat: state.from, card_source: state.source });
       content = adviceTable(answer);
     } else {
-      // the rule-set's answer does not say which context its claims take: Chắn is sent the card's source, Four
-      // Color Cards the seat's role
-      const context = rs.family === "chan" ? { card_source: state.source }
-        : { seat_role: roleOf(state.seat, state.from, state.seats, state.source) };
+      // both families take the seat's role (Chắn: only the next seat captures a discard) and the card's source
+      const context = { seat_role: roleOf(state.seat, state.from, state.seats, state.source), card_source: state.source };
       content = legalClaims(await post("/v1/melds", { ...base, ...context }), size, total);
     }
     if (mine !== generation()) return;
