@@ -19,7 +19,7 @@ from typing import Any
 from ..replay.families import replay_family
 from ..replay.players import Dealt
 from ..rules.registry import get_ruleset
-from .policies import make
+from .policies import DETERMINISTIC, make
 from .seating import MAX_BUDGET, Seating
 
 SEATS = 4
@@ -83,11 +83,31 @@ def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:
             for s, name in enumerate(names)]
 
 
-def play_deal(arena: Arena, index: int) -> list[list[SeatResult]]:
-    """Every rotation of deal `index`: the seats' results per rotation (each log written when `arena.logs`)."""
-    rounds = []
+def distinct_rotations(arena: Arena) -> list[int]:
+    """Which rotation's round stands for each rotation: itself, or an earlier rotation that seats the same
+    policies in the same seats when every one of them is deterministic (`policies.DETERMINISTIC`): that round
+    replays the earlier one move for move (A,B,A,B: rotations 2 and 3 replay 0 and 1)."""
+    first: dict[tuple[str, ...], int] = {}
+    stands = []
     for rotation in range(len(arena.policies)):
-        log = play_round(arena, index, rotation)
+        names = tuple(seating_of(arena, rotation))
+        if all(n in DETERMINISTIC for n in names):
+            stands.append(first.setdefault(names, rotation))
+        else:
+            stands.append(rotation)
+    return stands
+
+
+def play_deal(arena: Arena, index: int) -> list[list[SeatResult]]:
+    """Every rotation of deal `index`: the seats' results per rotation (each log written when `arena.logs`). A
+    rotation that replays an earlier one (`distinct_rotations`) is not played again: it counts that round's
+    results, and its log is that round's log, so every figure is the one of all rotations played."""
+    rounds: list[list[SeatResult]] = []
+    logs: dict[int, dict] = {}
+    for rotation, played in enumerate(distinct_rotations(arena)):
+        if played == rotation:
+            logs[rotation] = play_round(arena, index, rotation)
+        log = logs[played]
         if arena.logs is not None:
             path = Path(arena.logs) / f"deal{index:05d}-rotation{rotation}.json"
             path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")

@@ -17,7 +17,9 @@ from typing import Any
 from ..replay.decisions import SeatView
 from ..replay.players import Player
 from .advice import Advice
+from .advice_v1 import AdviceV1
 from .baseline import Baseline
+from .efficiency import Efficiency
 from .search import Search
 from .seating import Seating
 
@@ -43,8 +45,15 @@ POLICIES: dict[str, Callable[[Seating], Player]] = {
     "random": lambda seating: RandomPolicy(seating.rng("random")),
     "baseline": lambda seating: Baseline(),
     "advice": lambda seating: Advice(),
+    "advice-v1": lambda seating: AdviceV1(),
+    "efficiency": lambda seating: Efficiency(),
     "search": lambda seating: Search(seating),
 }
+
+#: The policies whose moves follow from the seat's view alone: nothing random, nothing timed. A rotation that seats
+#: only these exactly as another rotation does replays it move for move (`duplicate.distinct_rotations`). `random`
+#: and `search` draw from `Seating.rng`, which is seeded by the rotation too (and the search may stop on the clock).
+DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency"})
 
 
 def make(name: str, seating: Seating) -> Player:
