@@ -2,7 +2,10 @@
 
 The unit is the deal: a policy's value on a deal is its mean score over the seats it played in every rotation of
 that deal. Deals are independent, and every policy played the same cards from every seat of a deal, so the values
-of two policies on one deal are paired and their difference is free of the luck of the deal.
+of two policies on one deal are paired. The rotations already take the luck of the seats out of each value; and
+with two policies on a zero-sum settlement the two values are tied (A,B,A,B: B's is minus A's), so the paired
+difference is a fixed multiple of A's value and its interval is as wide as the two separate ones end to end
+(docs/advice.md#arena-how-strong-the-advice-plays).
 
 - A mean's 95% interval is normal: mean +- z * sd / sqrt(n), z = 1.96, sd the sample standard deviation of the n
   per-deal values (n - 1 in the denominator); with fewer than two deals there is no interval.
