@@ -3,11 +3,12 @@ no safety.
 
 - Discard: the legal discard that leaves the fewest cards missing from a win (the exact distance), then the most
   unseen improving cards, then card order.
-- Public card: a win whenever legal; else a claim only when it leaves a strictly smaller distance (after its best
-  discard) than passing, the claim that leaves the smallest distance (then the order the round lists them in),
-  then that discard. A forced take: a win if legal, else the take that leaves the smallest distance. A claim
-  after which no card may be discarded ends the round as the seat's hu (Four Color Cards; Chắn never offers one),
-  so it counts as a win.
+- Public card: a win whenever legal and it does not cost the seat (bga-taiwan: a hu under the threshold makes
+  its caller pay, docs/rules.md#fc-settlement); else a claim only when it leaves a strictly smaller distance
+  (after its best discard) than passing, the claim that leaves the smallest distance (then the order the round
+  lists them in), then that discard. A forced take: a win if legal, else the take that leaves the smallest
+  distance. A claim after which no card may be discarded ends the round as the seat's hu (Four Color Cards; Chắn
+  never offers one), so it counts as a win.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from ..replay.decisions import SeatView
 from ..rules.analysis import WIN_DISTANCE, DiscardOption
-from .seat import after_claim, analyse, hand_of, seen_codes
+from .seat import after_claim, analyse, hand_of, seen_codes, win_gain
 
 WIN_KINDS = ("hu", "win")
 
@@ -43,10 +44,10 @@ class Efficiency:
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         win = next((c for c in legal if c.kind in WIN_KINDS), None)
-        if win is not None:
+        if win is not None and (forced or win_gain(view, card) > 0):
             return win
         best: tuple[int, Any, DiscardOption | None] | None = None
-        for claim in legal:
+        for claim in (c for c in legal if c.kind not in WIN_KINDS):
             cards, exposed, history = after_claim(view, card, claim)
             follow = fastest(analyse(view, cards, exposed, history).options)
             distance = WIN_DISTANCE if follow is None else follow.distance

@@ -1,5 +1,5 @@
 """The efficiency floor: discards to the least distance (then the most unseen improving cards); wins whenever it
-may; claims only to a strictly smaller distance than passing, and takes what the rules force."""
+may without paying for it; claims only to a strictly smaller distance than passing, and takes what the rules force."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from service.arena.duplicate import Arena, play_with
 from service.arena.efficiency import Efficiency
-from service.arena.seat import after_claim, analyse, hand_of, seen_codes
+from service.arena.seat import after_claim, analyse, hand_of, seen_codes, win_gain
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 
@@ -39,9 +39,17 @@ class Checked(Efficiency):
 
     def claim(self, view, card, source, role, legal, forced):
         answer = super().claim(view, card, source, role, legal, forced)
-        if any(c.kind in ("hu", "win") for c in legal):
+        wins = [c for c in legal if c.kind in ("hu", "win")]
+        if wins and (forced or win_gain(view, card) > 0):
             assert answer is not None and answer.kind in ("hu", "win")
             self.log.append("win")
+            return answer
+        assert answer is None or answer.kind not in ("hu", "win")  # a win that costs the seat is never called
+        if wins:
+            self.log.append("costly win declined")
+        legal = [c for c in legal if c.kind not in ("hu", "win")]
+        if not legal:
+            assert answer is None
             return answer
         least = min(least_after(view, card, c) for c in legal)
         if forced:  # the drawer must take it: no pass is offered
