@@ -6,6 +6,8 @@
 any log is invalid, 2 when a file cannot be read or is not a replayable log.
 `python -m service arena --ruleset R --policies P0,P1,P2,P3 --deals N --seed S` plays policies against each other on
 duplicate deals and prints each policy's figures (docs/advice.md#arena-how-strong-the-advice-plays).
+`python -m service learn --ruleset R --deals N --seed S [--out PATH]` fits a rule-set's value model
+(docs/advice.md#value).
 `python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
@@ -115,7 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     from .arena.cli import add_parser as add_arena
 
     add_arena(sub)
+    from .arena.learn import add_parser as add_learn
+
+    add_learn(sub)
     args = parser.parse_args(argv)
+    if args.command == "learn":
+        from .arena.learn import run as run_learn
+
+        return run_learn(args)
     if args.command == "arena":
         from .arena.cli import run as run_arena
 

@@ -22,6 +22,7 @@ from .baseline import Baseline
 from .efficiency import Efficiency
 from .search import Search
 from .seating import Seating
+from .value import Value
 
 
 class RandomPolicy:
@@ -48,12 +49,13 @@ POLICIES: dict[str, Callable[[Seating], Player]] = {
     "advice-v1": lambda seating: AdviceV1(),
     "efficiency": lambda seating: Efficiency(),
     "search": lambda seating: Search(seating),
+    "value": lambda seating: Value(),
 }
 
 #: The policies whose moves follow from the seat's view alone: nothing random, nothing timed. A rotation that seats
 #: only these exactly as another rotation does replays it move for move (`duplicate.distinct_rotations`). `random`
 #: and `search` draw from `Seating.rng`, which is seeded by the rotation too (and the search may stop on the clock).
-DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency"})
+DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "value"})
 
 
 def make(name: str, seating: Seating) -> Player:

@@ -116,6 +116,7 @@ class ClaimAnalysis:
 
     options: tuple[ClaimOption, ...]
     forced: bool  # a drawn General (flowers: or flower) that must be taken: only the forced takes, no pass
+    unseen_total: int = 0  # every unseen card the options are counted on (the value model's denominator)
 
 
 WIN_KINDS = ("hu", "win")

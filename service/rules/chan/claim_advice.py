@@ -80,7 +80,7 @@ def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[
         top = analysis.options[0] if analysis.options else None
         found.append(option_at_rest(claim.kind, top, UNREACHABLE if top is None else analysis.distance_now,
                                     cards=claim.pair.cards, claim=claim, priority=claim.priority))
-    return ClaimAnalysis(ranked_claims(found, describe), False)
+    return ClaimAnalysis(ranked_claims(found, describe), False, sum(unseen))
 
 
 def describe(option: ClaimOption) -> str:

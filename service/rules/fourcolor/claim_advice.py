@@ -64,7 +64,7 @@ def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
         top = analysis.options[0] if analysis.options else None
         found.append(option_at_rest(claim.kind, top, analysis.distance_now, cards=claim.meld.cards, claim=claim,
                                     priority=claim.priority, forced=forced))
-    return ClaimAnalysis(ranked_claims(found, describe), forced)
+    return ClaimAnalysis(ranked_claims(found, describe), forced, sum(unseen))
 
 
 def describe(option: ClaimOption) -> str:

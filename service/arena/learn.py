@@ -1,0 +1,140 @@
+"""`python -m service learn`: fit a rule-set's value model (service/rules/value.py) from advice-against-advice play
+(docs/advice.md#value).
+
+Every seat of every round plays the advice (`value.Chooser`); each discard and each answer to a public card that is
+not a win is recorded with the features of the option played, and its target is the seat's realised settlement of
+that round in the objective's unit (its delta; 1 for a win, 0 otherwise where nobody pays). The weights of each
+distance are the least-squares fit of its decisions, shrunk towards the fit of all decisions (ridge, `SHRINK`), so
+a distance with few decisions borrows from the rest. numpy is imported here only (the `learn` extra).
+
+Training deals are those of `--seed` (default 1); the arena judges on seeds 7001 and up, which training never uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..rules.analysis import ClaimOption, DiscardOption
+from ..rules.errors import DomainError
+from ..rules.registry import all_rulesets, get_ruleset
+from ..rules.value import DISTANCES, FEATURES, FORMAT, bucket, features, model_path
+from .duplicate import SEATS, Arena, play_with, seat_results
+from .value import Chooser
+
+#: Ridge strength pulling each distance's weights towards the weights of every decision.
+SHRINK = 50.0
+TRAIN_SEED = 1
+
+
+@dataclass
+class Decisions:
+    """Recorded decisions: each one's distance bucket, features and target; how many rounds they came from."""
+
+    buckets: list[int] = field(default_factory=list)
+    rows: list[tuple[float, ...]] = field(default_factory=list)
+    targets: list[float] = field(default_factory=list)
+    rounds: int = 0
+
+
+def play_recorded(ruleset: str, seed: int, deal: int, into: Decisions, players: Any = None) -> None:
+    """Play deal `deal` of `seed` with the advice in every seat (or `players(record)`, one per seat) and add each
+    decision with its seat's realised settlement."""
+    pending: list[tuple[int, int, tuple[float, ...]]] = []
+
+    def record(seat: int, option: DiscardOption | ClaimOption, unseen_total: int) -> None:
+        pending.append((seat, bucket(option.distance), features(option, unseen_total)))
+
+    arena = Arena(ruleset, ("advice",) * SEATS, seed)
+    seats = [Chooser(record) for _ in range(SEATS)] if players is None else [players(record) for _ in range(SEATS)]
+    log = play_with(arena, deal, seats)
+    results = seat_results(log, ["advice"] * SEATS)
+    paying = get_ruleset(ruleset).objective({}) == "expected_settlement"
+    for seat, where, row in pending:
+        into.buckets.append(where)
+        into.rows.append(row)
+        into.targets.append(float(results[seat].delta) if paying else float(results[seat].won))
+    into.rounds += 1
+
+
+def collect(ruleset: str, deals: int, seed: int) -> Decisions:
+    """Every decision of `deals` advice rounds of `seed` (a progress bar on a terminal)."""
+    from tqdm import tqdm
+
+    found = Decisions()
+    for deal in tqdm(range(deals), unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()):
+        play_recorded(ruleset, seed, deal, found)
+    return found
+
+
+def fit(data: Decisions) -> list[list[float]]:
+    """Each distance's weights: least squares shrunk towards the fit of every decision (`SHRINK`)."""
+    import numpy as np
+
+    x = np.asarray(data.rows, dtype=float)
+    y = np.asarray(data.targets, dtype=float)
+    where = np.asarray(data.buckets)
+    ridge = np.eye(len(FEATURES)) * 1e-6
+    pooled = np.linalg.solve(x.T @ x + ridge, x.T @ y)
+    out = []
+    for b in range(DISTANCES):
+        xb, yb = x[where == b], y[where == b]
+        shrink = np.eye(len(FEATURES)) * SHRINK
+        weights = np.linalg.solve(xb.T @ xb + shrink, xb.T @ yb + shrink @ pooled)
+        out.append([round(float(w), 6) for w in weights])
+    return out
+
+
+def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float) -> dict[str, Any]:
+    """The model file's JSON document: weights, provenance and a summary of the data."""
+    weights = fit(data)
+    objective = get_ruleset(ruleset).objective({})
+    per = [sum(1 for b in data.buckets if b == d) for d in range(DISTANCES)]
+    return {
+        "format": FORMAT, "ruleset": ruleset, "version": f"value-{FORMAT}/{ruleset}/seed{seed}-deals{deals}",
+        "objective": objective, "options": {}, "features": list(FEATURES),
+        "distances": "weights[d] for distance d; the last row for that distance and more",
+        "weights": weights,
+        "training": {"command": f"python -m service learn --ruleset {ruleset} --deals {deals} --seed {seed}",
+                     "seed": seed, "deals": deals, "policy": "advice in every seat", "shrink": SHRINK,
+                     "seconds": round(seconds, 1),
+                     "judged_on": "seeds 7001 and up (arena 7002, calibration 7003), never trained on"},
+        "data": {"decisions": len(data.targets), "rounds": data.rounds, "per_distance": per,
+                 "target_mean": round(statistics.fmean(data.targets), 4),
+                 "target_sd": round(statistics.pstdev(data.targets), 4)},
+    }
+
+
+def add_parser(sub: Any) -> None:
+    """The `learn` subcommand's arguments."""
+    learn = sub.add_parser("learn", help="fit a rule-set's value model from advice-against-advice rounds")
+    learn.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
+    learn.add_argument("--deals", type=int, default=2000, help="rounds to play (the advice in every seat)")
+    learn.add_argument("--seed", type=int, default=TRAIN_SEED, help="training deals' seed (judging uses 7001+)")
+    learn.add_argument("--out", default=None, help="model file to write (default: the shipped one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play, fit and write the model file; exit 2 on wrong arguments."""
+    try:
+        ruleset = get_ruleset(args.ruleset).id
+        if args.deals < 1:
+            raise ValueError("--deals must be at least 1")
+    except (ValueError, DomainError) as error:
+        print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    data = collect(ruleset, args.deals, args.seed)
+    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started)
+    path = Path(args.out) if args.out else model_path(ruleset)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path}: {found['data']['decisions']} decisions of {data.rounds} rounds "
+          f"in {found['training']['seconds']} s")
+    return 0
