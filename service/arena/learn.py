@@ -55,7 +55,7 @@ def play_recorded(ruleset: str, seed: int, deal: int, into: Decisions, players: 
     seats = [Chooser(record) for _ in range(SEATS)] if players is None else [players(record) for _ in range(SEATS)]
     log = play_with(arena, deal, seats)
     results = seat_results(log, ["advice"] * SEATS)
-    paying = get_ruleset(ruleset).objective({}) == "expected_settlement"
+    paying = get_ruleset(ruleset).objective(get_ruleset(ruleset).resolve_options({})) == "expected_settlement"
     for seat, where, row in pending:
         into.buckets.append(where)
         into.rows.append(row)
@@ -94,7 +94,7 @@ def fit(data: Decisions) -> list[list[float]]:
 def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float) -> dict[str, Any]:
     """The model file's JSON document: weights, provenance and a summary of the data."""
     weights = fit(data)
-    objective = get_ruleset(ruleset).objective({})
+    objective = get_ruleset(ruleset).objective(get_ruleset(ruleset).resolve_options({}))
     per = [sum(1 for b in data.buckets if b == d) for d in range(DISTANCES)]
     return {
         "format": FORMAT, "ruleset": ruleset, "version": f"value-{FORMAT}/{ruleset}/seed{seed}-deals{deals}",

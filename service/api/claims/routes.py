@@ -11,6 +11,7 @@ from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
 from ...rules.roles import seat_role
+from ...rules.value import load_model
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_CLAIMS
@@ -53,14 +54,16 @@ def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: i
     """The options in card codes."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
+    model, total = load_model(ruleset.id), analysis.unseen_total
     out = []
     for o in analysis.options:
         follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
                                                  "rank": o.follow.rank,
-                                                 "reason": o.follow.reason, **_figures(ruleset, o.follow, others)}
+                                                 "reason": o.follow.reason, **_figures(ruleset, o.follow, others),
+                                                 "value": round(model.value(o.follow, total), 4)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": o.reason,
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
-                    **_figures(ruleset, o, others)})
+                    **_figures(ruleset, o, others), "value": round(model.value(o, total), 4)})
     return {"forced": analysis.forced, "advice": out[0]["kind"], "choices": out}
 
 

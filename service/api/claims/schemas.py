@@ -6,7 +6,13 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ..common import EchoSchema, card_field, card_list, integer
-from ..discards.schemas import CardCountSchema, DiscardOptionSchema, DiscardsRequestSchema, WaitSchema
+from ..discards.schemas import (
+    VALUE_DESCRIPTION,
+    CardCountSchema,
+    DiscardOptionSchema,
+    DiscardsRequestSchema,
+    WaitSchema,
+)
 
 SOURCES = ["discard", "stock"]
 
@@ -59,6 +65,7 @@ class ClaimOptionSchema(ma.Schema):
     gain = fields.Integer(required=True, allow_none=True, metadata={
         "description": "a win: the player's settlement (negative: a bga-taiwan hu under the threshold costs the "
                        "caller; the points where nobody pays); null otherwise"})
+    value = fields.Float(required=True, metadata={"description": VALUE_DESCRIPTION})
 
 
 class ClaimsResponseSchema(EchoSchema):

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
+from ...rules.value import load_model
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_DISCARDS
@@ -29,6 +30,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
     """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
+    model, total = load_model(ruleset.id), analysis.unseen_total
     discards = [{
         "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": o.reason, "distance": o.distance,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
@@ -36,6 +38,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
                    "points": w.points, "gain": w.gain} for w in o.waits],
         "improving": [{"card": show(c), "unseen": n} for c, n in o.improving],
         "improving_unseen": o.improving_unseen, "expected_gain": round(o.expected_gain, 4),
+        "value": round(model.value(o, total), 4),
     } for o in analysis.options]
     return {"distance": analysis.distance_now, "unseen_total": analysis.unseen_total,
             "best": [d["card"] for d in discards if d["rank"] == 1], "discards": discards}

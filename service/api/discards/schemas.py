@@ -55,6 +55,14 @@ class CardCountSchema(ma.Schema):
     unseen = fields.Integer(required=True)
 
 
+#: The `value` of an option, in /v1/discards and /v1/claims.
+VALUE_DESCRIPTION = (
+    "the learned value of the hand the option leaves (docs/advice.md#value): the expected settlement of the seat "
+    "for the round in the rule-set's unit (points; the win probability where nobody pays), from a linear model "
+    "per distance fitted on advice-against-advice rounds under the default options; a win: its settlement "
+    "(1 where nobody pays). Informative: the ranking does not use it")
+
+
 class DiscardOptionSchema(ma.Schema):
     """One legal discard with what it leaves."""
 
@@ -75,6 +83,7 @@ class DiscardOptionSchema(ma.Schema):
                        "gain on the next card turned up from the stock, where every unseen card is equally likely "
                        "(exact for every wait, stock-only ones included; discards are the other players' choice "
                        "and are not counted)"})
+    value = fields.Float(required=True, metadata={"description": VALUE_DESCRIPTION})
 
 
 class DiscardsResponseSchema(EchoSchema):

@@ -1,0 +1,50 @@
+"""The learned `value` of every option of POST /v1/discards and POST /v1/claims: the shipped model's value of the
+hand the option leaves, rounded to 4 decimals; a win's value is its settlement."""
+
+from __future__ import annotations
+
+from service.rules.registry import get_ruleset
+from service.rules.value import load_model
+from tests.api.test_claims import NINE_C, PAIR_C
+from tests.api.test_discards import BGA_HAND, CHAN_HAND
+
+
+def test_every_discard_carries_the_models_value(client):
+    """Each option's value is the model's score of its features over the answer's unseen cards (recomputed here
+    from the answer's own figures); it differs between options that leave different hands."""
+    body = client.post("/v1/discards", json={"ruleset": "bga-taiwan", "hand": BGA_HAND, "visible": ["yA", "yA"],
+                                             "seats": 4, "seat": 2}).get_json()
+    model = load_model("bga-taiwan")
+    ruleset = get_ruleset("bga-taiwan")
+    options = ruleset.resolve_options({})
+    hand = ruleset.parse(options, BGA_HAND, [], None)
+    analysis = ruleset.analyse_discards(hand, options, ["yA", "yA"], seats=4)
+    expected = {ruleset.card_code(o.card): round(model.value(o, analysis.unseen_total), 4) for o in analysis.options}
+    assert {d["card"]: d["value"] for d in body["discards"]} == expected
+    assert len(set(expected.values())) > 1
+    waiting = next(d for d in body["discards"] if d["card"] == "yA")
+    assert waiting["distance"] == 0 and isinstance(waiting["value"], float)
+
+
+def test_chan_discards_carry_a_value(client):
+    body = client.post("/v1/discards", json={"ruleset": "cardavia-chan", "hand": CHAN_HAND, "seats": 4,
+                                             "seat": 0}).get_json()
+    assert all(isinstance(d["value"], float) for d in body["discards"])
+
+
+def test_claims_and_their_follow_up_carry_a_value(client):
+    """The triple's value is its follow-up discard's (the same hand at rest, the same unseen cards)."""
+    body = client.post("/v1/claims", json={"ruleset": "bga-taiwan", "hand": PAIR_C, "public_card": "rC",
+                                           "card_source": "discard", "from_seat": 0, "seat": 2,
+                                           "seats": 4}).get_json()
+    triple, passing = body["choices"]
+    assert triple["value"] == triple["follow"]["value"]
+    assert isinstance(passing["value"], float) and passing["value"] != triple["value"]
+
+
+def test_a_win_is_worth_its_settlement(client):
+    body = client.post("/v1/claims", json={"ruleset": "cardavia-chan", "hand": NINE_C, "public_card": "9c",
+                                           "card_source": "stock", "from_seat": 1, "seat": 1,
+                                           "seats": 4}).get_json()
+    win = next(c for c in body["choices"] if c["kind"] == "win")
+    assert win["value"] == float(win["gain"])

@@ -1,0 +1,74 @@
+"""The value model's training (`python -m service learn`), the `value` policy and the calibration bench's arithmetic."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.calibration import deciles
+from service.__main__ import main
+from service.arena.duplicate import Arena, play_round
+from service.arena.learn import Decisions, play_recorded
+from service.arena.value import Chooser
+from service.rules.value import DISTANCES, FEATURES, parse
+
+RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_tiny_training_run_writes_a_valid_model(ruleset, tmp_path, capsys):
+    out = tmp_path / "model.json"
+    assert main(["learn", "--ruleset", ruleset, "--deals", "3", "--seed", "5", "--out", str(out)]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    model = parse(document, ruleset)
+    assert len(model.weights) == DISTANCES and all(len(row) == len(FEATURES) for row in model.weights)
+    assert document["training"]["command"] == f"python -m service learn --ruleset {ruleset} --deals 3 --seed 5"
+    assert document["data"]["rounds"] == 3 and document["data"]["decisions"] == sum(document["data"]["per_distance"])
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_learn_refuses_wrong_arguments(capsys):
+    assert main(["learn", "--ruleset", "no-such-rules", "--deals", "3"]) == 2
+    assert main(["learn", "--ruleset", "bga-taiwan", "--deals", "0"]) == 2
+
+
+def test_recorded_advice_plays_the_advice_and_every_target_is_its_seat_settlement():
+    """The recording seats play exactly as `advice` does; a seat's decisions all carry that seat's delta."""
+    found = Decisions()
+    play_recorded("bga-taiwan", 11, 0, found)
+    log = play_round(Arena("bga-taiwan", ("advice",) * 4, 11), 0, 0)
+    assert found.rounds == 1 and len(found.rows) == len(found.targets) > 10
+    assert set(found.targets) <= set(map(float, log["result"].get("deltas") or [0]))
+    assert isinstance(Chooser(), Chooser)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_value_policy_plays_whole_rounds(ruleset):
+    log = play_round(Arena(ruleset, ("value", "advice-v1", "value", "advice-v1"), 7002), 0, 0)
+    assert "result" in log
+
+
+def test_deciles_of_a_hand_made_table():
+    """20 pairs: predictions 0..19, realised = prediction, except the top two realise 0 and 38 (mean 19 against
+    a prediction of 18.5, a wide interval); every group of two is calibrated; the interval is the normal one."""
+    pairs = [(float(p), float(p)) for p in range(18)] + [(18.0, 0.0), (19.0, 38.0)]
+    rows = deciles(pairs)
+    assert [r["decisions"] for r in rows] == [2] * 10
+    assert [r["predicted"] for r in rows] == [0.5 + 2 * i for i in range(10)]
+    assert rows[0]["realised"] == 0.5 and rows[-1]["realised"] == 19.0
+    # stdev of (0, 1) is sqrt(.5): the half-width 1.96 * sqrt(.5) / sqrt(2) = .98
+    assert rows[0]["low"] == pytest.approx(0.5 - 0.98) and rows[0]["high"] == pytest.approx(0.5 + 0.98)
+    assert all(r["calibrated"] for r in rows)
+    # the top decile: predicted 18.5, realised 19 with a wide interval: inside it
+    assert rows[-1]["inside"]
+
+
+def test_a_miscalibrated_decile_is_flagged():
+    """Realised far from predicted, no spread: neither inside nor within 10% of the range (0..9: 0.9)."""
+    pairs = [(float(p), float(p)) for p in range(10)]
+    pairs[9] = (9.0, 5.0)
+    rows = deciles(pairs)
+    assert rows[-1]["low"] == rows[-1]["high"] == 5.0
+    assert not rows[-1]["inside"] and not rows[-1]["near"] and not rows[-1]["calibrated"]
+    assert rows[0]["calibrated"]

@@ -1,0 +1,93 @@
+"""The value model: the features of hand-made options worked out by hand, the shipped model files' schema, that each
+loads for every rule-set, and that a missing or broken file is an error, never a value of zero."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service.rules import value
+from service.rules.analysis import ClaimOption, DiscardOption, Wait
+from service.rules.registry import all_rulesets
+from service.rules.value import DISTANCES, FEATURES, ModelMissing, ValueModel, bucket, features, load_model, parse
+
+WAITS = (Wait(card=1, unseen=3, claims=("discard",), points=10, gain=12),
+         Wait(card=2, unseen=1, claims=("stock",), points=4, gain=-6))
+
+
+def test_features_of_a_waiting_discard_by_hand():
+    """Two waits over 80 unseen cards: 3 copies gaining 12, 1 copy costing 6 (its gain floored at 0)."""
+    option = DiscardOption(card=5, distance=0, waits=WAITS, improving=((7, 2),), improving_unseen=2,
+                           expected_gain=36 / 80, card_unseen=2)
+    # bias, eg, wait_share 4/80, wait_gain 36/4, costly 1/80, improving 2/80, stage .8, eg*.8, .05*.8, card_unseen
+    assert features(option, 80) == pytest.approx(
+        (1.0, 0.45, 0.05, 9.0, 0.0125, 0.025, 0.8, 0.36, 0.04, 2.0))
+
+
+def test_features_of_a_far_claim_and_of_pass():
+    """A claim takes its follow-up discard's unseen copies; pass has none; no waits give zero wait figures."""
+    follow = DiscardOption(card=9, distance=2, waits=(), improving=(), improving_unseen=10, expected_gain=0.0,
+                           card_unseen=3)
+    claim = ClaimOption("pong", (4, 4, 4), object(), follow, 2, (), (), 10, 0.0)
+    passing = ClaimOption("pass", (), None, None, 2, (), (), 10, 0.0)
+    assert features(claim, 50) == pytest.approx((1.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.5, 0.0, 0.0, 3.0))
+    assert features(passing, 50)[-1] == 0.0
+    assert len(FEATURES) == len(features(passing, 50))
+
+
+def test_distances_share_the_last_bucket():
+    assert [bucket(d) for d in (-1, 0, 1, 2, 3, 7, 99)] == [0, 0, 1, 2, 3, 3, 3]
+
+
+def model(objective: str = "expected_settlement") -> ValueModel:
+    """A hand-made model: distance d's bias is -d, expected gain weighs 2."""
+    rows = tuple(tuple([-float(d), 2.0] + [0.0] * (len(FEATURES) - 2)) for d in range(DISTANCES))
+    return ValueModel("toy", "v", objective, rows, {})
+
+
+def test_value_is_the_linear_model_of_the_distance_and_a_win_is_what_it_settles():
+    option = DiscardOption(card=5, distance=1, waits=(), improving=(), improving_unseen=0, expected_gain=0.5)
+    assert model().value(option, 80) == pytest.approx(-1 + 1.0)
+    win = ClaimOption("hu", (), object(), None, -1, (), (), 0, 30.0, gain=30)
+    assert model().value(win, 80) == 30.0
+    assert model("win_probability").value(win, 80) == 1.0
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_every_ruleset_ships_a_valid_model(ruleset):
+    """The file's schema: format, features, one row per distance, the objective of the rule-set's defaults, its
+    provenance (command, seed, judged seeds kept apart) and data summary."""
+    document = json.loads(value.model_path(ruleset).read_text(encoding="utf-8"))
+    loaded = load_model(ruleset)
+    rs = next(r for r in all_rulesets() if r.id == ruleset)
+    assert loaded.objective == rs.objective(rs.resolve_options({}))
+    assert document["features"] == list(FEATURES) and len(document["weights"]) == DISTANCES
+    training, data = document["training"], document["data"]
+    assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} ")
+    assert training["seed"] < 7001 and "7001" in training["judged_on"]
+    assert data["decisions"] > data["rounds"] > 0 and data["target_sd"] > 0
+    assert loaded.version == document["version"]
+
+
+def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
+    monkeypatch.setattr(value, "MODELS", tmp_path)
+    value.load_model.cache_clear()
+    try:
+        with pytest.raises(ModelMissing, match="no valid value model"):
+            load_model("bga-taiwan")
+        (tmp_path / "bga-taiwan.json").write_text('{"format": 1}', encoding="utf-8")
+        with pytest.raises(ModelMissing):
+            load_model("bga-taiwan")
+    finally:
+        value.load_model.cache_clear()
+
+
+def test_a_model_of_another_shape_is_refused():
+    good = {"format": 1, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
+            "weights": [[0.0] * len(FEATURES)] * DISTANCES}
+    assert parse(good, "x").objective == "win_probability"
+    for broken in ({**good, "ruleset": "y"}, {**good, "features": ["bias"]}, {**good, "weights": [[0.0]]},
+                   {**good, "objective": "fun"}):
+        with pytest.raises(ValueError):
+            parse(broken, "x")
