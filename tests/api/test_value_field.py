@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from service.rules.registry import get_ruleset
 from service.rules.value import load_model
-from tests.api.test_claims import NINE_C, PAIR_C
-from tests.api.test_discards import BGA_HAND, CHAN_HAND
+
+# The hands of tests/api/test_discards.py and test_claims.py (worked out there by hand).
+BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
+            "gH", "gH", "yA", "wC"]
+CHAN_HAND = ["2m", "2m", "3s", "3s", "4c", "4c", "5m", "5m", "6s", "6s", "7c", "7c", "2s", "2c", "3m", "3c", "4m",
+             "4s", "5s", "9m"]
+PAIR_C = ["rG", "rA", "rE", "yG", "yA", "yE", "gC", "gH", "gP", "wC", "wH", "wP", "rC", "rC", "yS", "gS", "wS",
+          "yC", "yH", "wA"]
+NINE_C = ["2m", "2m", "3s", "3s", "4c", "4c", "6m", "6m", "7s", "7s", "2s", "2c", "4m", "4s", "5m", "5s", "6s", "6c",
+          "9c"]
 
 
 def test_every_discard_carries_the_models_value(client):
