@@ -21,12 +21,14 @@ the rule-set's JSON file shipped in service/rules/models/. A win option is worth
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .analysis import WIN_KINDS, ClaimOption, DiscardOption
+from .protocol import RuleSet
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
             "expected_gain_stage", "wait_share_stage", "card_unseen")
@@ -34,6 +36,7 @@ FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", 
 DISTANCES = 4
 MODELS = Path(__file__).resolve().parent / "models"
 FORMAT = 1
+TRAINED_SEATS = 4  # the arena plays four seats: a model speaks of that table only
 
 
 class ModelMissing(FileNotFoundError):
@@ -107,6 +110,22 @@ def parse(document: dict[str, Any], ruleset: str) -> ValueModel:
 def model_path(ruleset: str) -> Path:
     """Where the rule-set's shipped model lives."""
     return MODELS / f"{ruleset}.json"
+
+
+def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> ValueModel | None:
+    """The rule-set's model where it speaks of this game: the options it was trained under (resolved) at the table
+    size it was trained on (4 seats, the arena's); else None, since other options or seats change the unit or the
+    play (a payment where nobody paid, a threshold, fewer opponents)."""
+    model = load_model(ruleset.id)
+    trained = ruleset.resolve_options(model.meta.get("options") or {})
+    if dict(options) != dict(trained) or seats != model.meta.get("seats", TRAINED_SEATS):
+        return None
+    return model
+
+
+def shown_value(model: ValueModel | None, option: DiscardOption | ClaimOption, unseen_total: int) -> float | None:
+    """An option's value as answers show it (4 decimals), or None where no model applies."""
+    return None if model is None else round(model.value(option, unseen_total), 4)
 
 
 @cache

@@ -56,3 +56,18 @@ def test_a_win_is_worth_its_settlement(client):
                                            "seats": 4}).get_json()
     win = next(c for c in body["choices"] if c["kind"] == "win")
     assert win["value"] == float(win["gain"])
+
+
+def test_no_value_where_the_model_was_not_trained(client):
+    """The model speaks of 4 seats under the default options: another threshold, a payment where nobody paid, or
+    three seats change the unit or the play, so those answers carry `value` null (the ranking is unchanged)."""
+    base = {"ruleset": "bga-taiwan", "hand": BGA_HAND, "visible": ["yA", "yA"], "seats": 4, "seat": 2}
+    for changed in ({"options": {"threshold": 20}}, {"seats": 3}):
+        body = client.post("/v1/discards", json={**base, **changed}).get_json()
+        assert body["discards"] and all(d["value"] is None for d in body["discards"])
+    flowers = {"ruleset": "cardavia-flowers", "hand": BGA_HAND[:20], "public_card": "rC", "card_source": "discard",
+               "from_seat": 0, "seat": 2, "seats": 4}
+    paid = client.post("/v1/claims", json={**flowers, "options": {"payment": "each_loser_pays"}}).get_json()
+    assert paid["choices"] and all(c["value"] is None for c in paid["choices"])
+    unpaid = client.post("/v1/claims", json=flowers).get_json()
+    assert all(isinstance(c["value"], float) for c in unpaid["choices"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import jsonify
@@ -11,7 +12,7 @@ from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
 from ...rules.roles import seat_role
-from ...rules.value import load_model
+from ...rules.value import model_for, shown_value
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_CLAIMS
@@ -50,20 +51,21 @@ def _figures(ruleset: RuleSet, option: ClaimOption | DiscardOption, others: list
     }
 
 
-def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: int) -> dict[str, Any]:
+def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: int,
+                  options: Mapping[str, Any]) -> dict[str, Any]:
     """The options in card codes."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
-    model, total = load_model(ruleset.id), analysis.unseen_total
+    model, total = model_for(ruleset, options, seats), analysis.unseen_total
     out = []
     for o in analysis.options:
         follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
                                                  "rank": o.follow.rank,
                                                  "reason": o.follow.reason, **_figures(ruleset, o.follow, others),
-                                                 "value": round(model.value(o.follow, total), 4)}
+                                                 "value": shown_value(model, o.follow, total)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": o.reason,
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
-                    **_figures(ruleset, o, others), "value": round(model.value(o, total), 4)})
+                    **_figures(ruleset, o, others), "value": shown_value(model, o, total)})
     return {"forced": analysis.forced, "advice": out[0]["kind"], "choices": out}
 
 
@@ -81,5 +83,5 @@ class Claims(MethodView):
         analysis = analyse(ruleset, options, payload, role)
         answer = echo(ruleset, options)
         answer.update(public_card=payload["public_card"], card_source=payload["card_source"], seat_role=role)
-        answer.update(analysis_json(ruleset, analysis, payload["seats"], payload["seat"]))
+        answer.update(analysis_json(ruleset, analysis, payload["seats"], payload["seat"], options))
         return jsonify(answer)

@@ -65,7 +65,7 @@ class ClaimOptionSchema(ma.Schema):
     gain = fields.Integer(required=True, allow_none=True, metadata={
         "description": "a win: the player's settlement (negative: a bga-taiwan hu under the threshold costs the "
                        "caller; the points where nobody pays); null otherwise"})
-    value = fields.Float(required=True, metadata={"description": VALUE_DESCRIPTION})
+    value = fields.Float(required=True, allow_none=True, metadata={"description": VALUE_DESCRIPTION})
 
 
 class ClaimsResponseSchema(EchoSchema):

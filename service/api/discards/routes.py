@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import jsonify
@@ -10,7 +11,7 @@ from flask.views import MethodView
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
-from ...rules.value import load_model
+from ...rules.value import model_for, shown_value
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_DISCARDS
@@ -26,11 +27,12 @@ def analyse(ruleset: RuleSet, options: dict, payload: dict) -> DiscardAnalysis:
                                     history=ruleset.history_of(payload.get("history")))
 
 
-def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat: int) -> dict[str, Any]:
+def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat: int,
+                  options: Mapping[str, Any]) -> dict[str, Any]:
     """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
-    model, total = load_model(ruleset.id), analysis.unseen_total
+    model, total = model_for(ruleset, options, seats), analysis.unseen_total
     discards = [{
         "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": o.reason, "distance": o.distance,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
@@ -38,7 +40,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
                    "points": w.points, "gain": w.gain} for w in o.waits],
         "improving": [{"card": show(c), "unseen": n} for c, n in o.improving],
         "improving_unseen": o.improving_unseen, "expected_gain": round(o.expected_gain, 4),
-        "value": round(model.value(o, total), 4),
+        "value": shown_value(model, o, total),
     } for o in analysis.options]
     return {"distance": analysis.distance_now, "unseen_total": analysis.unseen_total,
             "best": [d["card"] for d in discards if d["rank"] == 1], "discards": discards}
@@ -58,5 +60,5 @@ class Discards(MethodView):
             raise InvalidSeat(f"seat must be a seat index 0..{payload['seats'] - 1}", "seat")
         answer = echo(ruleset, options)
         answer.update(analysis_json(ruleset, analyse(ruleset, options, payload), payload["seats"],
-                                    payload["seat"]))
+                                    payload["seat"], options))
         return jsonify(answer)

@@ -59,8 +59,9 @@ class CardCountSchema(ma.Schema):
 VALUE_DESCRIPTION = (
     "the learned value of the hand the option leaves (docs/advice.md#value): the expected settlement of the seat "
     "for the round in the rule-set's unit (points; the win probability where nobody pays), from a linear model "
-    "per distance fitted on advice-against-advice rounds under the default options; a win: its settlement "
-    "(1 where nobody pays). Informative: the ranking does not use it")
+    "per distance fitted on advice-against-advice rounds at 4 seats under the default options; a win: its "
+    "settlement (1 where nobody pays). Null under other options or seat counts, where the model does not apply. "
+    "Informative: the ranking does not use it")
 
 
 class DiscardOptionSchema(ma.Schema):
@@ -83,7 +84,7 @@ class DiscardOptionSchema(ma.Schema):
                        "gain on the next card turned up from the stock, where every unseen card is equally likely "
                        "(exact for every wait, stock-only ones included; discards are the other players' choice "
                        "and are not counted)"})
-    value = fields.Float(required=True, metadata={"description": VALUE_DESCRIPTION})
+    value = fields.Float(required=True, allow_none=True, metadata={"description": VALUE_DESCRIPTION})
 
 
 class DiscardsResponseSchema(EchoSchema):
