@@ -115,7 +115,10 @@ def model_path(ruleset: str) -> Path:
 def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> ValueModel | None:
     """The rule-set's model where it speaks of this game: the options it was trained under (resolved) at the table
     size it was trained on (4 seats, the arena's); else None, since other options or seats change the unit or the
-    play (a payment where nobody paid, a threshold, fewer opponents)."""
+    play (a payment where nobody paid, a threshold, fewer opponents). A rule-set shipped without a model (a new
+    variant) has none either; a model file that exists but does not load is still `ModelMissing`."""
+    if not model_path(ruleset.id).exists():
+        return None
     model = load_model(ruleset.id)
     trained = ruleset.resolve_options(model.meta.get("options") or {})
     if dict(options) != dict(trained) or seats != model.meta.get("seats", TRAINED_SEATS):
