@@ -6,7 +6,8 @@ pairs with nothing), the one most seen on the table among those (fewest copies l
 first in code order; it wins whenever it can, and otherwise takes the first claim offered (the engine lists the
 highest priority first). It decides from each request alone, so it plays the same for any --jobs.
 
-    python -m service arena --ruleset cardavia-chan --policies advice,external:bench/bots/loner.py,advice,external:bench/bots/loner.py
+    python -m service arena --ruleset cardavia-chan \\
+        --policies advice,external:bench/bots/loner.py,advice,external:bench/bots/loner.py
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ class BotProcess:
             self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             start_new_session=True, preexec_fn=_parent_death_signal())
         except (OSError, ValueError) as error:
-            raise BotError(f"bot {command!r} cannot be started: {error}") from None
+            raise BotError(f"cannot be started: {error}") from None
 
     def send(self, message: dict[str, Any]) -> None:
         """Write one message as one line; BotError when the bot has gone."""

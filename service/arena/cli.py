@@ -120,22 +120,24 @@ FEW_DEALS = 30
 
 def table(report: dict[str, Any]) -> str:
     """The figures as a readable table."""
+    wide = max([10, *(len(p["policy"]) for p in report["per_policy"])])  # an external:COMMAND name is long
+    pair_wide = max([22, *(len(p["a"]) + len(p["b"]) + 3 for p in report["pairs"])])
     lines = [f"{report['ruleset']}: {report['deals']} deals x {report['rotations']} rotations "
              f"({report['rounds']} rounds), seed {report['seed']}, policies {','.join(report['policies'])}",
              f"score: {report['measure_description']}", "",
-             f"{'policy':<10} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
+             f"{'policy':<{wide}} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
              f"{'win points':>10} {'seat-rounds':>11}"]
     for p in report["per_policy"]:
         s = p["score"]
         points = "-" if p["mean_win_points"] is None else f"{p['mean_win_points']:.2f}"
-        lines.append(f"{p['policy']:<10} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
+        lines.append(f"{p['policy']:<{wide}} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
                      f"{p['pay_rate']:>8.3f} {points:>10} {p['rounds']:>11}")
     if report["pairs"]:
         lines += ["", "paired difference per deal (A - B):",
-                  f"{'A - B':<22} {'mean':>9}  {'95% interval':<21} excludes 0"]
+                  f"{'A - B':<{pair_wide}} {'mean':>9}  {'95% interval':<21} excludes 0"]
         for pair in report["pairs"]:
             d = pair["difference"]
-            lines.append(f"{pair['a'] + ' - ' + pair['b']:<22} {d['mean']:>+9.4f}  {_span(d):<21} "
+            lines.append(f"{pair['a'] + ' - ' + pair['b']:<{pair_wide}} {d['mean']:>+9.4f}  {_span(d):<21} "
                          f"{'yes' if pair['excludes_zero'] else 'no'}")
     if report["deals"] < FEW_DEALS:
         lines += ["", f"note: the intervals are normal approximations; with fewer than {FEW_DEALS} deals they are "
