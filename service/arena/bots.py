@@ -12,14 +12,12 @@ from __future__ import annotations
 import atexit
 import ctypes
 import json
-import multiprocessing
 import os
 import select
 import shlex
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -181,17 +179,9 @@ def close_all() -> None:
 
 
 def _hook_cleanup() -> None:
-    """Close the bots when this process ends: at exit, and in a worker of `--jobs` also when the pool terminates
-    it (SIGTERM), which would otherwise skip every exit handler."""
+    """Close the bots when this process exits. A worker of `--jobs` is ended by its pool with SIGTERM, which skips
+    every exit handler: its bots then die with it (`PR_SET_PDEATHSIG`) or see their input close, without `end`."""
     global _hooked
-    if _hooked:
-        return
-    _hooked = True
-    atexit.register(close_all)
-    if multiprocessing.parent_process() is not None and threading.current_thread() is threading.main_thread():
-        def terminated(signum: int, frame: Any) -> None:
-            """A worker told to stop: end the run for its bots, then stop."""
-            close_all()
-            os._exit(0)
-
-        signal.signal(signal.SIGTERM, terminated)
+    if not _hooked:
+        _hooked = True
+        atexit.register(close_all)

@@ -105,7 +105,7 @@ def figures(arena: Arena, deals: int, jobs: int = 1) -> dict[str, Any]:
             bar.update(1)
     finally:
         bar.close()
-        close_all()  # the external bots' run ends here (a worker's end with its pool)
+        close_all()  # the external bots' run ends here (a worker's bots end with the worker)
     names = list(dict.fromkeys(arena.policies))
     return {"ruleset": rs.id, "options": dict(options), "policies": list(arena.policies), "seats": SEATS,
             "seed": arena.seed, "deals": deals, "rotations": len(arena.policies), "rounds": deals * SEATS,
