@@ -2,7 +2,8 @@
 (docs/advice.md#arena-how-strong-the-advice-plays).
 
 Exit status: 0 with the figures; 2 when the arguments are wrong (an unknown policy or rule-set, not exactly one
-policy per seat, bad options), with the reason on standard error.
+policy per seat, bad options) or an external bot broke the protocol (docs/bots.md), with the reason on standard
+error; 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
+from .bots import DEFAULT_TIMEOUT, BotError, close_all
 from .duplicate import SEATS, Arena, play_deals
 from .policies import POLICIES, check_names
 from .seating import DEFAULT_SAMPLES, MAX_BUDGET
@@ -31,7 +33,7 @@ def add_parser(sub: Any) -> None:
     arena.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
     arena.add_argument("--policies", required=True,
                        help=f"{SEATS} comma-separated names, one per seat, repeats allowed; known: "
-                            f"{', '.join(sorted(POLICIES))}")
+                            f"{', '.join(sorted(POLICIES))}, external:COMMAND (a bot program, docs/bots.md)")
     arena.add_argument("--deals", type=int, default=100, help="deals to play (each in every rotation)")
     arena.add_argument("--seed", type=int, default=0, help="deal i of a seed is the same deal for any policies")
     arena.add_argument("--options", default=None, help="rule options as a JSON object")
@@ -39,6 +41,8 @@ def add_parser(sub: Any) -> None:
     arena.add_argument("--budget", type=float, default=MAX_BUDGET,
                        help=f"search policy: seconds per decision, at most {MAX_BUDGET}")
     arena.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="search policy: deals per decision")
+    arena.add_argument("--bot-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help="external bots: seconds per decision before the run stops")
     arena.add_argument("--logs", default=None, metavar="DIR", help="write every round's game log into DIR")
     arena.add_argument("--json", action="store_true", help="print the figures as JSON")
 
@@ -57,7 +61,10 @@ def arena_of(args: argparse.Namespace) -> Arena:
         raise ValueError("--deals, --jobs and --samples must be at least 1")
     if not 0 < args.budget <= MAX_BUDGET:
         raise ValueError(f"--budget must be more than 0 and at most {MAX_BUDGET} seconds")
-    return Arena(rs.id, names, args.seed, options, args.budget, args.samples, args.logs)
+    if not args.bot_timeout > 0:
+        raise ValueError("--bot-timeout must be more than 0 seconds")
+    return Arena(rs.id, names, args.seed, options, args.budget, args.samples, args.logs,
+                 bot_timeout=args.bot_timeout)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +78,14 @@ def run(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         Path(arena.logs).mkdir(parents=True, exist_ok=True)
-    report = figures(arena, args.deals, args.jobs)
+    try:
+        report = figures(arena, args.deals, args.jobs)
+    except BotError as error:
+        print(f"arena: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else table(report))
     return 0
 
@@ -85,10 +99,13 @@ def figures(arena: Arena, deals: int, jobs: int = 1) -> dict[str, Any]:
     measure = "settlement" if rs.objective(options) == "expected_settlement" else "win"
     bar = tqdm(total=deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty())
     played = []
-    for rounds in play_deals(arena, deals, jobs):
-        played.append(rounds)
-        bar.update(1)
-    bar.close()
+    try:
+        for rounds in play_deals(arena, deals, jobs):
+            played.append(rounds)
+            bar.update(1)
+    finally:
+        bar.close()
+        close_all()  # the external bots' run ends here (a worker's bots end with the worker)
     names = list(dict.fromkeys(arena.policies))
     return {"ruleset": rs.id, "options": dict(options), "policies": list(arena.policies), "seats": SEATS,
             "seed": arena.seed, "deals": deals, "rotations": len(arena.policies), "rounds": deals * SEATS,
@@ -103,22 +120,24 @@ FEW_DEALS = 30
 
 def table(report: dict[str, Any]) -> str:
     """The figures as a readable table."""
+    wide = max([10, *(len(p["policy"]) for p in report["per_policy"])])  # an external:COMMAND name is long
+    pair_wide = max([22, *(len(p["a"]) + len(p["b"]) + 3 for p in report["pairs"])])
     lines = [f"{report['ruleset']}: {report['deals']} deals x {report['rotations']} rotations "
              f"({report['rounds']} rounds), seed {report['seed']}, policies {','.join(report['policies'])}",
              f"score: {report['measure_description']}", "",
-             f"{'policy':<10} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
+             f"{'policy':<{wide}} {'score':>9}  {'95% interval':<21} {'win rate':>8} {'pay rate':>8} "
              f"{'win points':>10} {'seat-rounds':>11}"]
     for p in report["per_policy"]:
         s = p["score"]
         points = "-" if p["mean_win_points"] is None else f"{p['mean_win_points']:.2f}"
-        lines.append(f"{p['policy']:<10} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
+        lines.append(f"{p['policy']:<{wide}} {s['mean']:>9.4f}  {_span(s):<21} {p['win_rate']:>8.3f} "
                      f"{p['pay_rate']:>8.3f} {points:>10} {p['rounds']:>11}")
     if report["pairs"]:
         lines += ["", "paired difference per deal (A - B):",
-                  f"{'A - B':<22} {'mean':>9}  {'95% interval':<21} excludes 0"]
+                  f"{'A - B':<{pair_wide}} {'mean':>9}  {'95% interval':<21} excludes 0"]
         for pair in report["pairs"]:
             d = pair["difference"]
-            lines.append(f"{pair['a'] + ' - ' + pair['b']:<22} {d['mean']:>+9.4f}  {_span(d):<21} "
+            lines.append(f"{pair['a'] + ' - ' + pair['b']:<{pair_wide}} {d['mean']:>+9.4f}  {_span(d):<21} "
                          f"{'yes' if pair['excludes_zero'] else 'no'}")
     if report["deals"] < FEW_DEALS:
         lines += ["", f"note: the intervals are normal approximations; with fewer than {FEW_DEALS} deals they are "

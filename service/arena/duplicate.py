@@ -19,6 +19,8 @@ from typing import Any
 from ..replay.families import replay_family
 from ..replay.players import Dealt
 from ..rules.registry import get_ruleset
+from .bots import DEFAULT_TIMEOUT
+from .external import play_watched
 from .policies import DETERMINISTIC, make
 from .seating import MAX_BUDGET, Seating
 
@@ -28,7 +30,8 @@ SEATS = 4
 @dataclass(frozen=True)
 class Arena:
     """What is played: the rule-set and its options, one policy name per seat, the seed and the search limits;
-    `logs` is a folder to write every round's log to (None: none written)."""
+    `logs` is a folder to write every round's log to (None: none written); `bot_timeout` is an external bot's
+    time per decision (seconds)."""
 
     ruleset: str
     policies: tuple[str, ...]
@@ -37,6 +40,7 @@ class Arena:
     budget: float = MAX_BUDGET
     samples: int = 200
     logs: str | None = None
+    bot_timeout: float = DEFAULT_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,8 @@ def play_round(arena: Arena, index: int, rotation: int) -> dict:
 def play_with(arena: Arena, index: int, players: Sequence[Any]) -> dict:
     """The log of deal `index` played by these players, one per seat (the family's round driver)."""
     rs = get_ruleset(arena.ruleset)
-    return replay_family(rs).round(rs, arena.options, dealt(arena, index), list(players)).play()
+    driver = replay_family(rs).round(rs, arena.options, dealt(arena, index), list(players))
+    return play_watched(driver, players, arena.bot_timeout)
 
 
 def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:

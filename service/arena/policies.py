@@ -20,6 +20,7 @@ from .advice import Advice
 from .advice_v1 import AdviceV1
 from .baseline import Baseline
 from .efficiency import Efficiency
+from .external import ExternalPlayer, command_of, is_external
 from .search import Search
 from .seating import Seating
 from .value import Value
@@ -59,15 +60,18 @@ DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "val
 
 
 def make(name: str, seating: Seating) -> Player:
-    """The player of policy `name` for this seat (KeyError for an unknown name; `check_names` says it first)."""
+    """The player of policy `name` for this seat (KeyError for an unknown name; `check_names` says it first);
+    `external:COMMAND` is an outside bot's (docs/bots.md)."""
+    if is_external(name):
+        return ExternalPlayer(command_of(name), seating)
     return POLICIES[name](seating)
 
 
 def check_names(names: Sequence[str], seats: int) -> None:
     """Exactly `seats` names, each a known policy; else ValueError saying what is wrong."""
-    unknown = [n for n in names if n not in POLICIES]
+    unknown = [n for n in names if n not in POLICIES and not (is_external(n) and command_of(n))]
     if unknown:
         raise ValueError(f"unknown polic{'y' if len(unknown) == 1 else 'ies'} {', '.join(map(repr, unknown))}; "
-                         f"known: {', '.join(sorted(POLICIES))}")
+                         f"known: {', '.join(sorted(POLICIES))}, external:COMMAND")
     if len(names) != seats:
         raise ValueError(f"give exactly {seats} policies, one per seat (repeats allowed); got {len(names)}")

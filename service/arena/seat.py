@@ -37,6 +37,7 @@ class SeatFamily:
     hand: Callable[[Any, tuple[Any, ...], int | None], Any]  # (cards, exposed, public): the family's hand
     distance: Callable[[SeatView], int]  # the resting hand's structural distance to a win
     after_claim: Callable[[SeatView, Any, Any], AfterClaim]  # (view, hand with the card, claim)
+    claim_cards: Callable[[Any], tuple[int, ...]]  # a claim's meld or pair, the public card among them (a win: ())
 
 
 def _fc_hand(cards: Any, exposed: tuple[Any, ...], public: int | None) -> FourColorHand:
@@ -71,8 +72,18 @@ def _chan_after_claim(view: SeatView, hand: Any, claim: Any) -> AfterClaim:
     return after.concealed_cards(), after.exposed, chan_history_after(claim, hand, view.history or History())
 
 
-FOURCOLOR = SeatFamily(_fc_hand, _fc_distance, _fc_after_claim)
-CHAN = SeatFamily(_chan_hand, _chan_distance, _chan_after_claim)
+def _fc_claim_cards(claim: Any) -> tuple[int, ...]:
+    """Four Color Cards: the meld the claim exposes (a hu: none)."""
+    return () if claim.meld is None else tuple(claim.meld.cards)
+
+
+def _chan_claim_cards(claim: Any) -> tuple[int, ...]:
+    """Chắn: the pair the capture or Chíu exposes (a win: none)."""
+    return () if claim.pair is None else tuple(claim.pair.cards)
+
+
+FOURCOLOR = SeatFamily(_fc_hand, _fc_distance, _fc_after_claim, _fc_claim_cards)
+CHAN = SeatFamily(_chan_hand, _chan_distance, _chan_after_claim, _chan_claim_cards)
 FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
 
 
@@ -114,6 +125,11 @@ def after_claim(view: SeatView, card: int, claim: Any) -> AfterClaim:
     engine's own (`claim_advice.after_claim` of the family; Chắn: `history_after`, a Cạ capture marking rules 4
     and 6)."""
     return seat_family(view.ruleset).after_claim(view, hand_of(view, public=card), claim)
+
+
+def claim_cards(view: SeatView, claim: Any) -> tuple[int, ...]:
+    """The cards of the meld or pair a legal claim exposes, the public card among them (a win: none)."""
+    return seat_family(view.ruleset).claim_cards(claim)
 
 
 def win_gain(view: SeatView, card: int | None, cards: Any = None, exposed: tuple[Any, ...] | None = None) -> float:
