@@ -23,7 +23,7 @@ from .efficiency import Efficiency
 from .external import ExternalPlayer, command_of, is_external
 from .search import Search
 from .seating import Seating
-from .value import Value
+from .value import Value, ValueTiebreak
 
 
 class RandomPolicy:
@@ -51,12 +51,13 @@ POLICIES: dict[str, Callable[[Seating], Player]] = {
     "efficiency": lambda seating: Efficiency(),
     "search": lambda seating: Search(seating),
     "value": lambda seating: Value(),
+    "value-tiebreak": lambda seating: ValueTiebreak(),
 }
 
 #: The policies whose moves follow from the seat's view alone: nothing random, nothing timed. A rotation that seats
 #: only these exactly as another rotation does replays it move for move (`duplicate.distinct_rotations`). `random`
 #: and `search` draw from `Seating.rng`, which is seeded by the rotation too (and the search may stop on the clock).
-DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "value"})
+DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "value", "value-tiebreak"})
 
 
 def make(name: str, seating: Seating) -> Player:

@@ -94,3 +94,27 @@ class Value(Chooser):
             return (1 if costs else 0, -model.value(option, total))
 
         return sorted(analysis.options, key=key)
+
+
+class ValueTiebreak(Value):
+    """`value-tiebreak`: the advice's first key, the distance, stays primary; the value orders only the options of
+    the same distance (a winning claim that gains first and a costing one last, as the advice ranks them)."""
+
+    def pick(self, analysis: DiscardAnalysis) -> DiscardOption:
+        """Of the discards that leave the fewest replacements, the one of highest value (then the advice's order)."""
+        assert self.model is not None
+        model, total = self.model, analysis.unseen_total
+        return min(analysis.options, key=lambda o: (o.distance, -model.value(o, total)))
+
+    def order(self, analysis: ClaimAnalysis) -> Sequence[ClaimOption]:
+        """A gaining win first (the more it gains the better), then by distance, then by value; a costing win last."""
+        assert self.model is not None
+        model, total = self.model, analysis.unseen_total
+
+        def key(option: ClaimOption) -> tuple[float, ...]:
+            if option.kind in WIN_KINDS:
+                gain = option.gain or 0
+                return (0 if gain > 0 else 2, -gain, 0.0)
+            return (1, option.distance, -model.value(option, total))
+
+        return sorted(analysis.options, key=key)
