@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..rules.analysis import ClaimOption, DiscardOption
+from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
 from ..rules.value import DISTANCES, FEATURES, FORMAT, bucket, features, model_path
@@ -31,6 +33,31 @@ from .value import Chooser
 #: Ridge strength pulling each distance's weights towards the weights of every decision.
 SHRINK = 50.0
 TRAIN_SEED = 1
+#: An exploring seat plays a random one of the advice's first `TOP` options.
+TOP = 3
+
+
+class Explorer(Chooser):
+    """The advice, except that with probability `epsilon` a decision plays a random one of its first `TOP` options
+    (never around a win): the fit then sees what follows options the advice itself would not play."""
+
+    def __init__(self, record: Any, epsilon: float, rng: random.Random) -> None:
+        super().__init__(record)
+        self.epsilon, self.rng = epsilon, rng
+
+    def pick(self, analysis: DiscardAnalysis) -> DiscardOption:
+        """The advice's first discard, or now and then one of its first `TOP`."""
+        if self.rng.random() < self.epsilon:
+            return self.rng.choice(analysis.options[:TOP])
+        return analysis.options[0]
+
+    def order(self, analysis: ClaimAnalysis) -> Sequence[ClaimOption]:
+        """The advice's order, or now and then one of its first `TOP` answers put first (no win in the way)."""
+        options = analysis.options
+        if any(o.kind in WIN_KINDS for o in options[:TOP]) or self.rng.random() >= self.epsilon:
+            return options
+        chosen = self.rng.choice(options[:TOP])
+        return (chosen, *(o for o in options if o is not chosen))
 
 
 @dataclass
@@ -63,13 +90,18 @@ def play_recorded(ruleset: str, seed: int, deal: int, into: Decisions, players: 
     into.rounds += 1
 
 
-def collect(ruleset: str, deals: int, seed: int) -> Decisions:
-    """Every decision of `deals` advice rounds of `seed` (a progress bar on a terminal)."""
+def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0) -> Decisions:
+    """Every decision of `deals` advice rounds of `seed`, each seat exploring with probability `explore` (a
+    progress bar on a terminal)."""
     from tqdm import tqdm
 
     found = Decisions()
     for deal in tqdm(range(deals), unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()):
-        play_recorded(ruleset, seed, deal, found)
+        if explore > 0:
+            rng = random.Random(f"explore/{ruleset}/{seed}/{deal}")
+            play_recorded(ruleset, seed, deal, found, lambda record, rng=rng: Explorer(record, explore, rng))
+        else:
+            play_recorded(ruleset, seed, deal, found)
     return found
 
 
@@ -91,7 +123,8 @@ def fit(data: Decisions) -> list[list[float]]:
     return out
 
 
-def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float) -> dict[str, Any]:
+def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float,
+             explore: float = 0.0) -> dict[str, Any]:
     """The model file's JSON document: weights, provenance and a summary of the data."""
     weights = fit(data)
     objective = get_ruleset(ruleset).objective(get_ruleset(ruleset).resolve_options({}))
@@ -101,8 +134,11 @@ def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: floa
         "objective": objective, "options": {}, "features": list(FEATURES),
         "distances": "weights[d] for distance d; the last row for that distance and more",
         "weights": weights,
-        "training": {"command": f"python -m service learn --ruleset {ruleset} --deals {deals} --seed {seed}",
-                     "seed": seed, "deals": deals, "policy": "advice in every seat", "shrink": SHRINK,
+        "training": {"command": f"python -m service learn --ruleset {ruleset} --deals {deals} --seed {seed}"
+                                + (f" --explore {explore}" if explore else ""),
+                     "seed": seed, "deals": deals, "shrink": SHRINK,
+                     "policy": f"advice in every seat, one of its first {TOP} options with probability {explore}"
+                               if explore else "advice in every seat",
                      "seconds": round(seconds, 1),
                      "judged_on": "seeds 7001 and up (arena 7002, calibration 7003), never trained on"},
         "data": {"decisions": len(data.targets), "rounds": data.rounds, "per_distance": per,
@@ -117,6 +153,8 @@ def add_parser(sub: Any) -> None:
     learn.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
     learn.add_argument("--deals", type=int, default=2000, help="rounds to play (the advice in every seat)")
     learn.add_argument("--seed", type=int, default=TRAIN_SEED, help="training deals' seed (judging uses 7001+)")
+    learn.add_argument("--explore", type=float, default=0.0,
+                       help="chance that a seat plays a random one of the advice's first options (default 0)")
     learn.add_argument("--out", default=None, help="model file to write (default: the shipped one)")
 
 
@@ -126,12 +164,14 @@ def run(args: argparse.Namespace) -> int:
         ruleset = get_ruleset(args.ruleset).id
         if args.deals < 1:
             raise ValueError("--deals must be at least 1")
+        if not 0 <= args.explore <= 1:
+            raise ValueError("--explore must lie in [0, 1]")
     except (ValueError, DomainError) as error:
         print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    data = collect(ruleset, args.deals, args.seed)
-    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started)
+    data = collect(ruleset, args.deals, args.seed, args.explore)
+    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started, args.explore)
     path = Path(args.out) if args.out else model_path(ruleset)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")

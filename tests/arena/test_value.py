@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from bench.calibration import deciles
 from service.__main__ import main
 from service.arena.duplicate import Arena, play_round
-from service.arena.learn import Decisions, play_recorded
+from service.arena.learn import TOP, Decisions, Explorer, play_recorded
 from service.arena.value import Chooser
 from service.rules.value import DISTANCES, FEATURES, parse
 
@@ -47,6 +48,43 @@ def test_recorded_advice_plays_the_advice_and_every_target_is_its_seat_settlemen
 def test_the_value_policy_plays_whole_rounds(ruleset):
     log = play_round(Arena(ruleset, ("value", "advice-v1", "value", "advice-v1"), 7002), 0, 0)
     assert "result" in log
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_value_tiebreak_policy_plays_whole_rounds(ruleset):
+    log = play_round(Arena(ruleset, ("value-tiebreak", "advice-v1", "value-tiebreak", "advice-v1"), 7002), 0, 0)
+    assert "result" in log
+
+
+def test_an_explorer_that_never_explores_records_what_the_advice_records():
+    """Epsilon 0: the same decisions, features and targets as the advice in every seat."""
+    advice, explorer = Decisions(), Decisions()
+    play_recorded("cardavia-chan", 11, 0, advice)
+    play_recorded("cardavia-chan", 11, 0, explorer, lambda record: Explorer(record, 0.0, random.Random(1)))
+    assert explorer == advice
+
+
+def test_an_explorer_plays_one_of_the_advice_first_three_discards():
+    """Epsilon 1: every discard is one of the analysis' first `TOP` (3), and over a round not always the first."""
+    chosen = []
+
+    class Spy(Explorer):
+        def pick(self, analysis):
+            option = super().pick(analysis)
+            chosen.append(analysis.options.index(option))
+            return option
+
+    play_recorded("bga-taiwan", 11, 0, Decisions(), lambda record: Spy(record, 1.0, random.Random(3)))
+    assert TOP == 3 and chosen and set(chosen) <= {0, 1, 2} and set(chosen) != {0}
+
+
+def test_learn_records_its_exploration_in_the_command(tmp_path):
+    out = tmp_path / "model.json"
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "2", "--seed", "5", "--explore", "0.2",
+                 "--out", str(out)]) == 0
+    training = json.loads(out.read_text(encoding="utf-8"))["training"]
+    assert training["command"] == "python -m service learn --ruleset cardavia-chan --deals 2 --seed 5 --explore 0.2"
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "2", "--explore", "1.5"]) == 2
 
 
 def test_deciles_of_a_hand_made_table():
