@@ -28,7 +28,7 @@ from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
 from ..rules.value import DISTANCES, FEATURES, FORMAT, bucket, features, model_path
 from .duplicate import SEATS, Arena, play_with, seat_results
-from .value import Chooser
+from .value import Chooser, ValueTiebreak
 
 #: Ridge strength pulling each distance's weights towards the weights of every decision.
 SHRINK = 50.0
@@ -90,14 +90,16 @@ def play_recorded(ruleset: str, seed: int, deal: int, into: Decisions, players: 
     into.rounds += 1
 
 
-def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0) -> Decisions:
-    """Every decision of `deals` advice rounds of `seed`, each seat exploring with probability `explore` (a
-    progress bar on a terminal)."""
+def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0, policy: str = "advice") -> Decisions:
+    """Every decision of `deals` rounds of `seed`, every seat playing `policy` (`value-tiebreak`: with the shipped
+    model) or exploring with probability `explore` (a progress bar on a terminal)."""
     from tqdm import tqdm
 
     found = Decisions()
     for deal in tqdm(range(deals), unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()):
-        if explore > 0:
+        if policy == "value-tiebreak":
+            play_recorded(ruleset, seed, deal, found, lambda record: ValueTiebreak(record=record))
+        elif explore > 0:
             rng = random.Random(f"explore/{ruleset}/{seed}/{deal}")
             play_recorded(ruleset, seed, deal, found, lambda record, rng=rng: Explorer(record, explore, rng))
         else:
@@ -124,7 +126,7 @@ def fit(data: Decisions) -> list[list[float]]:
 
 
 def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float,
-             explore: float = 0.0) -> dict[str, Any]:
+             explore: float = 0.0, policy: str = "advice") -> dict[str, Any]:
     """The model file's JSON document: weights, provenance and a summary of the data."""
     weights = fit(data)
     objective = get_ruleset(ruleset).objective(get_ruleset(ruleset).resolve_options({}))
@@ -135,10 +137,11 @@ def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: floa
         "distances": "weights[d] for distance d; the last row for that distance and more",
         "weights": weights,
         "training": {"command": f"python -m service learn --ruleset {ruleset} --deals {deals} --seed {seed}"
-                                + (f" --explore {explore}" if explore else ""),
+                                + (f" --explore {explore}" if explore else "")
+                                + (f" --policy {policy}" if policy != "advice" else ""),
                      "seed": seed, "deals": deals, "shrink": SHRINK,
                      "policy": f"advice in every seat, one of its first {TOP} options with probability {explore}"
-                               if explore else "advice in every seat",
+                               if explore else f"{policy} in every seat",
                      "seconds": round(seconds, 1),
                      "judged_on": "seeds 7001 and up (arena 7002, calibration 7003), never trained on"},
         "data": {"decisions": len(data.targets), "rounds": data.rounds, "per_distance": per,
@@ -155,6 +158,8 @@ def add_parser(sub: Any) -> None:
     learn.add_argument("--seed", type=int, default=TRAIN_SEED, help="training deals' seed (judging uses 7001+)")
     learn.add_argument("--explore", type=float, default=0.0,
                        help="chance that a seat plays a random one of the advice's first options (default 0)")
+    learn.add_argument("--policy", choices=("advice", "value-tiebreak"), default="advice",
+                       help="what every seat plays (value-tiebreak: with the shipped model)")
     learn.add_argument("--out", default=None, help="model file to write (default: the shipped one)")
 
 
@@ -170,8 +175,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    data = collect(ruleset, args.deals, args.seed, args.explore)
-    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started, args.explore)
+    data = collect(ruleset, args.deals, args.seed, args.explore, args.policy)
+    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started, args.explore, args.policy)
     path = Path(args.out) if args.out else model_path(ruleset)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")

@@ -87,6 +87,15 @@ def test_learn_records_its_exploration_in_the_command(tmp_path):
     assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "2", "--explore", "1.5"]) == 2
 
 
+def test_learn_may_record_the_value_tiebreak_policy(tmp_path):
+    out = tmp_path / "model.json"
+    assert main(["learn", "--ruleset", "bga-taiwan", "--deals", "2", "--seed", "5", "--policy", "value-tiebreak",
+                 "--out", str(out)]) == 0
+    training = json.loads(out.read_text(encoding="utf-8"))["training"]
+    assert training["command"].endswith("--seed 5 --policy value-tiebreak")
+    assert training["policy"] == "value-tiebreak in every seat"
+
+
 def test_deciles_of_a_hand_made_table():
     """20 pairs: predictions 0..19, realised = prediction, except the top two realise 0 and 38 (mean 19 against
     a prediction of 18.5, a wide interval); every group of two is calibrated; the interval is the normal one."""
