@@ -13,22 +13,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..replay.decisions import SeatView
-from .seat import after_claim, analyse, hand_of, seen_codes
+from .seat import FollowUp, analyse, hand_of, seen_codes
 
 
 class Advice:
     """The API's advice for one seat of one round (the module docstring)."""
 
     def __init__(self) -> None:
-        # the discard the last claim's advice named, with the hand it was named for: a claim a higher one beat
-        # leaves it unused
-        self.follow: tuple[int, tuple[int, ...]] | None = None
+        self.follow = FollowUp()  # the discard the last claim's advice named
 
     def discard(self, view: SeatView) -> int:
-        follow, self.follow = self.follow, None
-        if follow is not None and follow[1] == view.hand:
-            return follow[0]
-        return analyse(view).options[0].card
+        planned = self.follow.take(view)
+        return planned if planned is not None else analyse(view).options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
@@ -39,6 +35,6 @@ class Advice:
             taken = next((c for c in legal if c == option.claim), None)
             if taken is not None:
                 if option.follow is not None:
-                    self.follow = (option.follow.card, tuple(sorted(after_claim(view, card, taken)[0])))
+                    self.follow.plan(view, card, taken, option.follow.card)
                 return taken
         return None

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..replay.decisions import SeatView
 from ..rules.analysis import ClaimOption, DiscardOption
-from .seat import after_claim, analyse, hand_of, seen_codes
+from .seat import FollowUp, after_claim, analyse, hand_of, seen_codes
 
 WIN_KINDS = ("hu", "win")
 
@@ -54,14 +54,12 @@ class AdviceV1:
     """The frozen advice of one seat in one round (the module docstring)."""
 
     def __init__(self) -> None:
-        # the discard chosen with the last claim, with the hand it was chosen for: a claim a higher one beat
-        # leaves it unused
-        self.follow: tuple[int, tuple[int, ...]] | None = None
+        self.follow = FollowUp()  # the discard chosen with the last claim
 
     def discard(self, view: SeatView) -> int:
-        follow, self.follow = self.follow, None
-        if follow is not None and follow[1] == view.hand:
-            return follow[0]
+        planned = self.follow.take(view)
+        if planned is not None:
+            return planned
         best = v1_first(analyse(view).options)
         assert best is not None  # the round asks only a seat that may discard
         return best.card
@@ -76,7 +74,7 @@ class AdviceV1:
             taken = next((c for c in legal if c == option.claim), None)
             if taken is not None:
                 if follow is not None:
-                    self.follow = (follow.card, tuple(sorted(after_claim(view, card, taken)[0])))
+                    self.follow.plan(view, card, taken, follow.card)
                 return taken
         return None
 

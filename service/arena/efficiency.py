@@ -18,7 +18,7 @@ from typing import Any
 
 from ..replay.decisions import SeatView
 from ..rules.analysis import WIN_DISTANCE, DiscardOption
-from .seat import after_claim, analyse, hand_of, seen_codes, win_gain
+from .seat import FollowUp, after_claim, analyse, hand_of, seen_codes, win_gain
 
 WIN_KINDS = ("hu", "win")
 
@@ -32,12 +32,12 @@ class Efficiency:
     """The distance-only seat of one round (the module docstring)."""
 
     def __init__(self) -> None:
-        self.follow: tuple[int, tuple[int, ...]] | None = None  # as `Advice.follow`
+        self.follow = FollowUp()  # the discard chosen with the last claim
 
     def discard(self, view: SeatView) -> int:
-        follow, self.follow = self.follow, None
-        if follow is not None and follow[1] == view.hand:
-            return follow[0]
+        planned = self.follow.take(view)
+        if planned is not None:
+            return planned
         best = fastest(analyse(view).options)
         assert best is not None  # the round asks only a seat that may discard
         return best.card
@@ -56,7 +56,7 @@ class Efficiency:
         if best is None or not (forced or best[0] < self._passing(view, card, source, role)):
             return None
         if best[2] is not None:
-            self.follow = (best[2].card, tuple(sorted(after_claim(view, card, best[1])[0])))
+            self.follow.plan(view, card, best[1], best[2].card)
         return best[1]
 
     @staticmethod

@@ -36,7 +36,7 @@ class Search:
         self.seating, self.advice, self.decisions = seating, Advice(), 0
 
     def discard(self, view: SeatView) -> int:
-        self.advice.follow = None
+        self.advice.follow.planned = None  # the search decides every discard itself
         self.decisions += 1
         options = analyse(view).options
         if len(options) == 1 or options[0].distance < options[1].distance:

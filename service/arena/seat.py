@@ -139,3 +139,20 @@ def win_gain(view: SeatView, card: int | None, cards: Any = None, exposed: tuple
         return 1.0
     settled = view.ruleset.settle(hand_of(view, cards, exposed, card), view.options, view.seats, view.seat)
     return settled.deltas[view.seat]
+
+
+class FollowUp:
+    """The discard a seat chose together with a claim, kept for the hand that claim leaves: the next discard plays
+    it, and a claim a higher one beat (the seat's hand is then another) leaves it unused."""
+
+    def __init__(self) -> None:
+        self.planned: tuple[int, tuple[int, ...]] | None = None
+
+    def plan(self, view: SeatView, card: int, claim: Any, discard: int) -> None:
+        """Keep `discard` for the hand that taking public `card` with `claim` leaves."""
+        self.planned = (discard, tuple(sorted(after_claim(view, card, claim)[0])))
+
+    def take(self, view: SeatView) -> int | None:
+        """The planned discard when the seat holds the hand it was planned for; the plan is spent either way."""
+        planned, self.planned = self.planned, None
+        return planned[0] if planned is not None and planned[1] == view.hand else None

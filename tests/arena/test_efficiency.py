@@ -26,7 +26,8 @@ class Checked(Efficiency):
         self.log = log
 
     def discard(self, view):
-        following = self.follow is not None and self.follow[1] == view.hand
+        planned = self.follow.planned
+        following = planned is not None and planned[1] == view.hand
         card = super().discard(view)
         options = analyse(view).options
         chosen = next(o for o in options if o.card == card)
