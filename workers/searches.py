@@ -6,7 +6,7 @@ from typing import Any
 
 from rq import get_current_job
 
-from service.rules.registry import ENGINE_VERSION, get_ruleset
+from service.rules.registry import engine_version, get_ruleset
 from service.search.montecarlo import parse_candidates, search
 from service.search.position import parse_position
 
@@ -27,4 +27,4 @@ def deep_search(request: dict[str, Any]) -> dict[str, Any]:
 
     result = search(position, candidates, samples=request["samples"], time_budget=request["time_budget"],
                     seed=request["seed"], progress=progress)
-    return {"ruleset": ruleset.id, "options": options, "engine_version": ENGINE_VERSION, **result.to_json()}
+    return {"ruleset": ruleset.id, "options": options, "engine_version": engine_version(ruleset), **result.to_json()}

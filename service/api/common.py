@@ -13,7 +13,7 @@ from ..rules.chan.cards import CODES as CHAN_CODES
 from ..rules.chan.pairs import KINDS as PAIR_KINDS
 from ..rules.fourcolor.cards import ALL_CODES
 from ..rules.fourcolor.melds import KINDS, Meld
-from ..rules.registry import ENGINE_VERSION, RuleSet, all_rulesets, get_ruleset
+from ..rules.registry import RuleSet, all_rulesets, engine_version, get_ruleset
 
 RULESET_IDS = tuple(r.id for r in all_rulesets())
 CARD_CODES = ALL_CODES + CHAN_CODES
@@ -190,7 +190,9 @@ class EchoSchema(ma.Schema):
 
     ruleset = fields.String(required=True)
     options = BoundedDict(keys=fields.String(), values=fields.Raw(), required=True)
-    engine_version = fields.String(required=True)
+    engine_version = fields.String(required=True, metadata={
+        "description": "the engine's version, plus as semver build metadata the version of the rule-set's value "
+                       "model (docs/advice.md#value), e.g. `0.1.0+value-1.bga-taiwan.seed1-deals4000`"})
 
 
 def resolve(payload: dict[str, Any]) -> tuple[RuleSet, dict[str, Any]]:
@@ -201,7 +203,7 @@ def resolve(payload: dict[str, Any]) -> tuple[RuleSet, dict[str, Any]]:
 
 def echo(ruleset: RuleSet, options: dict[str, Any]) -> dict[str, Any]:
     """The echo part of an answer."""
-    return {"ruleset": ruleset.id, "options": options, "engine_version": ENGINE_VERSION}
+    return {"ruleset": ruleset.id, "options": options, "engine_version": engine_version(ruleset)}
 
 
 @lru_cache(maxsize=8192)

@@ -7,6 +7,7 @@ listed here; nothing outside its family's package names it. Tests may register a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -15,8 +16,10 @@ from .errors import UnknownRuleset, shown
 from .fourcolor.rulesets import BGA_TAIWAN, CARDAVIA_FLOWERS
 from .protocol import RuleSet
 from .protocol import check_extras as check_extras_in
+from .value import load_model, model_path
 
-__all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "get_ruleset", "register",
+__all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "engine_version", "get_ruleset",
+           "register",
            "registered", "unregister"]
 
 ENGINE_VERSION = "0.1.0"
@@ -54,6 +57,16 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
         known = ", ".join(sorted(_REGISTRY))
         raise UnknownRuleset(f"unknown rule-set {shown(ruleset_id)}; known: {known}", "ruleset")
     return _REGISTRY[ruleset_id]
+
+
+def engine_version(ruleset: RuleSet) -> str:
+    """The engine version a rule-set's answers carry: `ENGINE_VERSION`, plus, as semver build metadata, the version
+    of the value model its answers' `value` fields come from (`0.1.0+value-1.bga-taiwan.seed1-deals4000`;
+    docs/advice.md#value), so an answer names the model that valued it. A rule-set without a shipped model: the
+    plain version. A model file that exists but does not load is `ModelMissing` here too."""
+    if not model_path(ruleset.id).exists():
+        return ENGINE_VERSION
+    return f"{ENGINE_VERSION}+{re.sub(r'[^0-9A-Za-z-]+', '.', load_model(ruleset.id).version)}"
 
 
 def all_rulesets() -> list[RuleSet]:

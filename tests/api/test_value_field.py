@@ -71,3 +71,26 @@ def test_no_value_where_the_model_was_not_trained(client):
     assert paid["choices"] and all(c["value"] is None for c in paid["choices"])
     unpaid = client.post("/v1/claims", json=flowers).get_json()
     assert all(isinstance(c["value"], float) for c in unpaid["choices"])
+
+
+def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
+    """The engine version of a rule-set's answers carries, as semver build metadata, the version written in that
+    rule-set's model file (read here from the file itself); GET /v1/rulesets names it per rule-set; a rule-set with
+    no model file answers the plain engine version."""
+    import json
+    import re
+
+    from service.rules import registry, value
+
+    for ruleset, body in (("bga-taiwan", {"hand": BGA_HAND}), ("cardavia-chan", {"hand": CHAN_HAND})):
+        shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))["version"]
+        wanted = f"{registry.ENGINE_VERSION}+{re.sub(r'[^0-9A-Za-z-]+', '.', shipped)}"
+        answer = client.post("/v1/discards", json={"ruleset": ruleset, "seats": 4, "seat": 0, **body}).get_json()
+        assert answer["engine_version"] == wanted
+        assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*", wanted)  # semver build metadata
+        assert client.get(f"/v1/rulesets/{ruleset}").get_json()["engine_version"] == wanted
+        listed = {r["id"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
+        assert listed[ruleset]["engine_version"] == wanted
+    monkeypatch.setattr(value, "MODELS", tmp_path)  # no model shipped: the plain version
+    answer = client.post("/v1/discards", json={"ruleset": "bga-taiwan", "hand": BGA_HAND, "seats": 4, "seat": 0})
+    assert answer.get_json()["engine_version"] == registry.ENGINE_VERSION

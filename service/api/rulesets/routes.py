@@ -6,7 +6,7 @@ from flask.views import MethodView
 
 from ...http.errors import problem
 from ...rules.errors import UnknownRuleset
-from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
+from ...rules.registry import ENGINE_VERSION, all_rulesets, engine_version, get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cached
 from .schemas import RulesetListSchema, RulesetSchema
@@ -24,7 +24,8 @@ class Rulesets(MethodView):
     @blp.alt_response(304, description="If-None-Match names the current ETag")
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
-        return {"engine_version": ENGINE_VERSION, "rulesets": [r.describe() for r in all_rulesets()]}
+        return {"engine_version": ENGINE_VERSION,
+                "rulesets": [{"engine_version": engine_version(r), **r.describe()} for r in all_rulesets()]}
 
 
 @blp.route("/<string:ruleset_id>")
@@ -42,4 +43,4 @@ class Ruleset(MethodView):
             ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as error:
             return problem(404, "unknown_ruleset", error.message)
-        return {"engine_version": ENGINE_VERSION, **ruleset.describe()}
+        return {"engine_version": engine_version(ruleset), **ruleset.describe()}
