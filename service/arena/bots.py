@@ -12,6 +12,8 @@ from __future__ import annotations
 import atexit
 import ctypes
 import json
+import multiprocessing
+import multiprocessing.util
 import os
 import select
 import shlex
@@ -179,9 +181,13 @@ def close_all() -> None:
 
 
 def _hook_cleanup() -> None:
-    """Close the bots when this process exits. A worker of `--jobs` is ended by its pool with SIGTERM, which skips
-    every exit handler: its bots then die with it (`PR_SET_PDEATHSIG`) or see their input close, without `end`."""
+    """Close the bots when this process exits: at exit of the arena's own process, and in a worker of `--jobs` by
+    a multiprocessing finaliser, which its pool runs as the worker ends once the deals are done (`close`/`join`,
+    `duplicate.play_deals`), so the worker's bots get `end` too. A worker terminated on an error skips every exit
+    handler: its bots then die with it (`PR_SET_PDEATHSIG`) or see their input close."""
     global _hooked
     if not _hooked:
         _hooked = True
         atexit.register(close_all)
+        if multiprocessing.parent_process() is not None:
+            multiprocessing.util.Finalize(None, close_all, exitpriority=100)

@@ -134,5 +134,12 @@ def play_deals(arena: Arena, deals: int, jobs: int = 1) -> Iterator[list[list[Se
         return
     from multiprocessing import get_context
 
-    with get_context("spawn").Pool(jobs) as pool:
+    pool = get_context("spawn").Pool(jobs)
+    try:
         yield from pool.imap(_play, work, chunksize=1)
+        pool.close()  # every deal done: the workers end normally, and their external bots get `end` (bots.py)
+    except BaseException:
+        pool.terminate()  # an error, a bot that broke the protocol, or the caller stopped reading
+        raise
+    finally:
+        pool.join()

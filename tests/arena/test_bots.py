@@ -154,6 +154,19 @@ def test_the_same_figures_for_any_jobs_with_a_bot(capfd):
     assert one[0] == two[0] == 0 and one[1] == two[1]
 
 
+def test_bots_of_worker_processes_are_sent_end_too(capfd, tmp_path):
+    """With --jobs 2 every bot process, whichever worker started it, gets `end` as its last message and exits."""
+    name, record = bot(tmp_path, "none")
+    status, _, _ = run(capfd, "--ruleset", "cardavia-chan", "--policies", f"{name},advice,advice,advice",
+                       "--deals", "4", "--seed", "9", "--json", "--jobs", "2")
+    assert status == 0
+    messages = [json.loads(line) for line in record.read_text().splitlines()]
+    pids = record.with_name(record.name + ".pids").read_text().split()
+    assert len(pids) >= 4  # one process per seat in each worker that met the bot
+    assert [m["type"] for m in messages].count("end") == len(pids)
+    assert_gone(record)
+
+
 @pytest.mark.parametrize("mode, says", [
     ("illegal", "answered discard 'zz', not one of the legal discards"),
     ("no_answer_key", "answered discard None, not one of the legal discards"),
