@@ -17,6 +17,7 @@ from service.replay.summary import engine_version, log_entry, player_totals, sea
 from service.rules.fourcolor.cards import CHESS_CODES
 from service.rules.registry import ENGINE_VERSION
 from service.rules.value import load_model
+from tests.support.chan_logs import CHAN, deal
 from tests.support.fourcolor_logs import BGA, FLOWERS, simulated, walk
 
 EXACT = ReviewSettings("exact")
@@ -130,6 +131,51 @@ def test_three_seats_fall_back_to_the_expected_gain(client):
     assert decision["expected_loss"] == round(
         option(answer, "wA")["expected_gain"] - option(answer, "yC")["expected_gain"], 4)
     assert stats["review"]["loss_unit"] == stats["review"]["overall"]["loss_unit"] == "expected_gain"
+
+
+# Chắn (tests/replay/test_claim_review.py): 5 Chắn, 3 Cạ and the lone 6s 9c 8m; 5 Chắn, 4 Cạ and 9c.
+THREE_LONE = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 2s 2c 4m 4s 5m 5s 6s 9c 8m"
+NINE_C = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 2s 2c 4m 4s 5m 5s 6s 6c 9c"
+
+
+def test_chan_discard_breaking_a_ca_costs_the_value_difference(client):
+    """Seat 1 captures the dealer's 6c with 6s as a Cạ, then discards 5m: the Cạ 5m-5s broken, 5s and 9c lone, one
+    replacement from waiting, where 8m (the advice) waits on 9c. Priced by /v1/discards on his position (18 cards,
+    the Cạ exposed, nothing else seen, his history: 6s played into a Cạ, a Cạ captured), in points."""
+    log = deal({0: "6c", 1: THREE_LONE})
+    log["events"] = [{"seat": 0, "type": "discard", "card": "6c"},
+                     {"seat": 1, "type": "capture", "meld": "ca", "cards": ["6s", "6c"]},
+                     {"seat": 1, "type": "discard", "card": "5m"}]
+    _, decision = reviewed(log, 1)
+    hand = THREE_LONE.split()
+    hand.remove("6s")
+    answer = client.post("/v1/discards", json={
+        "ruleset": CHAN, "seats": 4, "seat": 1, "hand": hand, "exposed": [{"kind": "ca", "cards": ["6s", "6c"]}],
+        "visible": [], "history": {"played_into_ca": ["6s"], "captured_ca": True}}).get_json()
+    advised, played = answer["discards"][0], option(answer, "5m")
+    assert (advised["card"], advised["distance"], played["distance"]) == ("8m", 0, 1)
+    assert (decision["distance"], decision["best_distance"]) == (1, 0)
+    assert (decision["value"], decision["best_value"]) == (played["value"], advised["value"])
+    assert decision["expected_loss"] == round(advised["value"] - played["value"], 4) > 0
+    assert decision["loss_unit"] == "points"
+
+
+def test_chan_win_passed_up_costs_the_win_minus_passing(client):
+    """Seat 1 lets 9c go at his own gate: the win is worth its settlement (27), passing what /v1/claims values
+    it at for the position (8m seen)."""
+    log = deal({0: "8m", 1: NINE_C}, stock="9c")
+    log["events"] = [{"seat": 0, "type": "discard", "card": "8m"}, {"seat": 1, "type": "draw"},
+                     {"seat": 2, "type": "draw"}]
+    found, seats = review(log, EXACT)
+    assert found.valid, found.violations
+    [decision] = [d for d in seats[1]["claim_decisions"] if d["event"] == 1]
+    answer = client.post("/v1/claims", json={"ruleset": CHAN, "seats": 4, "seat": 1, "from_seat": 1,
+                                             "card_source": "stock", "public_card": "9c", "hand": NINE_C.split(),
+                                             "visible": ["8m"]}).get_json()
+    win, passing = answer["choices"][0], next(c for c in answer["choices"] if c["kind"] == "pass")
+    assert (win["kind"], win["value"], decision["best_value"]) == ("win", 27, 27)
+    assert decision["value"] == passing["value"]
+    assert decision["expected_loss"] == round(27 - passing["value"], 4) > 0
 
 
 def test_summary_mean_loss_is_the_total_over_the_decisions():
