@@ -8,7 +8,7 @@ from typing import Any
 from rq import get_current_job
 
 from service.replay.reviewers import review
-from service.replay.summary import batch_result, initial_progress, log_entry, seat_names
+from service.replay.summary import batch_result, engine_version, initial_progress, log_entry, seat_names
 from service.search.review import settings_with_rater
 
 PROGRESS_EVERY = 200  # events between two progress saves
@@ -52,4 +52,4 @@ def analyse_replays(logs: list[dict[str, Any]], players: list[list[str]] | None 
         found, seats = review(log, settings, progress.decision)
         entries.append(log_entry(i, found, seats, seat_names(players, i, log["seats"])))
         progress.log_done(len(log.get("events") or ()), i == len(logs) - 1)
-    return batch_result(entries, settings.mode)
+    return batch_result(entries, settings.mode, engine_version(logs, settings.mode))

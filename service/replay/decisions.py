@@ -7,26 +7,39 @@ A reviewer keeps what each seat has seen: every public card that was not claimed
 meld) and the other seats' exposed melds. At a discard the seat's cards are as the log has them, so the
 analysis sees exactly the position the player saw.
 
-Expected loss, exact mode: the expected gain of the best-ranked discard minus that of the actual one (never
-negative): what the choice cost on the next card turned up from the stock. Deep mode: the search's objective
+Expected loss (`Pricing`), exact mode, discards and claim decisions alike: where the rule-set's value model
+applies (`rules.value.model_for`: 4 seats, the options it was trained under), the value of the advised option
+(the first of the ranking) minus the value of the option played, each as the answers of /v1/discards and
+/v1/claims show it (4 decimals, over the analysis' own unseen cards), never negative, in the rule-set's unit
+(points; wins where nobody pays); an option worth the advised one (within `SAME_VALUE`) or ranked 1 agrees and
+costs 0. Where no model applies: the one-card expected gain of the advised option minus the actual one's
+(unit `expected_gain`), a win counting its gain. Deep mode: a discard's loss is the search's objective
 (expected settlement in points; win probability where nobody pays) of its best candidate minus the actual
-discard's. A claim decision, in every mode: the expected gain of the advised option minus that of the seat's
-answer (never negative), a win counting its gain (it is certain).
+discard's; claim decisions stay exact. Every decision and every total names its `loss_unit`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis
+from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.protocol import RuleSet
+from ..rules.value import ValueModel, model_for, shown_value, unit_of
 from .log import Event
 
 MODES = ("none", "exact", "deep")
 COSTLIEST = 5
+#: The version of the review's answers (its pricing): 2 prices a decision in values where a value model applies.
+REVIEW_VERSION = "review-2"
+#: The unit of a loss where no value model applies: the one-card expected gain.
+FALLBACK_UNIT = "expected_gain"
+#: The unit of totals over decisions priced in different units.
+MIXED_UNIT = "mixed"
+#: Values this close are the same value: the option played is worth the advised one.
+SAME_VALUE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,38 @@ class ReviewSettings:
     rater: Rater | None = field(default=None, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Pricing:
+    """How a review prices a decision: the rule-set's value model where it applies (4 seats, the options it was
+    trained under: `model_for`), in the unit of the rule-set's objective; else the one-card expected gain."""
+
+    model: ValueModel | None
+    unit: str  # of an exact loss: "points", "wins", or FALLBACK_UNIT without a model
+
+    @classmethod
+    def of(cls, ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> Pricing:
+        """The pricing of a game of this rule-set, options and table size."""
+        model = model_for(ruleset, options, seats)
+        return cls(model, FALLBACK_UNIT if model is None else unit_of(ruleset.objective(options)))
+
+    def value(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float | None:
+        """An option's value as /v1/discards and /v1/claims show it (4 decimals; None without a model)."""
+        return shown_value(self.model, option, unseen_total)
+
+    def price(self, best: DiscardOption | ClaimOption, actual: DiscardOption | ClaimOption,
+              unseen_total: int) -> dict[str, Any]:
+        """The option played against the advised one `best` (both of one analysis, counted on its
+        `unseen_total`): `value`, `best_value`, `agreed`, `expected_loss` and its `loss_unit`."""
+        if self.model is None:
+            return {"value": None, "best_value": None, "agreed": actual.rank == 1, "loss_unit": self.unit,
+                    "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4)}
+        value, best_value = self.model.value(actual, unseen_total), self.model.value(best, unseen_total)
+        shown, best_shown = round(value, 4), round(best_value, 4)
+        agreed = actual.rank == 1 or abs(best_value - value) <= SAME_VALUE
+        return {"value": shown, "best_value": best_shown, "agreed": agreed, "loss_unit": self.unit,
+                "expected_loss": 0.0 if agreed else round(max(0.0, best_shown - shown), 4)}
+
+
 class DecisionReview:
     """Mixin for the reviewing replays: `init_decisions` once, then the hooks fill `decisions` and `passes`."""
 
@@ -75,6 +120,15 @@ class DecisionReview:
         self.claims_rated: set[tuple[int | None, int]] = set()
         self.offered_by: int | None = None  # the event that put the public card on offer
         self.progress = progress
+        log = self.log  # type: ignore[attr-defined]
+        self.pricing = Pricing.of(log.ruleset, log.options, log.seats)
+
+    def loss_units(self) -> tuple[str, str]:
+        """The unit of a discard's loss and of a claim decision's in this review (before any is rated): deep mode
+        prices discards in the search's objective."""
+        log = self.log  # type: ignore[attr-defined]
+        deep = self.settings.mode == "deep"
+        return unit_of(log.ruleset.objective(log.options)) if deep else self.pricing.unit, self.pricing.unit
 
     # -- what each seat has seen ---------------------------------------------------------------------------
     def shown_now(self, event: Event) -> None:
@@ -131,14 +185,15 @@ class DecisionReview:
         if actual is None or all(o.kind == "pass" for o in analysis.options):
             return  # nothing to decide, or a claim the rules do not allow (the audit reports it)
         show = self.show  # type: ignore[attr-defined]
-        best = analysis.options[0]
+        best, total = analysis.options[0], analysis.unseen_total
         self.claim_decisions.append({
             "event": self.offered_by, "seat": seat, "card": show(card), "role": role, "answer": actual.kind,
             "cards": [show(c) for c in actual.cards], "rank": actual.rank, "best": best.kind,
-            "best_cards": [show(c) for c in best.cards], "agreed": actual.rank == 1, "options": len(analysis.options),
-            "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4), "reason": best.reason,
+            "best_cards": [show(c) for c in best.cards], "options": len(analysis.options),
+            **self.pricing.price(best, actual, total), "reason": best.reason,
             "ranking": [{"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "distance": o.distance,
-                         "expected_gain": round(o.expected_gain, 4), "gain": o.gain} for o in analysis.options],
+                         "expected_gain": round(o.expected_gain, 4), "gain": o.gain,
+                         "value": self.pricing.value(o, total)} for o in analysis.options],
         })
 
     def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
@@ -160,16 +215,16 @@ class DecisionReview:
         actual = next((o for o in analysis.options if o.card == card), None)
         if actual is None or not analysis.options:
             return
-        best = analysis.options[0]
+        best, total = analysis.options[0], analysis.unseen_total
         show = self.show  # type: ignore[attr-defined]
         entry = {
             "event": event.index, "seat": event.seat, "card": show(card), "rank": actual.rank,
-            "best": [show(o.card) for o in analysis.options if o.rank == 1], "agreed": actual.rank == 1,
+            "best": [show(o.card) for o in analysis.options if o.rank == 1],
             "options": len(analysis.options), "distance": actual.distance, "best_distance": best.distance,
-            "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4),
-            "reason": best.reason, "deep": None,
+            **self.pricing.price(best, actual, total), "reason": best.reason, "deep": None,
             "ranking": [{"card": show(o.card), "rank": o.rank, "distance": o.distance,
-                         "expected_gain": round(o.expected_gain, 4)} for o in analysis.options],
+                         "expected_gain": round(o.expected_gain, 4), "value": self.pricing.value(o, total)}
+                        for o in analysis.options],
         }
         if self.settings.mode == "deep":
             try:
@@ -178,6 +233,7 @@ class DecisionReview:
                 entry["deep"] = rater(self.seat_view(event.seat, self.shown, self.stock_left()), card, analysis,
                                       self.settings)
                 entry["expected_loss"] = entry["deep"]["expected_loss"]
+                entry["loss_unit"] = unit_of(entry["deep"]["objective"])
             except DomainError:
                 pass  # a position an illegal log made impossible to deal: the exact rating stands
         self.decisions.append(entry)
@@ -219,30 +275,44 @@ def answer_of(analysis: ClaimAnalysis, made: Event | None) -> ClaimOption | None
                  if o.kind == kind and (cards is None or tuple(sorted(o.cards)) == cards)), None)
 
 
-def rated(mine: list[dict[str, Any]]) -> dict[str, Any]:
-    """Count, agreements, agreement rate and total expected loss of some rated decisions."""
+def common_unit(units: Iterable[str]) -> str | None:
+    """The one unit of some losses (None: no loss; `MIXED_UNIT`: losses in different units)."""
+    found = set(units)
+    return None if not found else found.pop() if len(found) == 1 else MIXED_UNIT
+
+
+def rated(mine: list[dict[str, Any]], unit: str) -> dict[str, Any]:
+    """Count, agreements, agreement rate, total and mean expected loss of some rated decisions, and the unit of
+    their losses (`unit` when there are none)."""
     agreed = sum(d["agreed"] for d in mine)
+    total = round(sum(d["expected_loss"] for d in mine), 4)
     return {"decisions": len(mine), "agreed": agreed,
             "agreement_rate": round(agreed / len(mine), 4) if mine else None,
-            "expected_loss": round(sum(d["expected_loss"] for d in mine), 4)}
+            "expected_loss": total, "mean_loss": round(total / len(mine), 4) if mine else 0.0,
+            "loss_unit": common_unit(d["loss_unit"] for d in mine) or unit}
+
+
+def costliest(mine: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The `COSTLIEST` decisions of largest expected loss (earliest first among equal ones), those that cost."""
+    ordered = sorted(mine, key=lambda d: (-d["expected_loss"], d["event"]))[:COSTLIEST]
+    return [{k: d[k] for k in keys} for d in ordered if d["expected_loss"] > 0]
 
 
 def seat_summary(decisions: list[dict[str, Any]], passes: list[dict[str, Any]], seat: int,
-                 claim_decisions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Of one seat: agreement rate, total expected loss and the costliest decisions of its discards; the same of
-    its claim decisions (`claims`); both together (`overall`); the wins and claims it passed up."""
+                 claim_decisions: list[dict[str, Any]] | None = None,
+                 units: tuple[str, str] = (FALLBACK_UNIT, FALLBACK_UNIT)) -> dict[str, Any]:
+    """Of one seat: agreement rate, total and mean expected loss and the costliest decisions of its discards; the
+    same of its claim decisions (`claims`); both together (`overall`); the wins and claims it passed up. `units`:
+    the loss units of a discard and of a claim decision in this review (`DecisionReview.loss_units`)."""
     mine = [d for d in decisions if d["seat"] == seat]
     answers = [d for d in claim_decisions or () if d["seat"] == seat]
-    costliest = sorted(mine, key=lambda d: (-d["expected_loss"], d["event"]))[:COSTLIEST]
-    claim_costliest = sorted(answers, key=lambda d: (-d["expected_loss"], d["event"]))[:COSTLIEST]
+    both = common_unit(units) or FALLBACK_UNIT
     return {
-        **rated(mine),
-        "costliest": [{k: d[k] for k in ("event", "card", "best", "expected_loss")}
-                      for d in costliest if d["expected_loss"] > 0],
-        "claims": {**rated(answers),
-                   "costliest": [{k: d[k] for k in ("event", "card", "answer", "best", "expected_loss")}
-                                 for d in claim_costliest if d["expected_loss"] > 0]},
-        "overall": rated(mine + answers),
+        **rated(mine, units[0]),
+        "costliest": costliest(mine, ("event", "card", "best", "expected_loss", "loss_unit")),
+        "claims": {**rated(answers, units[1]),
+                   "costliest": costliest(answers, ("event", "card", "answer", "best", "expected_loss", "loss_unit"))},
+        "overall": rated(mine + answers, both),
         "passed_wins": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "win"],
         "passed_claims": [p["event"] for p in passes if p["seat"] == seat and p["passed"] == "claim"],
         "passes": [{k: p[k] for k in ("event", "passed", "claims")} for p in passes if p["seat"] == seat],

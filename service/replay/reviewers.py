@@ -39,7 +39,8 @@ def review(raw: dict[str, Any], settings: ReviewSettings | None = None, progress
         {"seat": seat, "claims": dict(claims[seat]), "claims_made": sum(claims[seat].values()),
          "wins_passed_up": passed[seat, "win"], "claims_passed_up": passed[seat, "claim"],
          "violations": illegal[seat], "delta": deltas[seat], "won": winner == seat,
-         "review": seat_summary(replay.decisions, replay.passes, seat, replay.claim_decisions) if reviewed else None,
+         "review": seat_summary(replay.decisions, replay.passes, seat, replay.claim_decisions, replay.loss_units())
+         if reviewed else None,
          "decisions": [d for d in replay.decisions if d["seat"] == seat] if reviewed else None,
          "claim_decisions": [d for d in replay.claim_decisions if d["seat"] == seat] if reviewed else None}
         for seat in range(log.seats)

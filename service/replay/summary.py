@@ -1,13 +1,19 @@
 """A batch of reviewed logs as the replay job answers it: each log's entry, each player's totals across games,
-and the progress a batch starts from."""
+the version of the engine and of the pricing that reviewed them, and the progress a batch starts from."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..rules.registry import ENGINE_VERSION, get_ruleset
+from ..rules.value import model_for
 from .audit import Audit
+from .decisions import REVIEW_VERSION, common_unit
 from .reviewers import count_discards
+
+PARTS = ("discards", "claims", "overall")
 
 
 def initial_progress(logs: list[dict[str, Any]]) -> dict[str, int]:
@@ -36,14 +42,17 @@ def log_entry(index: int, found: Audit, seats: list[dict[str, Any]], names: list
 
 def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each player's totals across the entries (in order): games, points and their running total, wins,
-    violations; of reviewed discards the count, agreements, expected loss and agreement rate; the same of his
-    reviewed claim decisions (`claims`) and of both together (`overall`)."""
+    violations; of reviewed discards the count, agreements, total and mean expected loss, its unit and the
+    agreement rate; the same of his reviewed claim decisions (`claims`) and of both together (`overall`). A unit
+    is that of his games' losses (`mixed` when they differ, null when none of his games was reviewed)."""
     totals: dict[str, dict[str, Any]] = {}
+    units: dict[tuple[str, str], list[tuple[int, str]]] = {}  # (player, part) -> (decisions, unit) per game
     for entry in entries:
         for stats in entry["seats"]:
-            player = totals.setdefault(stats["player"], {
-                "games": 0, "points": 0, "wins": 0, "violations": 0, "trajectory": [], "decisions": 0,
-                "agreed": 0, "expected_loss": 0.0, "claims": _figures(), "overall": _figures()})
+            name = stats["player"]
+            player = totals.setdefault(name, {
+                "games": 0, "points": 0, "wins": 0, "violations": 0, "trajectory": [], **_figures(),
+                "claims": _figures(), "overall": _figures()})
             player["games"] += 1
             player["points"] += stats["delta"] or 0
             player["trajectory"].append(player["points"])  # running total after each of the player's games
@@ -51,13 +60,21 @@ def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             player["violations"] += stats["violations"]
             review = stats["review"]
             if review:
-                _add(player, review)
-                _add(player["claims"], review.get("claims") or _figures())
-                _add(player["overall"], review.get("overall") or review)
-    for player in totals.values():
-        for figures in (player, player["claims"], player["overall"]):
+                found = {"discards": review, "claims": review.get("claims") or _figures(),
+                         "overall": review.get("overall") or review}
+                for part in PARTS:
+                    _add(player if part == "discards" else player[part], found[part])
+                    if found[part].get("loss_unit"):
+                        units.setdefault((name, part), []).append((found[part]["decisions"],
+                                                                   found[part]["loss_unit"]))
+    for name, player in totals.items():
+        for part in PARTS:
+            figures = player if part == "discards" else player[part]
             decisions = figures["decisions"]
             figures["agreement_rate"] = round(figures["agreed"] / decisions, 4) if decisions else None
+            figures["mean_loss"] = round(figures["expected_loss"] / decisions, 4) if decisions else 0.0
+            games = units.get((name, part), [])
+            figures["loss_unit"] = common_unit(u for n, u in games if n) or common_unit(u for _, u in games)
     return totals
 
 
@@ -73,9 +90,24 @@ def _add(into: dict[str, Any], found: dict[str, Any]) -> None:
     into["expected_loss"] = round(into["expected_loss"] + found["expected_loss"], 4)
 
 
-def batch_result(entries: list[dict[str, Any]], mode: str) -> dict[str, Any]:
-    """The job's answer: every log's entry, the review mode, and one summary across games."""
-    return {"logs": entries, "review": mode,
+def engine_version(logs: Sequence[Mapping[str, Any]], mode: str) -> str:
+    """The version a batch's review answers with: the engine's, the review's (`REVIEW_VERSION`) and, `+`-joined
+    and sorted, the version of every value model that priced one of its logs (`rules.value.model_for`), so
+    answers priced by different models never pass for one another."""
+    models: set[str] = set()
+    if mode != "none":
+        for raw in logs:
+            ruleset = get_ruleset(raw.get("ruleset"))
+            model = model_for(ruleset, ruleset.resolve_options(raw.get("options")), raw["seats"])
+            if model is not None:
+                models.add(model.version)
+    return "+".join([ENGINE_VERSION, REVIEW_VERSION, *sorted(models)])
+
+
+def batch_result(entries: list[dict[str, Any]], mode: str, version: str) -> dict[str, Any]:
+    """The job's answer: every log's entry, the review mode, the engine version that reviewed them
+    (`engine_version`), and one summary across games."""
+    return {"logs": entries, "review": mode, "engine_version": version,
             "summary": {"games": len(entries), "valid": sum(e["valid"] for e in entries),
                         "outcomes": dict(Counter(e["outcome"]["type"] for e in entries)),
                         "players": player_totals(entries)}}

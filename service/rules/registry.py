@@ -7,7 +7,6 @@ listed here; nothing outside its family's package names it. Tests may register a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -60,13 +59,13 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
 
 
 def engine_version(ruleset: RuleSet) -> str:
-    """The engine version a rule-set's answers carry: `ENGINE_VERSION`, plus, as semver build metadata, the version
-    of the value model its answers' `value` fields come from (`0.1.0+value-1.bga-taiwan.seed1-deals4000`;
-    docs/advice.md#value), so an answer names the model that valued it. A rule-set without a shipped model: the
-    plain version. A model file that exists but does not load is `ModelMissing` here too."""
+    """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
+    its answers' `value` fields come from (`0.1.0+value-1/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
+    answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
+    without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
     if not model_path(ruleset.id).exists():
         return ENGINE_VERSION
-    return f"{ENGINE_VERSION}+{re.sub(r'[^0-9A-Za-z-]+', '.', load_model(ruleset.id).version)}"
+    return f"{ENGINE_VERSION}+{load_model(ruleset.id).version}"
 
 
 def all_rulesets() -> list[RuleSet]:

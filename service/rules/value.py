@@ -37,6 +37,8 @@ DISTANCES = 4
 MODELS = Path(__file__).resolve().parent / "models"
 FORMAT = 1
 TRAINED_SEATS = 4  # the arena plays four seats: a model speaks of that table only
+#: The unit a value is counted in (and a loss priced in values), by the objective it estimates.
+UNITS = {"expected_settlement": "points", "win_probability": "wins"}
 
 
 class ModelMissing(FileNotFoundError):
@@ -124,6 +126,11 @@ def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> Value
     if dict(options) != dict(trained) or seats != model.meta.get("seats", TRAINED_SEATS):
         return None
     return model
+
+
+def unit_of(objective: str) -> str:
+    """The unit of a value of this objective (`ruleset.objective(options)`): points, or wins where nobody pays."""
+    return UNITS[objective]
 
 
 def shown_value(model: ValueModel | None, option: DiscardOption | ClaimOption, unseen_total: int) -> float | None:

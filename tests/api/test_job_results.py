@@ -14,6 +14,7 @@ import yaml
 from service.api.examples import CREATE_REPLAY, CREATE_SEARCH
 from service.app import create_app
 from service.replay.families import simulate
+from service.rules.registry import ENGINE_VERSION
 from tests.support.jobs import run_worker
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
@@ -94,9 +95,20 @@ def test_finished_replay_is_a_replay_result(jobs_client, redis_db, body):
 
 
 def test_replay_results_cover_the_reviews(jobs_client, redis_db):
-    """The deep replay above really carries what the schema documents: deep ratings, claim decisions, passes."""
+    """The deep replay above really carries what the schema documents: deep ratings, claim decisions, passes,
+    losses in the rule-sets' units (Chắn points, the flowers' wins), each player's mean loss, and the engine version
+    naming the two value models that priced them."""
     answer = finished(jobs_client, redis_db, "/v1/replays", {"logs": [CHAN_LOG, FOUR_COLOR_LOG], "review": DEEP})
     seats = [seat for log in answer["result"]["logs"] for seat in log["seats"]]
     assert any(d["deep"] for seat in seats for d in seat["decisions"])
     assert any(seat["claim_decisions"] for seat in seats)
     assert all(seat["review"] is not None for seat in seats)
+    units = [{d["loss_unit"] for seat in log["seats"] for d in seat["decisions"] + seat["claim_decisions"]}
+             for log in answer["result"]["logs"]]
+    assert units == [{"points"}, {"wins"}]
+    players = answer["result"]["summary"]["players"]
+    assert all(p["loss_unit"] == "mixed" for p in players.values())  # each player sat in both games
+    assert all(p["mean_loss"] == round(p["expected_loss"] / p["decisions"], 4) for p in players.values())
+    versions = answer["result"]["engine_version"].split("+")
+    assert versions[:2] == [ENGINE_VERSION, "review-2"]
+    assert sorted(v.split("/")[1] for v in versions[2:]) == ["cardavia-chan", "cardavia-flowers"]

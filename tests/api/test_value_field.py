@@ -74,20 +74,18 @@ def test_no_value_where_the_model_was_not_trained(client):
 
 
 def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
-    """The engine version of a rule-set's answers carries, as semver build metadata, the version written in that
+    """The engine version of a rule-set's answers carries, after a `+`, the version written in that
     rule-set's model file (read here from the file itself); GET /v1/rulesets names it per rule-set; a rule-set with
     no model file answers the plain engine version."""
     import json
-    import re
 
     from service.rules import registry, value
 
     for ruleset, body in (("bga-taiwan", {"hand": BGA_HAND}), ("cardavia-chan", {"hand": CHAN_HAND})):
         shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))["version"]
-        wanted = f"{registry.ENGINE_VERSION}+{re.sub(r'[^0-9A-Za-z-]+', '.', shipped)}"
+        wanted = f"{registry.ENGINE_VERSION}+{shipped}"
         answer = client.post("/v1/discards", json={"ruleset": ruleset, "seats": 4, "seat": 0, **body}).get_json()
         assert answer["engine_version"] == wanted
-        assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*", wanted)  # semver build metadata
         assert client.get(f"/v1/rulesets/{ruleset}").get_json()["engine_version"] == wanted
         listed = {r["id"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
         assert listed[ruleset]["engine_version"] == wanted

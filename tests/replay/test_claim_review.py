@@ -1,6 +1,7 @@
 """Claim decisions in the replay review (`service/replay/decisions.py`): each seat's answer to a public card on
 which it had a legal claim or win (its claim, its win or its pass) rated against `analyse_claims` on the position
-it saw, with the advised option, the answer's rank and the expected loss worked out by hand."""
+it saw, with the advised option and the answer's rank worked out by hand, and the expected loss priced in the
+value model's points (tests/api/test_review_pricing.py checks the values against /v1/claims)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from service.rules.fourcolor.cards import CHESS_CODES
 from service.search.review import deep_rating
 from tests.support.chan_logs import deal
 from tests.support.logs import simulated_logs
+from tests.support.review import priced_as_documented
 
 EXACT = ReviewSettings("exact")
 BGA = "bga-taiwan"
@@ -46,20 +48,25 @@ def claim_decision(seats: list[dict], seat: int, event: int) -> dict:
 
 def test_passing_up_a_triple_that_completes_a_wait_is_a_costly_disagreement():
     """Seat 2 (other: seat 1 is next) lets the dealer's rC go. The triple then wA waits on yP: 4 unseen of the 91
-    cards seat 2 has not seen (112 - his 20 - the public rC), each worth 6, against nothing for passing (still one
-    replacement away): expected loss 4 x 6 / 91."""
+    cards seat 2 has not seen (112 - his 20 - the public rC), each worth 6 (a one-card expected gain of 4 x 6 /
+    91), where passing stays one replacement away (none): the loss is the triple's value minus passing's."""
     found, seats = review(bga_log(PAIR_C, "rC", [{"seat": 1, "type": "draw"}]), EXACT)
     assert found.valid, found.violations
     decision = claim_decision(seats, 2, 0)
     assert (decision["answer"], decision["best"], decision["best_cards"]) == ("pass", "triple", ["rC"] * 3)
     assert decision["role"] == "other" and not decision["agreed"] and decision["rank"] == 2
-    assert decision["expected_loss"] == pytest.approx(24 / 91, abs=1e-4)
+    gains = {r["kind"]: r["expected_gain"] for r in decision["ranking"]}
+    assert (gains["triple"], gains["pass"]) == (pytest.approx(24 / 91, abs=1e-4), 0)
+    assert decision["loss_unit"] == "points" and decision["expected_loss"] > 0
+    assert decision["expected_loss"] == round(decision["best_value"] - decision["value"], 4)
     summary = seats[2]["review"]
     assert summary["claims"]["decisions"] == 1 and summary["claims"]["agreement_rate"] == 0
+    assert summary["claims"]["mean_loss"] == decision["expected_loss"]
     assert summary["claims"]["costliest"] == [{"event": 0, "card": "rC", "answer": "pass", "best": "triple",
-                                               "expected_loss": decision["expected_loss"]}]
+                                               "expected_loss": decision["expected_loss"], "loss_unit": "points"}]
     assert summary["overall"]["decisions"] == summary["decisions"] + 1
-    assert summary["overall"]["expected_loss"] == pytest.approx(summary["expected_loss"] + 24 / 91, abs=1e-3)
+    assert summary["overall"]["expected_loss"] == pytest.approx(
+        summary["expected_loss"] + decision["expected_loss"], abs=1e-3)
 
 
 def test_taking_the_triple_agrees():
@@ -76,12 +83,13 @@ def test_taking_the_triple_agrees():
 
 def test_hu_under_the_threshold_is_a_disagreement():
     """Seat 2 calls hu on gP for 3 points: it pays 33 (docs/rules.md#fc-settlement), where passing keeps the
-    wait, whose only win also costs (an expected gain of 0): expected loss 0 - (-33) = 33."""
+    wait. A win is worth its settlement, -33: the loss is passing's value + 33."""
     found, seats = review(bga_log(LOW, "gP", [{"seat": 2, "type": "hu"}]), EXACT)
     assert found.valid and found.outcome["deltas"][2] == -33
     decision = claim_decision(seats, 2, 0)
     assert (decision["answer"], decision["best"], decision["rank"]) == ("hu", "pass", 2)
-    assert decision["expected_loss"] == 33
+    assert decision["value"] == -33 and decision["loss_unit"] == "points"
+    assert decision["expected_loss"] == round(decision["best_value"] + 33, 4) > 0
 
 
 def test_only_seats_with_a_legal_claim_are_rated():
@@ -108,9 +116,9 @@ THREE_LONE = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 2s 2c 4m 4s 5m 5s 6s 9c 8m"
 
 def test_chan_win_passed_up_at_his_own_gate():
     """Seat 1 turns up 9c at his own gate and lets it go. The win: Bạch định 7 + Bạch thủ dịch 1 + Ù chì dịch 1
-    = 9 from each of three losers, 27. Passing keeps the wait on 9c: 2 unseen copies of the 79 cards he has not
-    seen (100 - his 19 - the public 9c - the discarded 8m), each worth 3 x 8 on another gate's stock card:
-    48 / 79. Expected loss 27 - 48 / 79."""
+    = 9 from each of three losers, 27, its value. Passing keeps the wait on 9c: 2 unseen copies of the 79 cards
+    he has not seen (100 - his 19 - the public 9c - the discarded 8m), each worth 3 x 8 on another gate's stock
+    card: a one-card expected gain of 48 / 79. Expected loss 27 minus passing's value."""
     log = deal({0: "8m", 1: NINE_C}, stock="9c")
     log["events"] = [{"seat": 0, "type": "discard", "card": "8m"}, {"seat": 1, "type": "draw"},
                      {"seat": 2, "type": "draw"}]
@@ -118,8 +126,10 @@ def test_chan_win_passed_up_at_his_own_gate():
     assert found.valid, found.violations
     decision = claim_decision(seats, 1, 1)
     assert (decision["answer"], decision["best"], decision["role"]) == ("pass", "win", "drawer")
-    assert decision["ranking"][0]["gain"] == 27
-    assert decision["expected_loss"] == pytest.approx(27 - 48 / 79, abs=1e-4)
+    assert decision["ranking"][0]["gain"] == 27 and decision["best_value"] == 27
+    passing = next(r for r in decision["ranking"] if r["kind"] == "pass")
+    assert passing["expected_gain"] == pytest.approx(48 / 79, abs=1e-4) and passing["value"] == decision["value"]
+    assert decision["expected_loss"] == round(27 - decision["value"], 4) > 0
 
 
 def test_chan_capture_that_completes_a_wait_agrees():
@@ -148,7 +158,8 @@ def test_claim_decisions_of_legal_logs_are_consistent(log):
                 and e["type"] in ("claim", "hu", "capture", "chiu", "win")]
         assert len([d for d in answers if d["answer"] != "pass"]) == len(made)
         for d in answers:
-            assert 1 <= d["rank"] <= d["options"] and d["agreed"] == (d["rank"] == 1) and d["expected_loss"] >= 0
+            assert 1 <= d["rank"] <= d["options"]
+            priced_as_documented(d)
             assert d["ranking"][0]["kind"] == d["best"] and d["ranking"][0]["rank"] == 1
             assert any(r["kind"] == d["answer"] and r["rank"] == d["rank"] for r in d["ranking"])
         summary = seat["review"]
@@ -157,6 +168,9 @@ def test_claim_decisions_of_legal_logs_are_consistent(log):
         assert summary["overall"]["decisions"] == summary["decisions"] + len(answers)
         assert summary["overall"]["expected_loss"] == pytest.approx(
             summary["expected_loss"] + summary["claims"]["expected_loss"], abs=1e-3)
+        for figures in (summary["claims"], summary["overall"]):
+            count = figures["decisions"]
+            assert figures["mean_loss"] == (round(figures["expected_loss"] / count, 4) if count else 0)
 
 
 def test_deep_mode_rates_claims_exactly():

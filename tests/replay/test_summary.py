@@ -28,18 +28,19 @@ def test_seat_names(players, index, seats, names):
     assert seat_names(players, index, seats) == names
 
 
-def reviewed(discards: tuple, claims: tuple = (0, 0, 0.0)) -> dict:
+def reviewed(discards: tuple, claims: tuple = (0, 0, 0.0), unit: str = "points") -> dict:
     """A seat's review summary from (decisions, agreed, expected loss) of its discards and of its claim
-    decisions, with both together as `overall` (as `decisions.seat_summary` gives it)."""
-    figures = [dict(zip(("decisions", "agreed", "expected_loss"), f, strict=True)) for f in (discards, claims)]
-    overall = {k: figures[0][k] + figures[1][k] for k in figures[0]}
-    return {**figures[0], "claims": figures[1], "overall": overall}
+    decisions, with both together as `overall`, every loss in `unit` (as `decisions.seat_summary` gives it)."""
+    figures = [{**dict(zip(("decisions", "agreed", "expected_loss"), f, strict=True)), "loss_unit": unit}
+               for f in (discards, claims)]
+    overall = {k: figures[0][k] + figures[1][k] for k in ("decisions", "agreed", "expected_loss")}
+    return {**figures[0], "claims": figures[1], "overall": {**overall, "loss_unit": unit}}
 
 
 def test_player_totals_run_across_games_in_order():
     """Points add up game after game (the trajectory is the running total); a player seated twice in a batch
-    is one player; agreement is over every reviewed discard, null without any; claim decisions are totalled
-    apart, and both together as `overall`."""
+    is one player; agreement is over every reviewed discard, null without any; the mean loss is the total over the
+    decisions (0 without any); claim decisions are totalled apart, and both together as `overall`."""
     totals = player_totals([
         entry(seat("ann", 6, won=True, review=reviewed((4, 3, 0.25), (2, 1, 0.5))),
               seat("bao", -6, violations=1, review=reviewed((2, 0, 1.5)))),
@@ -50,14 +51,33 @@ def test_player_totals_run_across_games_in_order():
     assert list(totals) == ["ann", "bao", "cam"]
     assert totals["ann"] == {"games": 2, "points": 3, "wins": 1, "violations": 0, "trajectory": [6, 3],
                              "decisions": 5, "agreed": 4, "expected_loss": 0.375, "agreement_rate": 0.8,
-                             "claims": {"decisions": 3, "agreed": 2, "expected_loss": 0.5, "agreement_rate": 0.6667},
+                             "mean_loss": 0.075, "loss_unit": "points",
+                             "claims": {"decisions": 3, "agreed": 2, "expected_loss": 0.5, "agreement_rate": 0.6667,
+                                        "mean_loss": 0.1667, "loss_unit": "points"},
                              "overall": {"decisions": 8, "agreed": 6, "expected_loss": 0.875,
-                                         "agreement_rate": 0.75}}
+                                         "agreement_rate": 0.75, "mean_loss": 0.1094, "loss_unit": "points"}}
     assert totals["bao"]["trajectory"] == [-6, -3] and totals["bao"]["agreement_rate"] == 0.6
+    assert totals["bao"]["mean_loss"] == 0.3 and totals["bao"]["claims"]["mean_loss"] == 0
     assert totals["bao"]["claims"]["agreement_rate"] is None and totals["bao"]["overall"]["agreement_rate"] == 0.6
-    nothing = {"decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None}
+    nothing = {"decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None, "mean_loss": 0.0,
+               "loss_unit": None}
     assert totals["cam"] == {"games": 1, "points": 0, "wins": 0, "violations": 0, "trajectory": [0], **nothing,
                              "claims": nothing, "overall": nothing}
+
+
+def test_a_players_loss_unit_is_that_of_his_games():
+    """Games priced in one unit keep it (a game without decisions of that kind does not count); games priced in
+    different units (a four-seat game in points, a three-seat one by expected gain) are `mixed`."""
+    totals = player_totals([
+        entry(seat("ann", 0, review=reviewed((2, 1, 0.5), unit="points")),
+              seat("bao", 0, review=reviewed((2, 1, 0.5), unit="points"))),
+        entry(seat("ann", 0, review=reviewed((0, 0, 0.0), unit="expected_gain")),
+              seat("bao", 0, review=reviewed((1, 0, 0.25), unit="expected_gain"))),
+    ])
+    assert totals["ann"]["loss_unit"] == "points" and totals["ann"]["mean_loss"] == 0.25
+    assert totals["ann"]["claims"]["loss_unit"] == "mixed"  # no claim decision anywhere: both games' units
+    assert totals["bao"]["loss_unit"] == totals["bao"]["overall"]["loss_unit"] == "mixed"
+    assert totals["bao"]["mean_loss"] == round(0.75 / 3, 4)
 
 
 def test_initial_progress_counts_events_logs_and_discards():

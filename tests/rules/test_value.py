@@ -9,7 +9,7 @@ import pytest
 
 from service.rules import value
 from service.rules.analysis import ClaimOption, DiscardOption, Wait
-from service.rules.registry import all_rulesets
+from service.rules.registry import all_rulesets, get_ruleset
 from service.rules.value import DISTANCES, FEATURES, ModelMissing, ValueModel, bucket, features, load_model, parse
 
 WAITS = (Wait(card=1, unseen=3, claims=("discard",), points=10, gain=12),
@@ -91,3 +91,15 @@ def test_a_model_of_another_shape_is_refused():
                    {**good, "objective": "fun"}):
         with pytest.raises(ValueError):
             parse(broken, "x")
+
+
+def test_a_values_unit_follows_the_objective():
+    """Points wherever a win is paid for; wins where nobody pays (cardavia-flowers' default, docs/rules.md#fl-payment),
+    and points again once its option makes the losers pay; every shipped model's objective names a unit."""
+    flowers = get_ruleset("cardavia-flowers")
+    assert value.unit_of(flowers.objective(flowers.resolve_options({}))) == "wins"
+    assert value.unit_of(flowers.objective(flowers.resolve_options({"payment": "each_loser_pays"}))) == "points"
+    for ruleset in ("bga-taiwan", "cardavia-chan"):
+        found = get_ruleset(ruleset)
+        assert value.unit_of(found.objective(found.resolve_options({}))) == "points"
+    assert {value.unit_of(load_model(r.id).objective) for r in all_rulesets()} == {"points", "wins"}

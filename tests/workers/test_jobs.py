@@ -90,6 +90,9 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
         decisions = sum(s["review"]["decisions"] for s in seats)
         agreed = sum(s["review"]["agreed"] for s in seats)
         claims, overall = totals.pop("claims"), totals.pop("overall")
+        units = {s["review"]["loss_unit"] for s in seats if s["review"]["decisions"]}
+        assert totals.pop("loss_unit") == (units.pop() if len(units) == 1 else "mixed")
+        assert totals.pop("mean_loss") == round(totals["expected_loss"] / decisions, 4)
         assert totals == {"games": len(seats), "points": sum(s["delta"] or 0 for s in seats),
                           "wins": sum(s["won"] for s in seats), "violations": 0, "trajectory": running,
                           "decisions": decisions, "agreed": agreed,

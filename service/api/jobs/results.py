@@ -12,6 +12,22 @@ from ..common import EchoSchema, card_field
 
 OBJECTIVES = ["expected_settlement", "win_probability"]
 STOPS = ["samples", "time_budget", "leader_clear"]
+#: The unit of a decision's `expected_loss`: a value model's (points; wins where nobody pays) or, where no model
+#: applies, the one-card expected gain; totals over decisions of different units are `mixed`.
+LOSS_UNITS = ["points", "wins", "expected_gain"]
+TOTAL_UNITS = [*LOSS_UNITS, "mixed"]
+LOSS = ("exact mode: the advised option's value minus the value of the option played, never negative, in "
+        "`loss_unit` (where no value model applies: the difference of their one-card expected gains); deep mode, a "
+        "discard: the search's best candidate's objective minus the actual discard's")
+
+
+def loss_unit_field() -> fields.String:
+    """A decision's `loss_unit` (its own enum list: the spec then repeats it rather than aliasing one list)."""
+    return fields.String(required=True, metadata={"enum": list(LOSS_UNITS)})
+
+
+VALUE = ("the learned value of the hand the option leaves (a win: its settlement), in the rule-set's unit, as "
+         "/v1/discards and /v1/claims show it; null where no value model applies (other options, 2-3 seats)")
 
 
 class IntervalSchema(ma.Schema):
@@ -83,6 +99,7 @@ class RankedDiscardSchema(ma.Schema):
     rank = fields.Integer(required=True)
     distance = fields.Integer(required=True)
     expected_gain = fields.Float(required=True)
+    value = fields.Float(required=True, allow_none=True, metadata={"description": VALUE})
 
 
 class DeepRatingSchema(ma.Schema):
@@ -105,11 +122,16 @@ class DiscardDecisionSchema(ma.Schema):
     card = card_field(required=True)
     rank = fields.Integer(required=True)
     best = fields.List(card_field(), required=True, metadata={"description": "the discards ranked 1"})
-    agreed = fields.Boolean(required=True)
+    agreed = fields.Boolean(required=True, metadata={
+        "description": "ranked 1, or worth the advised discard's value (within 1e-9)"})
     options = fields.Integer(required=True)
     distance = fields.Integer(required=True)
     best_distance = fields.Integer(required=True)
-    expected_loss = fields.Float(required=True)
+    value = fields.Float(required=True, allow_none=True, metadata={"description": f"of the discard made: {VALUE}"})
+    best_value = fields.Float(required=True, allow_none=True, metadata={
+        "description": "the value of the advised discard (the first ranked)"})
+    expected_loss = fields.Float(required=True, metadata={"description": LOSS})
+    loss_unit = loss_unit_field()
     reason = fields.String(required=True)
     deep = fields.Nested(DeepRatingSchema, required=True, allow_none=True)
     ranking = fields.List(fields.Nested(RankedDiscardSchema), required=True)
@@ -124,6 +146,7 @@ class RankedAnswerSchema(ma.Schema):
     distance = fields.Integer(required=True)
     expected_gain = fields.Float(required=True)
     gain = fields.Integer(required=True, allow_none=True)
+    value = fields.Float(required=True, allow_none=True, metadata={"description": VALUE})
 
 
 class ClaimDecisionSchema(ma.Schema):
@@ -138,20 +161,31 @@ class ClaimDecisionSchema(ma.Schema):
     rank = fields.Integer(required=True)
     best = fields.String(required=True)
     best_cards = fields.List(card_field(), required=True)
-    agreed = fields.Boolean(required=True)
+    agreed = fields.Boolean(required=True, metadata={
+        "description": "ranked 1, or worth the advised option's value (within 1e-9)"})
     options = fields.Integer(required=True)
-    expected_loss = fields.Float(required=True)
+    value = fields.Float(required=True, allow_none=True, metadata={"description": f"of the answer made: {VALUE}"})
+    best_value = fields.Float(required=True, allow_none=True, metadata={"description": "the value of the advice"})
+    expected_loss = fields.Float(required=True, metadata={"description": LOSS})
+    loss_unit = loss_unit_field()
     reason = fields.String(required=True)
     ranking = fields.List(fields.Nested(RankedAnswerSchema), required=True)
 
 
 class DecisionTotalsSchema(ma.Schema):
-    """Rated decisions: their count, agreements, agreement rate (null: none) and total expected loss."""
+    """Rated decisions: their count, agreements, agreement rate (null: none), total and mean expected loss, and
+    the unit of their losses."""
 
     decisions = fields.Integer(required=True)
     agreed = fields.Integer(required=True)
     agreement_rate = fields.Float(required=True, allow_none=True)
-    expected_loss = fields.Float(required=True)
+    expected_loss = fields.Float(required=True, metadata={"description": "the sum of the decisions' losses"})
+    mean_loss = fields.Float(required=True, metadata={
+        "description": "expected_loss / decisions, 4 decimals; 0 without decisions"})
+    loss_unit = fields.String(required=True, allow_none=True, metadata={"enum": TOTAL_UNITS, "description": (
+        "the unit of the losses (without decisions: the unit they would have); `mixed` when they differ (a deep "
+        "review's discards beside claims where no value model applies, or a player's games of different units); "
+        "null only in a player's totals when none of his games was reviewed")})
 
 
 class CostlyDiscardSchema(ma.Schema):
@@ -161,6 +195,7 @@ class CostlyDiscardSchema(ma.Schema):
     card = card_field(required=True)
     best = fields.List(card_field(), required=True)
     expected_loss = fields.Float(required=True)
+    loss_unit = loss_unit_field()
 
 
 class CostlyAnswerSchema(ma.Schema):
@@ -171,6 +206,7 @@ class CostlyAnswerSchema(ma.Schema):
     answer = fields.String(required=True)
     best = fields.String(required=True)
     expected_loss = fields.Float(required=True)
+    loss_unit = loss_unit_field()
 
 
 class ClaimReviewSchema(DecisionTotalsSchema):
@@ -265,6 +301,9 @@ class ReplayResultSchema(ma.Schema):
 
     logs = fields.List(fields.Nested(ReplayLogSchema), required=True)
     review = fields.String(required=True, metadata={"enum": ["none", "exact", "deep"]})
+    engine_version = fields.String(required=True, metadata={"description": (
+        "the engine's version, the review's and every value model that priced a log of the batch, joined by `+` "
+        "(e.g. `0.1.0+review-2+value-1/bga-taiwan/seed1-deals4000`)")})
     summary = fields.Nested(ReplaySummarySchema, required=True)
     logs_page = fields.Nested(LogsPageSchema, metadata={"description": "with `logs_limit` only"})
 

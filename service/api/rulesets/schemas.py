@@ -77,9 +77,9 @@ class RulesetSchema(ma.Schema):
     """One rule-set."""
 
     engine_version = fields.String(metadata={
-        "description": "the engine version this rule-set's answers carry: the engine's, plus as semver build "
-                       "metadata the version of the value model behind its `value` fields (docs/advice.md#value)",
-        "example": "0.1.0+value-1.bga-taiwan.seed1-deals4000"})
+        "description": "the engine version this rule-set's answers carry: the engine's, then `+` and "
+                       "the version of the value model behind its `value` fields (docs/advice.md#value)",
+        "example": "0.1.0+value-1/bga-taiwan/seed1-deals4000"})
     id = fields.String(required=True)
     game = fields.String(required=True)
     title = fields.String(required=True)

@@ -171,8 +171,15 @@ function decisionBox(decision) {
     h("strong", {}, `Seat ${decision.seat} discarded `), cardElement(decision.card, { classes: "tiny" }),
     decision.agreed ? h("span", { class: "match" }, " — the advised discard") :
       h("span", {}, ` — rank ${decision.rank} of ${decision.options}; advice: `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
-    h("div", {}, `distance ${decision.distance} (best ${decision.best_distance}); expected loss ${fmt(decision.expected_loss, 3)}`),
+    h("div", {}, `distance ${decision.distance} (best ${decision.best_distance}); ${lossText(decision)}`),
     h("div", { class: "muted" }, decision.reason));
+}
+
+// the loss in its unit, and the two values it is the difference of (where the rule-set's value model applies)
+function lossText(d) {
+  const unit = d.loss_unit === "expected_gain" ? "in one-card expected gain" : d.loss_unit || "";
+  const values = d.value === null || d.value === undefined ? "" : `; value ${fmt(d.value, 3)}, advice ${fmt(d.best_value, 3)}`;
+  return `expected loss ${fmt(d.expected_loss, 3)} ${unit}${values}`;
 }
 
 function claimBox(answer) {
@@ -180,7 +187,7 @@ function claimBox(answer) {
     h("strong", {}, `Seat ${answer.seat} (${answer.role}) answered ${answer.answer} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
     answer.agreed ? h("span", { class: "match" }, " — the advised answer") :
       h("span", {}, ` — rank ${answer.rank} of ${answer.options}; advice: ${answer.best} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
-    h("div", {}, `expected loss ${fmt(answer.expected_loss, 3)}`), h("div", { class: "muted" }, answer.reason));
+    h("div", {}, lossText(answer)), h("div", { class: "muted" }, answer.reason));
 }
 
 function show() {
@@ -301,10 +308,10 @@ function drawPlots() {
     h("div", { class: "scroll" }, h("table", { class: "ranked" },
       h("thead", {}, h("tr", {}, ["seat", "discards", "agreed with the advice", "expected loss", "claim answers", "agreed", "expected loss", "passed claims", "passed wins"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, `seat ${s.seat}`), h("td", { class: "num" }, s.review.decisions),
-        h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num" }, fmt(s.review.expected_loss, 3)),
+        h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: s.review.loss_unit || "" }, fmt(s.review.expected_loss, 3)),
         h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
         h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
-        h("td", { class: "num" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
+        h("td", { class: "num", title: s.review.claims ? s.review.claims.loss_unit || "" : "" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
         h("td", { class: "num" }, s.review.passed_claims.length), h("td", { class: "num" }, s.review.passed_wins.length)))))),
     h("h3", {}, "Points over the match"), legend(players.map(([name]) => name)), points,
     h("h3", {}, "Expected loss per decision"), h("p", { class: "muted" }, "Click a bar to go to its event."),
