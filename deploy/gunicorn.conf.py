@@ -3,6 +3,9 @@
 import multiprocessing
 import os
 
+from service.http.fairness import Balancer, take_turns
+from service.http.recycling import ceiling_mb, check
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # CPU-bound requests: processes, not threads, carry the load (threads only contend for the GIL).
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
@@ -16,11 +19,13 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # Under gevent also the deadline for reading a request's line and headers: a client that has not sent them in
 # this many seconds is disconnected.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
-# Recycle a worker after this many requests (staggered by the jitter, so they do not all restart at once):
-# memory a large request made the worker grow by goes back to the system, and a gthread worker's request is
-# never cut by `timeout`, so requests themselves are kept bounded (docs/reliability.md#limits).
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
-max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
+# A worker is replaced when its peak memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/http/recycling.py), so
+# memory a large request grew it by goes back to the system. Replacing workers every N requests did that too, but
+# under load it replaced one every few seconds, each time moving its clients at once (docs/reliability.md#fair-latency);
+# GUNICORN_MAX_REQUESTS stays available, off by default.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "0"))
+max_memory_mb = ceiling_mb()
 # Build the evaluation tables once in the master; forked workers share them copy-on-write.
 preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
@@ -35,6 +40,29 @@ if os.environ.get("GUNICORN_CONTROL_SOCKET"):
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
 
+# Fair turns for CPU-bound requests (service/http/fairness.py, docs/reliability.md#fair-latency): a process
+# holding more than its share of the busy connections closes one after its answer, and under gevent each request
+# lets the other ready connections of its process run before the next one is read.
+balancer = Balancer()
+
+
+def pre_fork(server, worker):
+    """Give the worker about to be forked its slot in the shared table of requests in progress."""
+    balancer.assign(server.WORKERS, worker)
+
+
+def pre_request(worker, req):
+    """Note the request's connection as busy; close it after the answer if this process holds more than its share."""
+    balancer.begin(worker, req)
+
+
+def post_request(worker, req, environ, resp):
+    """The request is done: replace this worker if it grew past the memory ceiling; give the other ready
+    connections of this process their turn."""
+    check(worker, max_memory_mb)
+    take_turns()
+
+
 def on_starting(server):
     """Warm the default rule profiles' tables before workers fork."""
     from service.rules.warm import warm_tables
@@ -44,7 +72,9 @@ def on_starting(server):
 
 
 def child_exit(server, worker):
-    """Tell prometheus_client a worker died, so its per-process metric files stop counting as live."""
+    """Free the worker's slot of requests in progress; tell prometheus_client a worker died, so its per-process
+    metric files stop counting as live."""
+    balancer.release(worker)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
