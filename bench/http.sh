@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# /v1/hu requests/s as a ratio of /healthz requests/s, same gunicorn configuration (deploy/gunicorn.conf.py,
-# overridable by its environment variables), loopback only. Runs alternate between the two endpoints for
-# ROUNDS rounds so that drift on a shared machine hits both alike; medians are reported.
+# The service's /healthz and /v1/hu requests/s against a floor: a bare Flask app (bench/bare_app.py) answering
+# /healthz on the same gunicorn configuration (deploy/gunicorn.conf.py, overridable by its environment variables),
+# loopback only. Targets: /healthz >= 0.9 of the floor, /v1/hu >= 0.7 of it. Runs alternate between the three for
+# ROUNDS rounds so that drift on a shared machine hits them alike; medians are reported.
 # Usage: bench/http.sh [seconds per run, default 5] [rounds, default 5] [client connections, default 4]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,50 +13,58 @@ CONNECTIONS=${3:-4}
 PORT=${BENCH_PORT:-18731}
 BASE=http://127.0.0.1:$PORT
 tmp=$(mktemp -d)
-cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { for p in ${server:-} ${floor:-}; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
+FLOOR=http://127.0.0.1:$((PORT + 1))
 trap cleanup EXIT
 cd "$ROOT"
 BIND=127.0.0.1:$PORT GUNICORN_MAX_REQUESTS=${GUNICORN_MAX_REQUESTS:-0} "$ROOT/.venv/bin/gunicorn" --config deploy/gunicorn.conf.py "service.app:create_app()" \
   >"$tmp/server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+BIND=127.0.0.1:$((PORT + 1)) GUNICORN_MAX_REQUESTS=${GUNICORN_MAX_REQUESTS:-0} "$ROOT/.venv/bin/gunicorn" --config deploy/gunicorn.conf.py \
+  --pythonpath bench "bare_app:create_app()" >"$tmp/floor.log" 2>&1 &
+floor=$!
+for _ in $(seq 1 100); do curl -fs "$BASE/healthz" >/dev/null 2>&1 && curl -fs "$FLOOR/healthz" >/dev/null 2>&1 && break
+  sleep 0.2; done
 "$PY" bench/hu_bodies.py 200 >"$tmp/bodies.json"
 "$PY" bench/load.py "$BASE" --path /v1/hu --body-file "$tmp/bodies.json" --seconds 2 --connections "$CONNECTIONS" >/dev/null
 # CPU seconds used so far by the gunicorn workers (utime + stime from /proc), to report server CPU per request.
 # Workers are not recycled during the runs (GUNICORN_MAX_REQUESTS=0 below), so no worker's CPU goes unseen.
-server_cpu() { local t=0 p c; for p in $(pgrep -P "$server"); do
+server_cpu() { local t=0 p c; for p in $(pgrep -P "$server") $(pgrep -P "$floor"); do
     c=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue; t=$((t + ${c:-0})); done
   echo "$t"; }
-measure() {  # path [body file]
+measure() {  # name base path [body file]
   local before after
   before=$(server_cpu)
-  "$PY" bench/load.py "$BASE" --path "$1" ${2:+--body-file "$2"} --seconds "$RUN_SECONDS" --connections "$CONNECTIONS" \
+  "$PY" bench/load.py "$2" --path "$3" ${4:+--body-file "$4"} --seconds "$RUN_SECONDS" --connections "$CONNECTIONS" \
     >"$tmp/one"
   after=$(server_cpu)
-  "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['server_cpu_s']=(int(sys.argv[3])-int(sys.argv[2]))/$(getconf CLK_TCK); print(json.dumps(r))" \
-    "$tmp/one" "$before" "$after" >>"$tmp/runs"
+  "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); r['server_cpu_s']=(int(sys.argv[3])-int(sys.argv[2]))/$(getconf CLK_TCK); r['name']=sys.argv[4]; print(json.dumps(r))" \
+    "$tmp/one" "$before" "$after" "$1" >>"$tmp/runs"
 }
 for round in $(seq 1 "$ROUNDS"); do
-  measure /healthz
-  measure /v1/hu "$tmp/bodies.json"
+  measure floor "$FLOOR" /healthz
+  measure /healthz "$BASE" /healthz
+  measure /v1/hu "$BASE" /v1/hu "$tmp/bodies.json"
 done
 "$PY" - "$tmp/runs" "$CONNECTIONS" "$RUN_SECONDS" <<'PY'
 import json, os, statistics, sys
 runs = [json.loads(line) for line in open(sys.argv[1])]
 conf = (f"{os.environ.get('WEB_CONCURRENCY', 2 * os.cpu_count())} workers "
         f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')}, {os.environ.get('GUNICORN_THREADS', '1')} threads if gthread)")
-print(f"gunicorn {conf}; {sys.argv[2]} keep-alive client processes; {len(runs) // 2} rounds of {sys.argv[3]} s per endpoint")
-by = {p: [r for r in runs if r["path"] == p] for p in ("/healthz", "/v1/hu")}
-for path, rs in by.items():
+names = ("floor", "/healthz", "/v1/hu")
+print(f"gunicorn {conf}; {sys.argv[2]} keep-alive client processes; {len(runs) // 3} rounds of {sys.argv[3]} s each; "
+      "floor: a bare Flask app's /healthz (bench/bare_app.py)")
+by = {n: [r for r in runs if r["name"] == n] for n in names}
+for name, rs in by.items():
     rps = [r["rps"] for r in rs]
-    print(f"{path:<10} median {statistics.median(rps):7.0f} req/s (runs {min(rps):.0f}-{max(rps):.0f})  "
+    print(f"{name:<10} median {statistics.median(rps):7.0f} req/s (runs {min(rps):.0f}-{max(rps):.0f})  "
           f"p50 {statistics.median(r['p50_ms'] for r in rs):.2f} ms  p99 {statistics.median(r['p99_ms'] for r in rs):.2f} ms"
+          f"  server CPU {statistics.median(r['server_cpu_s'] / r['requests'] * 1e6 for r in rs):.0f} us/request"
           f"  errors {sum(r['errors'] for r in rs)}")
-cpu = {p: statistics.median(r["server_cpu_s"] / r["requests"] * 1e6 for r in rs) for p, rs in by.items()}
-print(f"server CPU per request (all workers): /healthz {cpu['/healthz']:.0f} us, /v1/hu {cpu['/v1/hu']:.0f} us "
-      f"-> CPU ratio {cpu['/healthz'] / cpu['/v1/hu']:.2f}")
-ratio = statistics.median(r["rps"] for r in by["/v1/hu"]) / statistics.median(r["rps"] for r in by["/healthz"])
-pairs = [u["rps"] / h["rps"] for h, u in zip(by["/healthz"], by["/v1/hu"])]
-print(f"ratio /v1/hu : /healthz = {ratio:.2f} (per round {min(pairs):.2f}-{max(pairs):.2f}; "
-      f"target >= 0.70: {'met' if ratio >= 0.7 else 'NOT met'})")
+floor = statistics.median(r["rps"] for r in by["floor"])
+for name, target in (("/healthz", 0.9), ("/v1/hu", 0.7)):
+    ratio = statistics.median(r["rps"] for r in by[name]) / floor
+    rounds = [r["rps"] / f["rps"] for f, r in zip(by["floor"], by[name])]
+    print(f"{name} : floor = {ratio:.2f} (per round {min(rounds):.2f}-{max(rounds):.2f}; "
+          f"target >= {target:.2f}: {'met' if ratio >= target else 'NOT met'})")
 PY
