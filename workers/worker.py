@@ -1,5 +1,6 @@
 """The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
-finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data."""
+finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data. A replay's
+result is stored page by page (service/jobs/pages.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
-from rq import Worker, worker_registration
+from rq import SimpleWorker, Worker, worker_registration
 from rq.job import Job
 
+from service.jobs.pages import pageable, store
 from service.jobs.queues import CALLBACKS, SPECS, connect
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,14 @@ class ServiceJob(Job):
         """A foreign callback is never imported (the job itself is refused)."""
         return not name or name in JOB_CALLBACKS
 
+    def _handle_success(self, result_ttl: int, pipeline: Any, *args: Any, **kwargs: Any) -> None:
+        """Store a replay result page by page, in the transaction that marks the job finished (RQ keeps its
+        head)."""
+        result = self._result
+        if pageable(result):
+            self._result = store(pipeline, self.id, result, result_ttl)
+        super()._handle_success(result_ttl, pipeline, *args, **kwargs)
+
 
 def worker_connection(url: str | None = None) -> Redis:
     """A Redis client whose commands wait for Redis (retrying with back-off) instead of failing at once."""
@@ -148,3 +158,10 @@ class ServiceWorker(Worker):
             super().teardown()
         except RedisError as error:
             log.warning("worker %s stopped without unregistering: %s", self.name, error)
+
+
+class InProcessWorker(SimpleWorker):
+    """The service's jobs run in the worker's own process, no fork (the tests' and benchmarks' burst worker): the
+    same job class as ServiceWorker."""
+
+    job_class = ServiceJob

@@ -26,7 +26,8 @@ from ..rules.errors import DomainError
 from .callbacks import SECRET_ENV, CallbackRefused
 from .callbacks import resolve as resolve_callback
 from .listing import remember
-from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, fetch, new_job_id, spec
+from .pages import read
+from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, new_job_id, spec, view
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
 #: A set per owner of the ids of the jobs it submitted that may still be queued or running.
@@ -86,7 +87,7 @@ def load(job_id: str) -> Job:
     if not JOB_ID.fullmatch(job_id):
         raise JobNotFound(job_id)
     try:
-        job = fetch(job_id, redis())
+        job = view(job_id, redis())
     except NoSuchJobError:
         raise JobNotFound(job_id) from None
     if job.meta.get("owner", "public") != owner():
@@ -237,8 +238,9 @@ def accepted(job: Job) -> tuple[dict[str, Any], int, dict[str, str]]:
     return job_json(job), 202, {"Location": f"/v1/jobs/{job.id}", "Retry-After": POLL_AFTER}
 
 
-def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:
-    """A job as the API shows it: status, progress, result (unless left out) or a problem-shaped error."""
+def job_json(job: Job, with_result: bool = True, logs_offset: int = 0, logs_limit: int | None = None) -> dict[str, Any]:
+    """A job as the API shows it: status, progress, result (unless left out; a replay result's per-log entries
+    only logs_offset..logs_offset+logs_limit with a limit, read alone) or a problem-shaped error."""
     status = STATUS.get(job.get_status(refresh=True), "queued")
     answer: dict[str, Any] = {
         "id": job.id, "kind": job.meta.get("kind"), "status": status, "progress": job.meta.get("progress"),
@@ -247,7 +249,7 @@ def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:
         "retries_left": job.retries_left, "result": None, "error": None, "links": {"self": f"/v1/jobs/{job.id}"},
     }
     if status == "finished" and with_result:
-        answer["result"] = job.return_value()
+        answer["result"] = read(job.connection, job, logs_offset, logs_limit)
     elif status == "failed":
         latest = job.latest_result()
         reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []

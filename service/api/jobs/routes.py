@@ -35,17 +35,6 @@ class JobList(MethodView):
         return {"jobs": [job_json(job, with_result=False) for job in jobs], "next_cursor": following}
 
 
-def paged(answer: dict, offset: int, limit: int | None) -> dict:
-    """A replay result with only the per-log entries offset..offset+limit (the summary always whole)."""
-    result = answer["result"]
-    if limit is None or not isinstance(result, dict) or not isinstance(result.get("logs"), list):
-        return answer
-    logs = result["logs"]
-    answer["result"] = {**result, "logs": logs[offset:offset + limit],
-                        "logs_page": {"offset": offset, "limit": limit, "total": len(logs)}}
-    return answer
-
-
 @blp.route("/jobs/<string:job_id>")
 class Jobs(MethodView):
     """One job."""
@@ -58,7 +47,7 @@ class Jobs(MethodView):
     def get(self, args: dict, job_id: str):
         """Status, progress, result or error of a job; a replay result page by page with `logs_limit`."""
         try:
-            return paged(job_json(load(job_id)), args["logs_offset"], args["logs_limit"])
+            return job_json(load(job_id), logs_offset=args["logs_offset"], logs_limit=args["logs_limit"])
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
