@@ -25,6 +25,8 @@ from ..http.errors import TooManyRequests
 from ..rules.errors import DomainError
 from .callbacks import SECRET_ENV, CallbackRefused
 from .callbacks import resolve as resolve_callback
+from .lifecycle import ENDED as ENDED_STATUSES
+from .lifecycle import IDEMPOTENCY_META
 from .listing import remember
 from .pages import read
 from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, new_job_id, spec, view
@@ -37,7 +39,7 @@ ACTIVE_TTL = 7 * 24 * 3600
 ACTIVE_RETRY_AFTER = 10
 #: Seconds a client should wait before polling a job it just submitted.
 POLL_AFTER = "1"
-ENDED = frozenset({b"finished", b"failed", b"stopped", b"canceled"})
+ENDED = frozenset(status.encode() for status in ENDED_STATUSES)
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
 STATUS = {
@@ -120,11 +122,14 @@ def check_callback(url: str) -> None:
 def queue_job(name: str, args: tuple[Any, ...], *, kind: str, progress: dict[str, Any],
               callback_url: str | None, key: str, digest: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Queue the job function `name` on `args` as the caller's job (once per idempotency key and digest, see
-    `submit`), its webhooks on success and failure: the 202 answer."""
-    meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress}
-    job = submit(key, digest, spec(name).result_ttl, lambda pipe, job_id: enqueue(
+    `submit`), its webhooks on success and failure, kept JOB_RESULT_TTL seconds once it has ended: the 202
+    answer."""
+    ttl = int(current_app.config.get("JOB_RESULT_TTL") or spec(name).result_ttl)
+    meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress,
+            IDEMPOTENCY_META: key}
+    job = submit(key, digest, ttl, lambda pipe, job_id: enqueue(
         name, redis(), *args, job_id=job_id, meta=meta, on_success=NOTIFY_SUCCESS, on_failure=NOTIFY_FAILURE,
-        pipeline=pipe))
+        pipeline=pipe, ttl=ttl))
     return accepted(job)
 
 
@@ -174,7 +179,8 @@ def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job]
     """The job this idempotency key names, or a new one, decided and written in one Lua script (SUBMIT): two
     identical requests at once get one job, nothing is half-enqueued, a caller never has more than
     MAX_ACTIVE_JOBS queued or running (429), and no request is turned away while Redis answers. A key that names
-    a job made from another payload is refused: its job answers a different question."""
+    a job made from another payload is refused: its job answers a different question. The key lives until its
+    job has ended (then as long as the job)."""
     limit, active, connection = int(current_app.config.get("MAX_ACTIVE_JOBS") or 0), active_key(), redis()
     for _ in range(attempts):
         existing = cast("bytes | None", connection.get(key))
@@ -187,7 +193,7 @@ def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job]
         words = [word for command in commands for word in (len(command), *command)]
         outcome, named = (part.decode() if isinstance(part, bytes) else part for part in cast(
             "list[Any]", connection.register_script(SUBMIT)(keys=[key, active], args=[
-                job_id, digest, ttl, limit, ACTIVE_TTL, Job.redis_job_namespace_prefix, len(commands),
+                job_id, digest, ttl + ACTIVE_TTL, limit, ACTIVE_TTL, Job.redis_job_namespace_prefix, len(commands),
                 *words])))
         if outcome == "new":
             return job

@@ -4,12 +4,10 @@ by their own resources (POST /v1/replays, POST /v1/searches) through `service.jo
 from __future__ import annotations
 
 from flask.views import MethodView
-from rq.command import send_stop_job_command
-from rq.utils import now, utcformat
 
 from ...http.errors import problem
+from ...jobs.lifecycle import job_ttl, request_cancel
 from ...jobs.listing import BadCursor, page
-from ...jobs.queues import SERIALIZER
 from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
@@ -52,10 +50,13 @@ class Jobs(MethodView):
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
     @blp.doc(operationId="cancel_job")
-    @blp.response(200, JobSchema(), description="canceled: the job as it is now (`ended_at` set)")
-    @blp.alt_response(202, schema=JobSchema(), description="running: the worker was told to stop; poll the job")
+    @blp.response(200, JobSchema(), description="canceled before it started: the job as it is now (`ended_at` "
+                                                "set); it never runs")
+    @blp.alt_response(202, schema=JobSchema(), description="running: it is being stopped (it stores no result and "
+                                                           "sends no webhook); poll it: `canceled` once stopped")
     @blp.alt_response(404, description=JOB_NOT_FOUND)
-    @blp.alt_response(409, description="`job_not_cancelable`: the job already ended")
+    @blp.alt_response(409, description="`job_not_cancelable`: the job has ended (finished, failed or canceled), or "
+                                       "its end is being recorded")
     @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def delete(self, job_id: str):
         """Cancel a queued job (200) or stop a running one (202); either way the job as it is now."""
@@ -63,13 +64,14 @@ class Jobs(MethodView):
             job = load(job_id)
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
-        status = job_json(job)["status"]
-        if status in ("finished", "failed", "canceled"):
-            return problem(409, "job_not_cancelable", f"job {job_id} already {status}")
-        if status == "started":
-            send_stop_job_command(redis(), job.id, serializer=SERIALIZER)
-            return job_json(job), 202
-        job.cancel()
-        job.ended_at = now()
-        redis().hset(job.key, "ended_at", utcformat(job.ended_at))
-        return job_json(job), 200
+        outcome, detail = request_cancel(redis(), job, job_ttl(job))
+        if outcome == "gone":
+            return problem(404, "job_not_found", f"no job {job_id!r}")
+        if outcome == "ended":
+            ended = "canceled" if detail == "stopped" else detail
+            return problem(409, "job_not_cancelable", f"job {job_id} already {ended}")
+        if outcome == "ending":
+            what = "its result is being stored" if detail == "finish" else "its failure is being recorded"
+            return problem(409, "job_not_cancelable", f"job {job_id} is ending: {what}")
+        job.refresh()
+        return job_json(job), 200 if outcome == "canceled" else 202
