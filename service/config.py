@@ -37,6 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "AUTH_FAIL_LIMIT": "20/minute",
     # Jobs one API key (else one client address) may have queued or running at once; 0 = no limit.
     "MAX_ACTIVE_JOBS": 20,
+    # Seconds a job is kept once it has ended, whatever its end (finished, failed, canceled): its status, result,
+    # the idempotency key naming it and its webhook's delivery job all expire then.
+    "JOB_RESULT_TTL": 24 * 3600,
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
     # Origins whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers, not cookies).

@@ -7,6 +7,7 @@ from typing import Any
 
 from rq import get_current_job
 
+from service.jobs.lifecycle import JobStopped, stop_requested
 from service.replay.reviewers import review
 from service.replay.summary import batch_result, engine_version, initial_progress, log_entry, seat_names
 from service.search.review import settings_with_rater
@@ -16,7 +17,8 @@ DEEP_PROGRESS_EVERY = 1  # deep reviews are slow: every decision is worth a prog
 
 
 class Progress:
-    """Events, logs and decisions done, saved to job.meta now and then."""
+    """Events, logs and decisions done, saved to job.meta now and then; at each save the job stops (JobStopped)
+    if a cancel asked it to."""
 
     def __init__(self, logs: list[dict[str, Any]], deep: bool) -> None:
         self.job = get_current_job()
@@ -36,6 +38,8 @@ class Progress:
 
     def save(self) -> None:
         if self.job is not None:
+            if stop_requested(self.job.connection, self.job.id):
+                raise JobStopped("stopped on request")
             self.job.meta["progress"] = dict(self.state)
             self.job.save_meta()
             self.saved_events = self.state["events_done"]

@@ -6,14 +6,15 @@ from typing import Any
 
 from rq import get_current_job
 
+from service.jobs.lifecycle import JobStopped, stop_requested
 from service.rules.registry import engine_version, get_ruleset
 from service.search.montecarlo import parse_candidates, search
 from service.search.position import parse_position
 
 
 def deep_search(request: dict[str, Any]) -> dict[str, Any]:
-    """Search the request's position; progress (deals done / total) goes to job.meta as the search runs (the job
-    `service.jobs.queues.DEEP_SEARCH`)."""
+    """Search the request's position; progress (deals done / total) goes to job.meta as the search runs, and the
+    search stops there (JobStopped) if a cancel asked it to (the job `service.jobs.queues.DEEP_SEARCH`)."""
     current = get_current_job()
     ruleset = get_ruleset(request["ruleset"])
     options = dict(ruleset.resolve_options(request.get("options")))
@@ -22,6 +23,8 @@ def deep_search(request: dict[str, Any]) -> dict[str, Any]:
 
     def progress(done: int, total: int) -> None:
         if current is not None:
+            if stop_requested(current.connection, current.id):
+                raise JobStopped("stopped on request")
             current.meta["progress"] = {"deals_done": done, "deals_total": total}
             current.save_meta()
 

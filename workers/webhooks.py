@@ -66,17 +66,20 @@ def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
 
 
 def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:
-    """RQ success callback: queue the webhook of a finished job."""
+    """RQ success callback: queue the webhook of a finished job (the worker calls it once the job has claimed its
+    end, so never for a stopped one); the delivery job is kept as long as the job."""
     url = job.meta.get("callback_url")
     if url:
         enqueue(DELIVER_WEBHOOK, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
-                                                   "result": result})
+                                                   "result": result}, ttl=job.result_ttl)
 
 
 def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-    """RQ failure callback: queue the webhook of a job that failed for good (not one about to be retried)."""
+    """RQ failure callback: queue the webhook of a job that failed for good (not one about to be retried, nor one
+    a cancel stopped); the delivery job is kept as long as the job."""
     url = job.meta.get("callback_url")
     if url and not job.retries_left:
         enqueue(DELIVER_WEBHOOK, connection, url, {
             "id": job.id, "kind": job.meta.get("kind"), "status": "failed",
-            "error": {"code": "job_failed", "detail": f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}"}})
+            "error": {"code": "job_failed", "detail": f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}"}},
+            ttl=job.failure_ttl)

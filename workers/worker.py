@@ -1,5 +1,8 @@
 """The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
-finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data."""
+finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data. It claims a
+job before running it and before recording its end (service/jobs/lifecycle.py), so a canceled job never runs and a
+stopped one stores nothing; a replay's result is stored page by page (service/jobs/pages.py); every job expires
+with its TTL whatever its end."""
 
 from __future__ import annotations
 
@@ -12,9 +15,23 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
-from rq import Worker, worker_registration
-from rq.job import Job
+from rq import SimpleWorker, Worker, worker_registration
+from rq.job import Job, JobStatus
+from rq.queue import Queue
+from rq.worker.base import BaseWorker
 
+from service.jobs.lifecycle import (
+    JobStopped,
+    claim_end,
+    claim_finish,
+    claim_start,
+    expire_job,
+    finish_cancel,
+    job_ttl,
+    prune_canceled,
+    stop_requested,
+)
+from service.jobs.pages import pageable, store
 from service.jobs.queues import CALLBACKS, SPECS, connect
 
 log = logging.getLogger(__name__)
@@ -87,6 +104,75 @@ class ServiceJob(Job):
         """A foreign callback is never imported (the job itself is refused)."""
         return not name or name in JOB_CALLBACKS
 
+    def perform(self) -> Any:
+        """Run the job function, unless a stop was asked for since the worker took it; its return value stands only
+        if the job claims its end before a stop does (else JobStopped: no result, no success webhook)."""
+        if stop_requested(self.connection, self.id):
+            raise JobStopped("stopped on request before it began")
+        result = super().perform()
+        if not claim_finish(self.connection, self.id):
+            raise JobStopped("stopped on request: its result is dropped")
+        return result
+
+    def execute_failure_callback(self, death_penalty_class: Any, *exc_info: Any) -> None:
+        """The failure webhook of a job that failed, never of one that was stopped (the end is claimed first)."""
+        if claim_end(self.connection, self.id):
+            super().execute_failure_callback(death_penalty_class, *exc_info)
+
+    def _handle_success(self, result_ttl: int, pipeline: Any, *args: Any, **kwargs: Any) -> None:
+        """Store a replay result page by page, in the transaction that marks the job finished (RQ keeps its head);
+        every key of the job expires with the result."""
+        result = self._result
+        if pageable(result):
+            self._result = store(pipeline, self.id, result, result_ttl)
+        super()._handle_success(result_ttl, pipeline, *args, **kwargs)
+        expire_job(pipeline, self, result_ttl)
+
+    def _handle_failure(self, exc_string: str, pipeline: Any, *args: Any, **kwargs: Any) -> None:
+        """A failed or stopped job, and every key it has, expire like a result (RQ would keep its hash for ever)."""
+        super()._handle_failure(exc_string, pipeline, *args, **kwargs)
+        expire_job(pipeline, self, job_ttl(self))
+
+
+class ClaimingWorker(BaseWorker):
+    """What every worker of the service does around RQ's handling of a job: claim it before running it (a job a
+    cancel came first for is dropped, never run), and claim its end before a failure is recorded (a job a cancel
+    asked to stop ends `stopped`, never retried)."""
+
+    job_class = ServiceJob
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        """Run the job if this worker may; drop it if a cancel came first."""
+        claim = claim_start(self.connection, job.id, self.name)
+        if claim == "run":
+            super().execute_job(job, queue)
+            return
+        log.info("job %s was canceled before it began: not run", job.id)
+        if claim != "gone":
+            # A stop asked for while an earlier attempt ran, and the job queued again since: it ends stopped.
+            finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
+
+    def clean_registries(self) -> None:
+        """RQ's registry clean-ups, and the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        super().clean_registries()
+        for queue in self.queues:
+            prune_canceled(self.connection, queue.name)
+
+    def handle_exception(self, job: Job, *exc_info: Any) -> None:
+        """A job that stopped on request is no error to log with its traceback."""
+        if isinstance(exc_info[1], JobStopped):
+            self.log.info("job %s: %s", job.id, exc_info[1])
+            return
+        super().handle_exception(job, *exc_info)
+
+    def handle_job_failure(self, job: Job, queue: Queue, started_job_registry: Any = None,
+                           exc_string: str = "") -> None:
+        """A job asked to stop ends `stopped`, with no retry: RQ does so for the job whose process it killed on a
+        stop command; a job that saw the stop itself (or failed meanwhile) is marked here."""
+        if self._stopped_job_id != job.id and not claim_end(self.connection, job.id):
+            self._stopped_job_id = job.id
+        super().handle_job_failure(job, queue, started_job_registry=started_job_registry, exc_string=exc_string)
+
 
 def worker_connection(url: str | None = None) -> Redis:
     """A Redis client whose commands wait for Redis (retrying with back-off) instead of failing at once."""
@@ -96,8 +182,9 @@ def worker_connection(url: str | None = None) -> Redis:
     return connection
 
 
-class ServiceWorker(Worker):
-    """RQ's forking worker with the service's job class, short heartbeats and self-repairing registration."""
+class ServiceWorker(ClaimingWorker, Worker):
+    """RQ's forking worker with the service's job class and claims, short heartbeats and self-repairing
+    registration."""
 
     job_class = ServiceJob
     max_connection_wait_time = 30.0  # RQ's own back-off while dequeueing, 1 s doubling up to this
@@ -148,3 +235,8 @@ class ServiceWorker(Worker):
             super().teardown()
         except RedisError as error:
             log.warning("worker %s stopped without unregistering: %s", self.name, error)
+
+
+class InProcessWorker(ClaimingWorker, SimpleWorker):
+    """The service's jobs run in the worker's own process, no fork (the tests' and benchmarks' burst worker): the
+    same job class and claims as ServiceWorker. A stop is seen by the job itself, between its steps."""

@@ -107,7 +107,8 @@ PROBLEMS: dict[str, Problem] = {
     "method_not_allowed": Problem(405, "A method the path does not serve.", "Use a method the `Allow` header lists."),
     "job_not_found": Problem(404, "No job with this id for this caller (another key's job included), or it "
                              "expired.", "Use the id (or `Location`) the submission answered, with the same key."),
-    "job_not_cancelable": Problem(409, "DELETE of a job that has already ended.", "Nothing to do: read its result."),
+    "job_not_cancelable": Problem(409, "DELETE of a job that has already ended, or whose end (its result or its "
+                                       "failure) is being recorded.", "Nothing to do: read the job."),
     "job_failed": Problem(500, "A job's `error` when it failed after its retries.",
                           "Send the job again; if it fails again, report its id."),
     "jobs_unavailable": Problem(503, "The job queue (Redis) does not answer; nothing was enqueued.",

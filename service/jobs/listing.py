@@ -13,7 +13,7 @@ from typing import Any
 from redis import Redis
 from rq.job import Job
 
-from .queues import SERIALIZER
+from .queues import SERIALIZER, JobView
 
 PREFIX = "longcards:jobs:"
 #: Jobs remembered per owner; older ones fall out of the list (the jobs themselves live their own TTL).
@@ -79,7 +79,7 @@ def page(connection: Redis, owner: str, limit: int, cursor: str | None) -> tuple
     key = index_key(owner)
     found = _ids_after(connection, key, limit, cursor)
     shown = found[:limit]
-    jobs = Job.fetch_many([job_id for job_id, _ in shown], connection=connection, serializer=SERIALIZER)
+    jobs = JobView.fetch_many([job_id for job_id, _ in shown], connection=connection, serializer=SERIALIZER)
     gone = [job_id for (job_id, _), job in zip(shown, jobs) if job is None]
     if gone:
         connection.zrem(key, *gone)

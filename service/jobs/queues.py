@@ -14,7 +14,7 @@ import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
 from rq import Queue, Retry
@@ -40,14 +40,14 @@ CALLBACKS = (NOTIFY_SUCCESS, NOTIFY_FAILURE)
 
 @dataclass(frozen=True)
 class JobSpec:
-    """How a job function runs: its queue, time limit, retries and how long results and failures are kept."""
+    """How a job function runs: its queue, time limit, retries, and how long it is kept once it has ended, whatever
+    its end (finished, failed, stopped or canceled) unless the one who queues it says otherwise."""
 
     queue: str
     timeout: int = 600
     retries: int = 3
     intervals: tuple[int, ...] = (5, 30, 120)
     result_ttl: int = 24 * 3600
-    failure_ttl: int = 7 * 24 * 3600
 
 
 #: Every job function's spec: these are the only functions a worker runs (workers/worker.py).
@@ -78,6 +78,19 @@ def fetch(job_id: str, connection: Redis) -> Job:
     return Job.fetch(job_id, connection=connection, serializer=SERIALIZER)
 
 
+class JobView(Job):
+    """A job as the API reads it, to show it: its arguments (the request, up to a megabyte once decompressed) are
+    left out, so reading a job costs the same whatever it was asked. Read only: never saved back."""
+
+    def restore(self, raw_data: Any) -> Any:
+        return super().restore({**raw_data, b"data": b""})
+
+
+def view(job_id: str, connection: Redis) -> JobView:
+    """A job by id, to show it (raises rq.exceptions.NoSuchJobError)."""
+    return cast(JobView, JobView.fetch(job_id, connection=connection, serializer=SERIALIZER))
+
+
 def new_job_id() -> str:
     """An unguessable job id (144 random bits, URL-safe)."""
     return secrets.token_urlsafe(18)
@@ -95,15 +108,17 @@ def spec(func: str | Callable[..., Any]) -> JobSpec:
 
 def enqueue(func: str | Callable[..., Any], connection: Redis, *args: Any, job_id: str | None = None,
             meta: dict[str, Any] | None = None, on_success: str | None = None, on_failure: str | None = None,
-            pipeline: Any = None) -> Job:
-    """Enqueue a job function (by name) with its spec: retries with backoff, time limit, result and failure TTLs;
-    the callbacks by name too. With `pipeline` (in MULTI) the job is written when the caller executes it,
-    atomically with its other writes."""
+            pipeline: Any = None, ttl: int | None = None) -> Job:
+    """Enqueue a job function (by name) with its spec: retries with backoff, time limit, and how long it is kept
+    once it has ended (`ttl`, else the spec's result TTL: results and failures alike); the callbacks by name too.
+    With `pipeline` the job's writes are queued there, for the caller to run with its own. The description is the
+    function's name: RQ would otherwise store a copy of the arguments there (a megabyte for a large batch)."""
     name, settings = job_name(func), spec(func)
+    kept = ttl or settings.result_ttl
     return queue(settings.queue, connection).enqueue(
-        name, *args, job_id=job_id or new_job_id(), meta=meta or {},
+        name, *args, job_id=job_id or new_job_id(), meta=meta or {}, description=name,
         retry=Retry(max=settings.retries, interval=list(settings.intervals)) if settings.retries else None,
-        job_timeout=settings.timeout, result_ttl=settings.result_ttl, failure_ttl=settings.failure_ttl,
+        job_timeout=settings.timeout, result_ttl=kept, failure_ttl=kept,
         on_success=Callback(on_success) if on_success else None,
         on_failure=Callback(on_failure) if on_failure else None, pipeline=pipeline,
     )

@@ -18,7 +18,6 @@ from flask import current_app, g, request
 from redis import Redis
 from redis.client import Pipeline
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.exceptions import WatchError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
@@ -26,8 +25,11 @@ from ..http.errors import TooManyRequests
 from ..rules.errors import DomainError
 from .callbacks import SECRET_ENV, CallbackRefused
 from .callbacks import resolve as resolve_callback
+from .lifecycle import ENDED as ENDED_STATUSES
+from .lifecycle import IDEMPOTENCY_META
 from .listing import remember
-from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, fetch, new_job_id, spec
+from .pages import read
+from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, new_job_id, spec, view
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
 #: A set per owner of the ids of the jobs it submitted that may still be queued or running.
@@ -37,7 +39,7 @@ ACTIVE_TTL = 7 * 24 * 3600
 ACTIVE_RETRY_AFTER = 10
 #: Seconds a client should wait before polling a job it just submitted.
 POLL_AFTER = "1"
-ENDED = frozenset({b"finished", b"failed", b"stopped", b"canceled"})
+ENDED = frozenset(status.encode() for status in ENDED_STATUSES)
 JOB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: RQ status -> the API's status names (CONTRACT: queued, started, finished, failed, canceled).
 STATUS = {
@@ -82,20 +84,12 @@ def active_jobs(connection: Redis, key: str) -> tuple[list[bytes], list[bytes]]:
     return active, [job_id for job_id, status in zip(ids, statuses) if status is None or status in ENDED]
 
 
-def count_active(pipe: Pipeline, key: str, job_id: str, ended: list[bytes]) -> None:
-    """Queue the set update of a new job: the ended ones pruned, the new one added."""
-    if ended:
-        pipe.srem(key, *ended)
-    pipe.sadd(key, job_id)
-    pipe.expire(key, ACTIVE_TTL)
-
-
 def load(job_id: str) -> Job:
     """A job the caller may see (another key's job, or an id no job can have, is not found)."""
     if not JOB_ID.fullmatch(job_id):
         raise JobNotFound(job_id)
     try:
-        job = fetch(job_id, redis())
+        job = view(job_id, redis())
     except NoSuchJobError:
         raise JobNotFound(job_id) from None
     if job.meta.get("owner", "public") != owner():
@@ -128,44 +122,109 @@ def check_callback(url: str) -> None:
 def queue_job(name: str, args: tuple[Any, ...], *, kind: str, progress: dict[str, Any],
               callback_url: str | None, key: str, digest: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Queue the job function `name` on `args` as the caller's job (once per idempotency key and digest, see
-    `submit`), its webhooks on success and failure: the 202 answer."""
-    meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress}
-    job = submit(key, digest, spec(name).result_ttl, lambda pipe, job_id: enqueue(
+    `submit`), its webhooks on success and failure, kept JOB_RESULT_TTL seconds once it has ended: the 202
+    answer."""
+    ttl = int(current_app.config.get("JOB_RESULT_TTL") or spec(name).result_ttl)
+    meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress,
+            IDEMPOTENCY_META: key}
+    job = submit(key, digest, ttl, lambda pipe, job_id: enqueue(
         name, redis(), *args, job_id=job_id, meta=meta, on_success=NOTIFY_SUCCESS, on_failure=NOTIFY_FAILURE,
-        pipeline=pipe))
+        pipeline=pipe, ttl=ttl))
     return accepted(job)
 
 
-def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job], attempts: int = 5) -> Job:
-    """The job this idempotency key names, or a new one: the key, the job, the caller's set of active jobs and
-    job list are written in one transaction watched on the key and the set, so two identical requests at once
-    get one job, nothing is half-enqueued, and a caller never has more than MAX_ACTIVE_JOBS queued or running
-    (429). A key that names a job made from another payload is refused: its job answers a different question."""
-    limit, active = current_app.config.get("MAX_ACTIVE_JOBS") or 0, active_key()
+#: The submission, in one step of Redis: the job the idempotency key names, if it lives (refused when it was made
+#: from another payload); else the caller's active jobs counted (their ids pruned of ended ones) against the limit;
+#: else the key, the caller's set and the new job's own writes (queued by RQ on a pipeline that is never executed,
+#: and replayed here: the job's hash, its queue, the caller's job list).
+#: KEYS: idempotency key, the caller's active set. ARGV: job id, payload digest, the key's TTL, the limit (0: none),
+#: the set's TTL, the job hash prefix, the number of commands, then each command as its length and its words.
+SUBMIT = """
+local existing = redis.call('GET', KEYS[1])
+if existing then
+  local space = string.find(existing, ' ', 1, true)
+  local named = space and string.sub(existing, 1, space - 1) or existing
+  local made_from = space and string.sub(existing, space + 1) or ''
+  if redis.call('EXISTS', ARGV[6] .. named) == 1 then
+    if made_from ~= '' and made_from ~= ARGV[2] then return {'reused', named} end
+    return {'existing', named}
+  end
+end
+local ended = {finished = true, failed = true, stopped = true, canceled = true}
+local running = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local status = redis.call('HGET', ARGV[6] .. id, 'status')
+  if status and not ended[status] then
+    running = running + 1
+  else
+    redis.call('SREM', KEYS[2], id)
+  end
+end
+local limit = tonumber(ARGV[4])
+if limit > 0 and running >= limit then return {'busy', tostring(running)} end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'EX', ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+local at = 8
+for _ = 1, tonumber(ARGV[7]) do
+  local words = tonumber(ARGV[at])
+  redis.call(unpack(ARGV, at + 1, at + words))
+  at = at + words + 1
+end
+return {'new', ARGV[1]}
+"""
+
+
+def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job], attempts: int = 3) -> Job:
+    """The job this idempotency key names, or a new one, decided and written in one Lua script (SUBMIT): two
+    identical requests at once get one job, nothing is half-enqueued, a caller never has more than
+    MAX_ACTIVE_JOBS queued or running (429), and no request is turned away while Redis answers. A key that names
+    a job made from another payload is refused: its job answers a different question. The key lives until its
+    job has ended (then as long as the job)."""
+    limit, active, connection = int(current_app.config.get("MAX_ACTIVE_JOBS") or 0), active_key(), redis()
     for _ in range(attempts):
-        with redis().pipeline() as pipe:
-            try:
-                pipe.watch(key, active)
-                existing = cast("bytes | None", pipe.get(key))
-                if existing is not None:
-                    job = _named_job(existing.decode(), digest)
-                    if job is not None:
-                        return job
-                running, ended = active_jobs(redis(), active)
-                if limit and len(running) >= limit:
-                    raise TooManyRequests("too_many_active_jobs", f"{len(running)} jobs of this caller are queued "
-                                          f"or running; at most {limit} at once", ACTIVE_RETRY_AFTER)
-                job_id = new_job_id()
-                pipe.multi()
-                pipe.set(key, f"{job_id} {digest}", ex=ttl)
-                count_active(pipe, active, job_id, ended)
-                job = make(pipe, job_id)
-                remember(pipe, owner(), job_id)
-                pipe.execute()
+        existing = cast("bytes | None", connection.get(key))
+        if existing is not None:  # the common repeat, answered without building the job
+            job = _named_job(existing.decode(), digest)
+            if job is not None:
                 return job
-            except WatchError:
-                continue  # another request wrote the key meanwhile: read it again
-    raise RedisTimeoutError("idempotency key kept changing")
+        job_id = new_job_id()
+        job, commands = _recorded(connection, make, job_id)
+        words = [word for command in commands for word in (len(command), *command)]
+        outcome, named = (part.decode() if isinstance(part, bytes) else part for part in cast(
+            "list[Any]", connection.register_script(SUBMIT)(keys=[key, active], args=[
+                job_id, digest, ttl + ACTIVE_TTL, limit, ACTIVE_TTL, Job.redis_job_namespace_prefix, len(commands),
+                *words])))
+        if outcome == "new":
+            return job
+        if outcome == "busy":
+            raise TooManyRequests("too_many_active_jobs", f"{named} jobs of this caller are queued or running; at "
+                                  f"most {limit} at once", ACTIVE_RETRY_AFTER)
+        if outcome == "reused":
+            raise _reused()
+        try:
+            return load(named)
+        except JobNotFound:
+            continue  # it expired this very moment: the next round makes a new one
+    raise RedisTimeoutError("the job an idempotency key named kept expiring")
+
+
+def _recorded(connection: Redis, make: Callable[[Pipeline, str], Job], job_id: str) -> tuple[Job, list[Any]]:
+    """The new job, and the commands that write it (its hash, its queue) and add it to the caller's job list, as
+    they were queued on a pipeline that is then dropped unexecuted."""
+    recorder = connection.pipeline(transaction=True)
+    try:
+        job = make(recorder, job_id)
+        remember(recorder, owner(), job_id)
+        return job, [tuple(command) for command, _options in recorder.command_stack]
+    finally:
+        recorder.reset()
+
+
+def _reused() -> DomainError:
+    """A key sent again with another payload."""
+    return DomainError("this Idempotency-Key was used with another request body", "Idempotency-Key",
+                       code="idempotency_key_reused")
 
 
 def _named_job(entry: str, digest: str) -> Job | None:
@@ -176,8 +235,7 @@ def _named_job(entry: str, digest: str) -> Job | None:
     except JobNotFound:
         return None  # that job has expired: this request starts a new one
     if made_from not in ("", digest):
-        raise DomainError("this Idempotency-Key was used with another request body", "Idempotency-Key",
-                          code="idempotency_key_reused")
+        raise _reused()
     return job
 
 
@@ -186,8 +244,9 @@ def accepted(job: Job) -> tuple[dict[str, Any], int, dict[str, str]]:
     return job_json(job), 202, {"Location": f"/v1/jobs/{job.id}", "Retry-After": POLL_AFTER}
 
 
-def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:
-    """A job as the API shows it: status, progress, result (unless left out) or a problem-shaped error."""
+def job_json(job: Job, with_result: bool = True, logs_offset: int = 0, logs_limit: int | None = None) -> dict[str, Any]:
+    """A job as the API shows it: status, progress, result (unless left out; a replay result's per-log entries
+    only logs_offset..logs_offset+logs_limit with a limit, read alone) or a problem-shaped error."""
     status = STATUS.get(job.get_status(refresh=True), "queued")
     answer: dict[str, Any] = {
         "id": job.id, "kind": job.meta.get("kind"), "status": status, "progress": job.meta.get("progress"),
@@ -196,7 +255,7 @@ def job_json(job: Job, with_result: bool = True) -> dict[str, Any]:
         "retries_left": job.retries_left, "result": None, "error": None, "links": {"self": f"/v1/jobs/{job.id}"},
     }
     if status == "finished" and with_result:
-        answer["result"] = job.return_value()
+        answer["result"] = read(job.connection, job, logs_offset, logs_limit)
     elif status == "failed":
         latest = job.latest_result()
         reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []

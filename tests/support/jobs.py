@@ -1,15 +1,15 @@
-"""The jobs' test material: legal logs to batch, a search request, and a burst SimpleWorker that runs the queued
-jobs in the test's own process."""
+"""The jobs' test material: legal logs to batch, a search request, and a burst worker of the service that runs the
+queued jobs in the test's own process."""
 
 from __future__ import annotations
 
 from functools import cache
 
 from redis import Redis
-from rq import SimpleWorker
 
 from service.jobs.queues import QUEUES, SERIALIZER, queue
 from service.replay.families import simulate
+from workers.worker import InProcessWorker
 
 WEBHOOK_SECRET = "test-webhook-secret"
 #: (rule-set, seats, policy) of the simulated tables batches cycle through.
@@ -41,7 +41,8 @@ def search_body(**extra) -> dict:
 
 
 def run_worker(connection: Redis, queues: tuple[str, ...] = QUEUES, with_scheduler: bool = False) -> bool:
-    """Drain the queues with a burst SimpleWorker in this process (JSON serializer); True if it ran any job."""
-    worker = SimpleWorker([queue(name, connection) for name in queues], connection=connection,
-                          serializer=SERIALIZER)
+    """Drain the queues with a burst worker of the service in this process (no fork, JSON serializer); True if it
+    ran any job."""
+    worker = InProcessWorker([queue(name, connection) for name in queues], connection=connection,
+                             serializer=SERIALIZER)
     return worker.work(burst=True, with_scheduler=with_scheduler)

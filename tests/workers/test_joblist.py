@@ -6,11 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rq.job import Job
+from rq.results import Result
 
 from service.app import create_app
 from service.http.auth import entry
 from service.jobs import listing as joblist
-from service.jobs.queues import enqueue
+from service.jobs.pages import logs_key
+from service.jobs.queues import enqueue, fetch
 from tests.support.jobs import LONG_BATCH, batch, run_worker
 from tests.support.processes import wait_for, worker_process
 from workers.replays import analyse_replays
@@ -103,6 +106,27 @@ def test_replay_result_page_by_page(client, redis_db):
     assert [[log["index"] for log in page["logs"]] for page in pages] == [[0, 1], [2, 3], [4]]
     assert pages[2]["logs_page"] == {"offset": 4, "limit": 2, "total": 5}
     assert all(page["summary"] == whole["summary"] for page in pages)
+
+
+def test_a_page_answers_the_same_bytes_as_the_result_stored_whole(client, redis_db):
+    """A finished replay's result is stored page by page (RQ keeps its head; one entry per log). A copy of the job
+    with the same result stored whole, as RQ stores any result (and replays were stored before), answers every
+    page query with the same bytes; the result is the one the job function returned."""
+    logs = batch(30)
+    job_id = submit(client, logs)
+    assert run_worker(redis_db)
+    assert redis_db.llen(logs_key(job_id)) == 30 and fetch(job_id, redis_db).return_value()["logs"] == 30
+    copy = f"whole-{job_id[:12]}"
+    redis_db.hset(Job.key_for(copy), mapping=redis_db.hgetall(Job.key_for(job_id)))
+    Result.create(fetch(copy, redis_db), Result.Type.SUCCESSFUL, ttl=600, return_value=analyse_replays(logs, None))
+    for query in ("", "?logs_limit=1", "?logs_offset=7&logs_limit=1", "?logs_offset=28&logs_limit=5",
+                  "?logs_offset=40&logs_limit=3", "?logs_offset=0&logs_limit=30", "?logs_offset=3&logs_limit=200",
+                  "?logs_offset=3"):
+        paged = client.get(f"/v1/jobs/{job_id}{query}")
+        whole = client.get(f"/v1/jobs/{copy}{query}")
+        assert paged.status_code == whole.status_code == 200
+        assert paged.get_data() == whole.get_data().replace(copy.encode(), job_id.encode()), query
+    assert len(client.get(f"/v1/jobs/{job_id}?logs_offset=5&logs_limit=2").get_json()["result"]["logs"]) == 2
 
 
 def test_cancel_answers_the_canceled_job_with_its_end(client, redis_db):

@@ -4,12 +4,10 @@ by their own resources (POST /v1/replays, POST /v1/searches) through `service.jo
 from __future__ import annotations
 
 from flask.views import MethodView
-from rq.command import send_stop_job_command
-from rq.utils import now, utcformat
 
 from ...http.errors import problem
+from ...jobs.lifecycle import job_ttl, request_cancel
 from ...jobs.listing import BadCursor, page
-from ...jobs.queues import SERIALIZER
 from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
@@ -35,17 +33,6 @@ class JobList(MethodView):
         return {"jobs": [job_json(job, with_result=False) for job in jobs], "next_cursor": following}
 
 
-def paged(answer: dict, offset: int, limit: int | None) -> dict:
-    """A replay result with only the per-log entries offset..offset+limit (the summary always whole)."""
-    result = answer["result"]
-    if limit is None or not isinstance(result, dict) or not isinstance(result.get("logs"), list):
-        return answer
-    logs = result["logs"]
-    answer["result"] = {**result, "logs": logs[offset:offset + limit],
-                        "logs_page": {"offset": offset, "limit": limit, "total": len(logs)}}
-    return answer
-
-
 @blp.route("/jobs/<string:job_id>")
 class Jobs(MethodView):
     """One job."""
@@ -58,15 +45,18 @@ class Jobs(MethodView):
     def get(self, args: dict, job_id: str):
         """Status, progress, result or error of a job; a replay result page by page with `logs_limit`."""
         try:
-            return paged(job_json(load(job_id)), args["logs_offset"], args["logs_limit"])
+            return job_json(load(job_id), logs_offset=args["logs_offset"], logs_limit=args["logs_limit"])
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
 
     @blp.doc(operationId="cancel_job")
-    @blp.response(200, JobSchema(), description="canceled: the job as it is now (`ended_at` set)")
-    @blp.alt_response(202, schema=JobSchema(), description="running: the worker was told to stop; poll the job")
+    @blp.response(200, JobSchema(), description="canceled before it started: the job as it is now (`ended_at` "
+                                                "set); it never runs")
+    @blp.alt_response(202, schema=JobSchema(), description="running: it is being stopped (it stores no result and "
+                                                           "sends no webhook); poll it: `canceled` once stopped")
     @blp.alt_response(404, description=JOB_NOT_FOUND)
-    @blp.alt_response(409, description="`job_not_cancelable`: the job already ended")
+    @blp.alt_response(409, description="`job_not_cancelable`: the job has ended (finished, failed or canceled), or "
+                                       "its end is being recorded")
     @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def delete(self, job_id: str):
         """Cancel a queued job (200) or stop a running one (202); either way the job as it is now."""
@@ -74,13 +64,14 @@ class Jobs(MethodView):
             job = load(job_id)
         except JobNotFound:
             return problem(404, "job_not_found", f"no job {job_id!r}")
-        status = job_json(job)["status"]
-        if status in ("finished", "failed", "canceled"):
-            return problem(409, "job_not_cancelable", f"job {job_id} already {status}")
-        if status == "started":
-            send_stop_job_command(redis(), job.id, serializer=SERIALIZER)
-            return job_json(job), 202
-        job.cancel()
-        job.ended_at = now()
-        redis().hset(job.key, "ended_at", utcformat(job.ended_at))
-        return job_json(job), 200
+        outcome, detail = request_cancel(redis(), job, job_ttl(job))
+        if outcome == "gone":
+            return problem(404, "job_not_found", f"no job {job_id!r}")
+        if outcome == "ended":
+            ended = "canceled" if detail == "stopped" else detail
+            return problem(409, "job_not_cancelable", f"job {job_id} already {ended}")
+        if outcome == "ending":
+            what = "its result is being stored" if detail == "finish" else "its failure is being recorded"
+            return problem(409, "job_not_cancelable", f"job {job_id} is ending: {what}")
+        job.refresh()
+        return job_json(job), 200 if outcome == "canceled" else 202
