@@ -35,7 +35,7 @@ def answer(ruleset_id: str, hand: list[str]) -> dict[str, Any]:
     ruleset = get_ruleset(ruleset_id)
     options = ruleset.resolve_options(None)
     payload = {"hand": hand, "exposed": [], "visible": [], "seats": 4, "history": None}
-    return analysis_json(ruleset, analyse(ruleset, options, payload), 4, 0)
+    return analysis_json(ruleset, analyse(ruleset, options, payload), 4, 0, options)
 
 
 def bench(n: int, seed: int) -> dict[str, Any]:
