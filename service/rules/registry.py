@@ -19,7 +19,7 @@ from .protocol import check_extras as check_extras_in
 __all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "get_ruleset", "register",
            "registered", "unregister"]
 
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
 
 #: Every rule-set the service plays.
 RULESETS: tuple[RuleSet, ...] = (BGA_TAIWAN, CARDAVIA_FLOWERS, CARDAVIA_CHAN)
