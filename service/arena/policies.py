@@ -21,8 +21,6 @@ from .advice_v1 import AdviceV1
 from .baseline import Baseline
 from .efficiency import Efficiency
 from .external import ExternalPlayer, command_of, is_external
-from .points import Points
-from .routed import Routed
 from .search import Search
 from .seating import Seating
 from .value import Value, ValueTiebreak
@@ -54,15 +52,12 @@ POLICIES: dict[str, Callable[[Seating], Player]] = {
     "search": lambda seating: Search(seating),
     "value": lambda seating: Value(),
     "value-tiebreak": lambda seating: ValueTiebreak(),
-    "points": lambda seating: Points(),
-    "routed": lambda seating: Routed(),
 }
 
 #: The policies whose moves follow from the seat's view alone: nothing random, nothing timed. A rotation that seats
 #: only these exactly as another rotation does replays it move for move (`duplicate.distinct_rotations`). `random`
 #: and `search` draw from `Seating.rng`, which is seeded by the rotation too (and the search may stop on the clock).
-DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "value", "value-tiebreak", "points",
-                           "routed"})
+DETERMINISTIC = frozenset({"baseline", "advice", "advice-v1", "efficiency", "value", "value-tiebreak"})
 
 
 def make(name: str, seating: Seating) -> Player:
