@@ -45,6 +45,7 @@ class DiscardOption:
     rank: int = 0  # 1 = best; equal keys share a rank
     reason: str = ""
     card_unseen: int = 0  # unseen copies of the discarded card itself: the fewer, the fewer players can use it
+    reach: float = 0.0  # the cards that move the hand on, weighted by how often they can be had (family's; 0: none)
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,12 @@ class DiscardAnalysis:
 
 
 def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
-    """What a hand left at rest is worth to the ranking: fewest replacements first, then the one-card expected
+    """What a hand left at rest is worth to the ranking: fewest replacements first, then the family's `reach` (Four
+    Color Cards: the improving cards weighted by how often they can be claimed, and where the objective is the win
+    rate the waiting copies weighted by how many public cards may bring them; Chắn: 0), then the one-card expected
     gain, then the number of unseen improving cards, then the most waiting copies."""
     waiting = sum(w.unseen for w in option.waits)
-    return (option.distance, -option.expected_gain, -option.improving_unseen, -waiting)
+    return (option.distance, -option.reach, -option.expected_gain, -option.improving_unseen, -waiting)
 
 
 def rank_key(option: DiscardOption) -> tuple[float, ...]:
@@ -108,6 +111,7 @@ class ClaimOption:
     forced: bool = False
     rank: int = 0  # 1 = best
     reason: str = ""
+    reach: float = 0.0  # as DiscardOption
 
 
 @dataclass(frozen=True)
@@ -158,5 +162,5 @@ def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int
         return ClaimOption(kind, distance=fallback_distance, waits=(), improving=(), improving_unseen=0,
                            expected_gain=0.0, follow=None, **fields)
     return ClaimOption(kind, distance=rest.distance, waits=rest.waits, improving=rest.improving,
-                       improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain,
+                       improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain, reach=rest.reach,
                        follow=rest if follows else None, **fields)

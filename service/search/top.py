@@ -16,10 +16,12 @@ from typing import Any, NamedTuple
 
 from ..rules.fourcolor.cards import GENERAL, N_FLOWERS, N_KINDS, Tally
 from ..rules.fourcolor.discard_distances import DiscardDistances
+from ..rules.fourcolor.discards import routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
+from ..rules.fourcolor.takeable import ANY_ROUTE_WEIGHT, improving_reach
 
 
 class Top(NamedTuple):
@@ -39,6 +41,7 @@ class TopRanker:
     def __init__(self, rules: MeldRules, options: Mapping[str, Any], seats: int, flowers: bool) -> None:
         self.rules, self.options, self.seats, self.flowers = rules, options, seats, flowers
         self.concealed_win = options.get("winning_meld_concealed", True)
+        self.by_wins = flowers and options.get("payment") == "none"
         self.gains: dict[tuple[int, ...], int] = {}
 
     def top(self, tally: Tally, exposed: tuple[Meld, ...], unseen: Sequence[int]) -> Top:
@@ -55,9 +58,17 @@ class TopRanker:
         else:
             plan.after = {x: least for x in tied}  # the improving cards of the tied discards alone
             improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-            found = [Top(x, least, {}, frozenset(improves[x]),
-                         (least, -0.0, -sum(unseen[y] for y in improves[x]), 0, unseen[x])) for x in tied]
+            found = [self._far(tally, x, least, improves[x], unseen) for x in tied]
         return min(found, key=lambda t: (t.key, t.card))
+
+    def _far(self, tally: Tally, x: int, least: int, improves: Sequence[int], unseen: Sequence[int]) -> Top:
+        """A discard that leaves the hand `least` replacements from waiting: its improving cards and its key."""
+        rest = tally.copy()
+        rest.remove(x)
+        improving = [(y, unseen[y]) for y in improves]
+        reach = improving_reach(rest, improving, self.rules, self.flowers) if self.flowers else 0.0
+        key = (least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
+        return Top(x, least, {}, frozenset(improves), key)
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
                  unseen: Sequence[int], total: int) -> Top:
@@ -67,7 +78,9 @@ class TopRanker:
         waits = {c: self.gain(FourColorHand(rest, exposed, c)) for c in plan.waits(x)}
         expected = sum(unseen[c] * max(g, 0) for c, g in waits.items()) / total if total else 0.0
         waiting = sum(unseen[c] for c in waits)
-        return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]), (0, -expected, -waiting, -waiting, unseen[x]))
+        reach = sum(unseen[c] * (1.0 if stock_only(c) else ANY_ROUTE_WEIGHT) for c in waits) if self.by_wins else 0.0
+        return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]),
+                   (0, -reach, -expected, -waiting, -waiting, unseen[x]))
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact
@@ -84,3 +97,8 @@ class TopRanker:
                 found = settle_flowers(won, self.rules, self.options, self.seats, 0).deltas[0]
             self.gains[(points,)] = found
         return found
+
+
+def stock_only(card: int) -> bool:
+    """A wait only a stock card may bring (a General or a flower: never discarded)."""
+    return len(routes(card)) == 1

@@ -21,6 +21,7 @@ from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLO
 from service.rules.fourcolor.discard_distances import DiscardDistances
 from service.rules.fourcolor.distance import ALL_GENERALS, Groups, complete_distance, distance, limits_of
 from service.rules.fourcolor.melds import Meld, MeldRules, classify
+from service.rules.fourcolor.takeable import take_share
 from service.rules.registry import get_ruleset
 from tests.testbed import fourcolor_oracle as reference
 
@@ -142,6 +143,65 @@ def test_waits_on_cards_never_discarded_are_stock_only(ruleset_id, options, expe
     chosen = option(analyse(ruleset_id, FIELDS_AND_PAIRS, options=options), "rE")
     assert [(code(w.card), w.unseen, w.points, w.gain, w.claims) for w in chosen.waits] == expected
     assert chosen.expected_gain == pytest.approx(expected_gain)
+
+
+def test_reach_of_a_waiting_hand_counts_wins_not_points_where_nobody_pays():
+    """cardavia-flowers without payments ranks on the win rate (docs/rules.md#fl-payment), so a waiting hand's reach
+    counts its waiting copies, a copy any public card may bring (an Advisor: discard or stock) 2.4 times one only
+    the stock may bring (a General, a flower); its points do not enter. Under payments, and in bga-taiwan, the
+    expected gain ranks waits and the reach is 0."""
+    chosen = option(analyse(FLOWERS, FIELDS_AND_PAIRS), "rE")
+    assert chosen.reach == pytest.approx(4 * 4 * 1.0 + 4 * 2 * 2.4 + 5 * 1 * 1.0)  # Generals, Advisors, flowers
+    paid = option(analyse(FLOWERS, FIELDS_AND_PAIRS, options={"payment": "each_loser_pays"}), "rE")
+    assert paid.reach == 0.0
+    assert option(analyse(BGA, FIELDS_AND_PAIRS), "rE").reach == 0.0
+
+
+# yE or rP: either leaves 2 replacements from waiting (a field rC rH rP, a triple gE x3, pairs yP and wS, the
+# singles to replace). Discarding rP keeps 20 unseen improving cards, yE 19; but a public card only ever goes into
+# an exposed meld, and in cardavia-flowers nobody may claim a pair (docs/rules.md#fl-claims: the drawer may not
+# pair his new card, the others claim only triples and quads, the next player also mixed melds).
+CLAIMABLE = "rG rC rH rP rP yE yC yP yP gA gE gE gE gC wG wA wE wC wH wS wS"
+
+
+def test_flowers_ranks_far_hands_by_the_improving_cards_that_can_be_claimed():
+    """Discard yE: rP (2 unseen) makes a triple with the kept pair, claimable by any seat but the discarder
+    (weight 1: every role); gG (4) a command with gA gE and wP (4) a field with wC wH, mixed melds only the drawer
+    and the next player may claim (1/4 + 1/4 of the public cards); yC, gA, gC only pair a single: weight 0. Reach
+    2 + 4/2 + 4/2 = 6. Discard rP: its improving yE pairs a single, so only gG and wP count: reach 4. The advice
+    keeps the pair rP; bga-taiwan, where the reach is 0, ranks far hands on the unseen count alone."""
+    analysis = analyse(FLOWERS, CLAIMABLE)
+    keep, split = option(analysis, "yE"), option(analysis, "rP")
+    assert (keep.distance, keep.improving_unseen, split.distance, split.improving_unseen) == (2, 19, 2, 20)
+    assert [(code(c), n) for c, n in keep.improving] == [("rP", 2), ("yC", 3), ("gG", 4), ("gA", 3), ("gC", 3),
+                                                          ("wP", 4)]
+    assert (keep.reach, split.reach) == (pytest.approx(6.0), pytest.approx(4.0))
+    assert code(analysis.options[0].card) == "yE"
+    assert keep.reason == "2 replacements from waiting; 19 unseen cards improve it, 6.00 counted by who may claim them"
+    bga = analyse(BGA, CLAIMABLE)
+    assert {o.reach for o in bga.options} == {0.0}
+    least = [o for o in bga.options if o.distance == bga.options[0].distance]
+    assert bga.options[0].improving_unseen == max(o.improving_unseen for o in least)
+
+
+@pytest.mark.parametrize(("ruleset_id", "rest", "card", "share"), [
+    pytest.param(FLOWERS, "yC yP yP", "yC", 0.0, id="flowers_a_pair_is_never_claimed"),
+    pytest.param(FLOWERS, "rP rP", "rP", 1.0, id="flowers_a_triple_by_any_seat"),
+    pytest.param(FLOWERS, "wC wH", "wP", 0.5, id="flowers_a_field_by_drawer_and_next"),
+    pytest.param(FLOWERS, "rA", "gG", 0.25, id="flowers_a_lone_general_by_the_drawer"),
+    pytest.param(FLOWERS, "rA", "F2", 0.25, id="flowers_a_flower_by_the_drawer"),
+    pytest.param(BGA, "yC yP yP", "yC", 0.5, id="bga_a_pair_is_chi_type_drawer_and_next"),
+    pytest.param(BGA, "rS gA", "rS", 0.0, id="bga_no_soldier_pair"),
+    pytest.param(BGA, "rS gS", "yS", 0.5, id="bga_three_soldiers_chi_type"),
+    pytest.param(BGA, "gE gE gE", "gE", 1.0, id="bga_a_quad_by_any_seat"),
+])
+def test_take_share_follows_the_claim_rules(ruleset_id, rest, card, share):
+    """docs/rules.md#fc-claims, #fl-claims: the share of public cards (drawer 1/4, next 1/4, other 1/2) on which
+    the seat may claim a meld of `card` with the cards it holds."""
+    rs = get_ruleset(ruleset_id)
+    rules = rs.meld_rules(rs.resolve_options(None))
+    held = Tally.of([CODE_INDEX[c] for c in rest.split()])
+    assert take_share(held, CODE_INDEX[card], rules, rs.has_flowers) == share
 
 
 def test_unseen_total_is_the_deck_minus_the_hand_and_visible_cards():

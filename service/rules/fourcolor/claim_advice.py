@@ -18,7 +18,7 @@ from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer
 from ..errors import DomainError
 from .cards import code
 from .claims import Claim
-from .discards import Gains, analyse_discards, at_rest, unseen_counts
+from .discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
 from .hand import MAX_CARDS, FourColorHand
 from .melds import MeldRules
 
@@ -82,4 +82,5 @@ def _standing(option: ClaimOption) -> str:
         copies = sum(w.unseen for w in option.waits)
         return f"waiting on {shown} ({copies} unseen), one-card expected gain {option.expected_gain:.2f}"
     step = "replacement" if option.distance == 1 else "replacements"
-    return (f"{option.distance} {step} from waiting, {option.improving_unseen} unseen cards improve it")
+    improve = f"{option.improving_unseen} unseen cards improve it"
+    return f"{option.distance} {step} from waiting, {improve}{claimable(option)}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import DiscardAnalysis, DiscardOption, Wait, ranked
+from ..analysis import ClaimOption, DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
 from .discard_distances import DiscardDistances
@@ -25,6 +25,7 @@ from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import MeldRules
 from .settle import settle_bga, settle_flowers
+from .takeable import ANY_ROUTE_WEIGHT, improving_reach
 
 ANY_ROUTE = ("discard", "stock")
 STOCK_ONLY = ("stock",)
@@ -38,6 +39,8 @@ class Gains:
                  flowers: bool) -> None:
         self.hand, self.rules, self.options, self.seats, self.flowers = hand, rules, options, seats, flowers
         self.concealed_win = options.get("winning_meld_concealed", True)
+        # docs/rules.md#fl-payment: where nobody pays the objective is the win rate, not the points
+        self.by_wins = flowers and options.get("payment") == "none"
         self.evaluator = evaluator_for(rules)
         self.exposed_points = sum(m.points(rules) for m in hand.exposed)
         # The deltas depend on h, the options and the seats alone: one settlement per h and table.
@@ -131,7 +134,26 @@ def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
     else:
         improving = tuple((y, unseen[y]) for y in improves[x])
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x])
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x],
+                         reach=_reach(plan, x, d, waits, improving, gains))
+
+
+def _reach(plan: DiscardDistances, x: int, d: int, waits: Sequence[Wait], improving: Sequence[tuple[int, int]],
+           gains: Gains) -> float:
+    """The hand's `reach` (`takeable.py`): at distance 1 or more its improving cards weighted by how often they
+    can be claimed; waiting, where the objective is the win rate, its waiting copies weighted by the public cards
+    that may bring them (the points of a wait do not count there); else 0 (the expected gain ranks waits).
+    cardavia-flowers only, where no pair may be claimed (docs/rules.md#fl-claims): in bga-taiwan the arena found
+    it level with the ranking without it (docs/advice.md#strength), so there it is 0 and the ranking unchanged."""
+    if not gains.flowers:
+        return 0.0
+    if d == 0:
+        if not gains.by_wins:
+            return 0.0
+        return sum(w.unseen * (ANY_ROUTE_WEIGHT if w.claims == ANY_ROUTE else 1.0) for w in waits)
+    rest = plan.tally.copy()
+    rest.remove(x)
+    return improving_reach(rest, improving, gains.rules, gains.flowers)
 
 
 def describe(option: DiscardOption) -> str:
@@ -142,7 +164,12 @@ def describe(option: DiscardOption) -> str:
         best = max(w.points for w in option.waits)
         return f"waiting on {shown}: {_plural(copies, 'unseen copy', 'unseen copies')}, best win {best} points"
     return (f"{_plural(option.distance, 'replacement', 'replacements')} from waiting; "
-            f"{_plural(option.improving_unseen, 'unseen card improves', 'unseen cards improve')} it")
+            f"{_plural(option.improving_unseen, 'unseen card improves', 'unseen cards improve')} it{claimable(option)}")
+
+
+def claimable(option: DiscardOption | ClaimOption) -> str:
+    """The reach of a far hand where it ranks (cardavia-flowers), as a clause of the reason; else nothing."""
+    return f", {option.reach:.2f} counted by who may claim them" if option.distance > 0 and option.reach else ""
 
 
 def _plural(n: int, one: str, many: str) -> str:
