@@ -2,12 +2,11 @@
 
 Starts `./scripts/serve` in a session of its own (`setsid`: its process group is its pid) with the embedded Redis
 (REDIS_URL unset) in a fresh data directory, on a free loopback port, with its default workers; waits until the API
-answers, the RQ workers are registered and their scheduler holds its locks, and `--settle` seconds more; then
-stops it the two ways a user
-does: Ctrl-C in a terminal (`int-group`: SIGINT to the whole process group, `kill -INT -- -PGID`) or SIGTERM to
-serve alone (`term`: `kill -TERM PID`). Prints the seconds until every process of the tree taken just before the
-signal is gone (serve, gunicorn and its workers, the RQ workers, their scheduler and work horse, Redis), and any
-process still running 60 s after the signal (then killed).
+answers, the RQ workers are registered and their scheduler holds its locks, and `--settle` seconds more; then stops
+it the two ways a user does: Ctrl-C in a terminal (`int-group`: SIGINT to the whole process group,
+`kill -INT -- -PGID`) or SIGTERM to serve alone (`term`: `kill -TERM PID`). Prints the seconds until every process
+of the tree taken just before the signal is gone (serve, gunicorn and its workers, the RQ workers, their scheduler
+and work horse, Redis), when each part ended, and any process still running 60 s after the signal (then killed).
 
 `--busy` first submits a deep search of about 40 s (POST /v1/searches) and waits until a worker runs it; after the
 stop the job's state is read back from the embedded Redis's data (`queued`: back on its queue, `finished`; `started`
