@@ -108,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
     run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL is unset")
     run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
+    run.add_argument("--stop-grace", type=float, default=float(os.environ.get("LONGCARDS_STOP_GRACE", "10")),
+                     metavar="SECONDS", help="on Ctrl-C or SIGTERM, how long a running job may go on before it is "
+                     "put back on its queue (default 10, LONGCARDS_STOP_GRACE)")
     check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file",
                            description="Replay game logs under their rules and report every violation.",
                            epilog=AUDIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from .serve import serve
 
-        return serve(args.workers)
+        return serve(args.workers, stop_grace=args.stop_grace)
     text = render(openapi_document())
     path = Path(args.path)
     if args.check:

@@ -6,19 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from flask_swagger_ui import get_swaggerui_blueprint
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import config as settings
 from . import ui
 from .api import register_blueprints
-from .http import auth, compression, cors, errors, metrics, ratelimit, requestid
+from .http import auth, compression, cors, errors, metrics, ratelimit, requestid, security_headers
 from .http.jsonio import OrjsonProvider
+from .ui.docs import blueprint as docs_blueprint
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, errors, HTTP conventions, CORS, metrics, keys, rate limits, the API, its docs,
-    the browser pages."""
+    """Build the app: configuration, errors, security headers, HTTP conventions, CORS, metrics, keys, rate limits,
+    the API, its docs, the browser pages."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
@@ -26,6 +26,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     errors.register(app)
+    security_headers.init_app(app)
     compression.init_app(app)
     cors.init_app(app)
     # Request hooks run in this order: fix the request id, time the request, check its key, then spend the
@@ -35,9 +36,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     ratelimit.init_app(app)
     app.extensions["longcards_api"] = register_blueprints(app)
-    docs = get_swaggerui_blueprint(
-        app.config["DOCS_URL"], "/openapi.json", config={"app_name": app.config["API_TITLE"]},
-    )
-    app.register_blueprint(docs)
+    app.register_blueprint(docs_blueprint(app.config["DOCS_URL"], "/openapi.json", app.config["API_TITLE"]))
     ui.init_app(app)
     return app

@@ -42,8 +42,9 @@ DEFAULTS: dict[str, Any] = {
     "JOB_RESULT_TTL": 24 * 3600,
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
-    # Origins whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers, not cookies).
-    "CORS_ORIGINS": "*",
+    # Origins of other sites whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers,
+    # not cookies); empty = none: only the service's own pages (same-origin), so no other site a user visits can.
+    "CORS_ORIGINS": "",
     # Reverse proxies in front of the API whose X-Forwarded-For / X-Forwarded-Proto are trusted (the deploy files'
     # nginx: 1); 0 = none, the headers are ignored (a client could forge them).
     "TRUSTED_PROXIES": 0,

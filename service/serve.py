@@ -4,10 +4,17 @@ Starts a private Redis when `REDIS_URL` is not set (service/jobs/localredis.py: 
 N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
 that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
 line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
+
+Each child runs in a process group of its own, so a Ctrl-C at the terminal (SIGINT to serve's group) reaches serve
+alone, which stops the children in order: gunicorn and the workers first (a worker waits at most `stop_grace`
+seconds for its running job, then puts it back at the front of its queue), Redis once they are gone, and then
+whatever is left in each child's group. Each child also gets SIGTERM if serve dies without stopping it
+(`PR_SET_PDEATHSIG`), and the workers' own children die with them (workers/__main__.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -22,16 +29,36 @@ from pathlib import Path
 from typing import Any
 
 from .jobs.localredis import RedisServer, socket_path
+from .lifetime import exec_hook
 
 ROOT = Path(__file__).resolve().parents[1]
 RESTART_DELAY = (1.0, 30.0)
 STABLE_SECONDS = 60  # a child that ran this long restarts after the shortest delay again
-STOP_SECONDS = 20  # SIGTERM, then this long for a warm shutdown, then SIGKILL
+STOP_GRACE = 10.0  # seconds a worker's running job may go on after the stop signal, then it goes back on its queue
+#: Seconds beyond the grace for a worker's cold shutdown and gunicorn's graceful one, then SIGKILL.
+STOP_MARGIN = 5.0
+REDIS_STOP_SECONDS = 10.0  # Redis saves its data on SIGTERM; SIGKILL after this long
+#: An RQ worker ignores a second stop signal within 1 s of the first (the duplicates of a worker pool), so a second
+#: Ctrl-C is passed on no sooner than this after the first SIGTERM.
+HURRY_AFTER = 1.2
 
 
 def say(message: str) -> None:
     """One line on stdout, flushed (serve's log)."""
     print(f"serve: {message}", flush=True)
+
+
+def spawn(argv: list[str], **popen: Any) -> subprocess.Popen:
+    """A child in a process group of its own (a Ctrl-C at the terminal reaches serve only, which stops the children
+    in order), sent SIGTERM by the kernel if serve dies without stopping it."""
+    return subprocess.Popen(argv, process_group=0, preexec_fn=exec_hook(signal.SIGTERM), **popen)
+
+
+def sweep(process: subprocess.Popen) -> None:
+    """SIGKILL whatever is left in an ended child's process group (its group is its pid): what it started and did
+    not take down with it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 @dataclass
@@ -72,22 +99,59 @@ class Child:
             if self.due is not None and time.monotonic() >= self.due:
                 self.start()
         elif process.poll() is not None:
+            sweep(process)
             self.schedule(f"(pid {process.pid}) exited with {process.returncode} after "
                           f"{time.monotonic() - self.started:.0f} s")
 
 
-def stop_all(children: list[Child]) -> None:
-    """SIGTERM every running child (the API first, Redis last), wait for each, SIGKILL the ones that hang."""
-    running = [p for p in (c.running() for c in reversed(children)) if p is not None and p.poll() is None]
-    for process in running:
-        process.terminate()
-    deadline = time.monotonic() + STOP_SECONDS
-    for process in running:
-        try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+class Stopping:
+    """The signal handler of SIGINT and SIGTERM: the first stops serve in order, a second one hurries the stop."""
+
+    def __init__(self) -> None:
+        self.signals = 0
+
+    def __call__(self, *_: Any) -> None:
+        self.signals += 1
+
+    def __bool__(self) -> bool:
+        return self.signals > 0
+
+
+def wait_for_exit(children: list[tuple[str, subprocess.Popen]], seconds: float, stopping: Stopping) -> None:
+    """Wait until every process has exited; on a second stop signal send each SIGINT (gunicorn: quick shutdown; a
+    worker: cold shutdown, its job back on its queue), no sooner than HURRY_AFTER; SIGKILL the ones still running
+    after `seconds`."""
+    began = time.monotonic()
+    hurried = False
+    while any(process.poll() is None for _, process in children) and time.monotonic() < began + seconds:
+        if not hurried and stopping.signals > 1 and time.monotonic() >= began + HURRY_AFTER:
+            hurried = True
+            say("stopping at once")
+            for _, process in children:
+                if process.poll() is None:
+                    process.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+    for name, process in children:
+        if process.poll() is None:
+            say(f"{name} (pid {process.pid}) did not stop within {seconds:.0f} s: killed")
             process.kill()
             process.wait()
+
+
+def stop_all(children: list[Child], grace: float, stopping: Stopping) -> None:
+    """SIGTERM gunicorn and the workers (gunicorn finishes its requests, a worker its job for at most `grace` s
+    before putting it back on its queue), then Redis once they are gone; SIGKILL any that overstays; finally kill
+    what is left in each child's process group."""
+    running = [(c.name, p) for c in children if (p := c.running()) is not None]
+    served = [(name, process) for name, process in running if name != "redis"]
+    redis = [(name, process) for name, process in running if name == "redis"]
+    for phase, seconds in ((served, grace + STOP_MARGIN), (redis, REDIS_STOP_SECONDS)):
+        for _, process in phase:
+            if process.poll() is None:
+                process.terminate()
+        wait_for_exit(phase, seconds, stopping)
+    for _, process in running:
+        sweep(process)
 
 
 def run_dir_socket(run_dir: Path, name: str) -> Path:
@@ -99,7 +163,7 @@ def run_dir_socket(run_dir: Path, name: str) -> Path:
     return path
 
 
-def children_of(env: dict[str, str], workers: int, run_dir: Path) -> list[Child]:
+def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: float = STOP_GRACE) -> list[Child]:
     """Redis (when REDIS_URL is unset), the workers and gunicorn, in start order; `env` gets REDIS_URL."""
     children = []
     if not env.get("REDIS_URL"):
@@ -108,19 +172,19 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path) -> list[Child]
             say(f"{server.data_dir / 'redis.sock'} is too long for a unix socket: using {server.socket}")
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
-        children.append(Child("redis", server.start))
+        children.append(Child("redis", lambda: server.start(spawn=spawn)))
     python = sys.executable
+    worker = [python, "-m", "workers", "--stop-grace", str(stop_grace)]
     for i in range(workers):
-        children.append(Child(f"worker-{i + 1}", lambda: subprocess.Popen([python, "-m", "workers"], env=env)))
+        children.append(Child(f"worker-{i + 1}", lambda: spawn(worker, env=env)))
     env["GUNICORN_CONTROL_SOCKET"] = str(run_dir_socket(run_dir, "gunicorn.ctl"))
     metrics = Path(env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="longcards-metrics-")))
 
     def gunicorn() -> subprocess.Popen:
         for stale in metrics.glob("*.db"):  # files of a gunicorn that died would be summed into /metrics
             stale.unlink()
-        return subprocess.Popen([str(Path(python).with_name("gunicorn")), "--config",
-                                 str(ROOT / "deploy" / "gunicorn.conf.py"), "service.app:create_app()"],
-                                env=env, cwd=ROOT)
+        return spawn([str(Path(python).with_name("gunicorn")), "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
+                      "service.app:create_app()"], env=env, cwd=ROOT)
 
     children.append(Child("gunicorn", gunicorn))
     return children
@@ -157,20 +221,15 @@ def report_ready(site: str, env: dict[str, str]) -> None:
     say(f"OpenAPI spec:  {site}/openapi.json")
 
 
-def serve(workers: int = 2, data_dir: str | None = None) -> int:
+def serve(workers: int = 2, data_dir: str | None = None, stop_grace: float = STOP_GRACE) -> int:
     """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM."""
     env = dict(os.environ)
     run_dir = Path(data_dir or env.get("LONGCARDS_DATA_DIR") or ROOT / ".run").absolute()
     run_dir.mkdir(parents=True, exist_ok=True)
-    stopping = False
-
-    def stop(*_: Any) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    children = children_of(env, workers, run_dir)
+    stopping = Stopping()
+    signal.signal(signal.SIGTERM, stopping)
+    signal.signal(signal.SIGINT, stopping)
+    children = children_of(env, workers, run_dir, stop_grace)
     site = site_of(env.get("BIND", "127.0.0.1:8000"))  # deploy/gunicorn.conf.py's default
     try:
         while not stopping:
@@ -181,7 +240,10 @@ def serve(workers: int = 2, data_dir: str | None = None) -> int:
                 report_ready(site, env)
                 site = None
             time.sleep(0.2)
-        say("stopping")
+        say(f"stopping (a running job has {stop_grace:.0f} s to end, then it goes back on its queue; "
+            "Ctrl-C again to stop at once)")
     finally:
-        stop_all(children)
+        began = time.monotonic()
+        stop_all(children, stop_grace, stopping)
+        say(f"stopped in {time.monotonic() - began:.1f} s")
     return 0

@@ -1,10 +1,14 @@
 """`python -m service serve` for real: a worker child killed is started again while the API keeps answering;
 the embedded Redis keeps its data and socket under the run directory (or the socket in a short temporary
-directory when that path is too long, said on stdout), with gunicorn's control socket beside it."""
+directory when that path is too long, said on stdout), with gunicorn's control socket beside it. Ctrl-C at the
+terminal (SIGINT to serve's whole process group) and SIGTERM to serve alone stop everything within 5 s, leaving no
+process behind; a job running at the stop goes back on its queue and the next serve finishes it. The measured
+times are printed (`pytest -s`)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -18,22 +22,25 @@ from pathlib import Path
 import psutil
 import pytest
 from redis import Redis
-from rq import Worker
+from redis.exceptions import RedisError
+from rq import Queue, Worker
 
+from service.jobs.queues import QUEUE_SEARCHES, QUEUES, SERIALIZER, fetch
+from tests.support.jobs import search_body
 from tests.support.ports import free_port
-from tests.support.processes import ROOT, wait_for
+from tests.support.processes import ROOT, running, wait_for
 from tests.support.redis import RedisServer
 
 pytestmark = pytest.mark.slow  # each test starts `python -m service serve` and waits for its workers
 
 STARTUP = 90  # gunicorn and each worker build the evaluation tables first, on 2 shared cores
-
+STOPS_WITHIN = 5  # seconds from the stop signal until every process of an idle serve is gone
 
 
 @contextlib.contextmanager
 def serving(log: Path, run_dir: Path, workers: int, **env: str) -> Iterator[tuple[subprocess.Popen, str]]:
-    """A `python -m service serve` with one gunicorn process on a free loopback port; SIGTERMed afterwards, and
-    it must then stop with every child."""
+    """A `python -m service serve` with one gunicorn process on a free loopback port; SIGTERMed afterwards unless
+    the test stopped it, and it must then stop with every child."""
     base = f"http://127.0.0.1:{free_port()}"
     environ = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "BIND": base.removeprefix("http://"),
                "WEB_CONCURRENCY": "1", "LONGCARDS_WORKERS": str(workers), "LONGCARDS_DATA_DIR": str(run_dir), **env}
@@ -45,11 +52,12 @@ def serving(log: Path, run_dir: Path, workers: int, **env: str) -> Iterator[tupl
     try:
         wait_for(lambda: status(base, "/healthz") == 200, STARTUP, f"the API ({log.read_text()[-2000:]})", 0.2)
         yield process, base
-        children = psutil.Process(process.pid).children(recursive=True)
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=40) == 0, log.read_text()[-3000:]
-        gone, alive = psutil.wait_procs(children, timeout=10)
-        assert not alive, f"left running: {alive}"
+        if process.poll() is None:
+            children = psutil.Process(process.pid).children(recursive=True)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=40) == 0, log.read_text()[-3000:]
+            gone, alive = psutil.wait_procs(children, timeout=10)
+            assert not alive, f"left running: {alive}"
     finally:
         if process.poll() is None:
             for child in psutil.Process(process.pid).children(recursive=True):
@@ -69,6 +77,56 @@ def status(base: str, path: str) -> int | None:
         return error.code
     except OSError:
         return None
+
+
+def post(url: str, body: dict) -> tuple[int, dict]:
+    """Status and JSON answer of a JSON POST."""
+    call = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(call, timeout=10) as response:
+        return response.status, json.loads(response.read())
+
+
+def job_status(base: str, job_id: str) -> str | None:
+    """The job's status as GET /v1/jobs/{id} says, None when the API does not answer."""
+    try:
+        with urllib.request.urlopen(f"{base}/v1/jobs/{job_id}", timeout=5) as response:
+            return json.loads(response.read())["status"]
+    except OSError:
+        return None
+
+
+def embedded_redis(run_dir: Path) -> Redis:
+    """A client of the embedded Redis of a serve with this run directory."""
+    return Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}?db=0")
+
+
+def ready_with_scheduler(serve: subprocess.Popen, redis: Redis, workers: int) -> bool:
+    """Every worker is registered and a scheduler process holds every queue's lock."""
+    with contextlib.suppress(OSError, psutil.Error, RedisError):
+        return (Worker.count(connection=redis) == workers and len(worker_children(serve)) == workers
+                and all(redis.exists(f"rq:scheduler-lock:{name}") for name in QUEUES)
+                and any(worker.children() for worker in worker_children(serve)))
+    return False
+
+
+def stop_and_time(serve: subprocess.Popen, how: str, within: float) -> float:
+    """Stop serve by `how` (`ctrl-c`: SIGINT to its whole process group, as a terminal sends it; `sigterm`: to serve
+    alone; `second ctrl-c`: SIGINT to the group twice, 1.5 s apart); seconds until serve and every process it had
+    started are gone, which must be within `within`."""
+    tree = [psutil.Process(serve.pid), *psutil.Process(serve.pid).children(recursive=True)]
+    began = time.monotonic()
+    if how == "sigterm":
+        serve.send_signal(signal.SIGTERM)
+    else:
+        os.killpg(serve.pid, signal.SIGINT)
+    if how == "second ctrl-c":
+        time.sleep(1.5)
+        os.killpg(serve.pid, signal.SIGINT)
+    wait_for(lambda: serve.poll() is not None and not any(running(p) for p in tree), within,
+             f"serve and its {len(tree) - 1} processes to end ({how}); left: "
+             f"{[(p.pid, p.name()) for p in tree if running(p)]}", 0.02)
+    assert serve.returncode == 0
+    return time.monotonic() - began
 
 
 def worker_children(serve: subprocess.Popen) -> list[psutil.Process]:
@@ -146,3 +204,55 @@ def test_serve_says_where_the_pages_and_the_docs_are_once_ready(tmp_path):
         assert said.count("serve: ready\n") == 1
         for page in ("/ui", "/ui/replay", "/docs", "/openapi.json"):
             assert status(base, page) == 200, page
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_serve_stops_within_5_s_and_leaves_no_process_behind(tmp_path, how):
+    """An idle serve with the embedded Redis, two workers (one with its scheduler process) and gunicorn: Ctrl-C at
+    the terminal or SIGTERM to serve ends serve and every process it started within 5 s."""
+    log = tmp_path / "serve.log"
+    run_dir = tmp_path / "run"
+    with serving(log, run_dir, 2) as (serve, base):
+        redis = embedded_redis(run_dir)
+        wait_for(lambda: ready_with_scheduler(serve, redis, 2), STARTUP, "two workers and their scheduler")
+        redis.close()
+        names = [" ".join(p.cmdline()) for p in psutil.Process(serve.pid).children(recursive=True)]
+        assert sum("redis-server" in n for n in names) == 1 and sum("gunicorn" in n for n in names) == 2, names
+        seconds = stop_and_time(serve, how, STOPS_WITHIN)
+        print(f"\nserve stopped by {how} in {seconds:.2f} s, all {len(names) + 1} processes gone")
+    assert "serve: stopped in" in log.read_text()
+
+
+@pytest.mark.parametrize("how", ["grace", "second ctrl-c"])
+def test_a_job_running_when_serve_stops_goes_back_on_its_queue_and_the_next_serve_finishes_it(tmp_path, how):
+    """Ctrl-C while a search runs: with a 2 s grace (or a 600 s one cut short by a second Ctrl-C) serve stops
+    within 15 s, the job is stored back first in its queue with its retries untouched, and a serve started again
+    on the same run directory finishes it."""
+    run_dir = tmp_path / "run"
+    grace = "2" if how == "grace" else "600"
+    with serving(tmp_path / "serve.log", run_dir, 1, LONGCARDS_STOP_GRACE=grace) as (serve, base):
+        redis = embedded_redis(run_dir)
+        wait_for(lambda: ready_with_scheduler(serve, redis, 1), STARTUP, "the worker and its scheduler")
+        redis.close()
+        status, job = post(f"{base}/v1/searches", search_body(samples=200_000, time_budget=10))
+        assert status == 202
+        wait_for(lambda: job_status(base, job["id"]) == "started", 60, "the search to start")
+        seconds = stop_and_time(serve, how, 15)
+        print(f"\nserve stopped with a job running ({how}) in {seconds:.2f} s")
+    stored = RedisServer(run_dir / "redis", persist=True)
+    stored.start()
+    redis = Redis.from_url(stored.url)
+    try:
+        back = fetch(job["id"], redis)
+        assert back.get_status() == "queued" and back.retries_left == 3
+        assert Queue(QUEUE_SEARCHES, connection=redis, serializer=SERIALIZER).job_ids == [job["id"]]
+    finally:
+        redis.close()
+        stored.stop()
+    with serving(tmp_path / "again.log", run_dir, 1) as (serve, base):
+        began = time.monotonic()
+        wait_for(lambda: job_status(base, job["id"]) == "finished", 120, "the search to finish", 0.5)
+        print(f"finished {time.monotonic() - began:.1f} s after the next serve answered")
+        with urllib.request.urlopen(f"{base}/v1/jobs/{job['id']}", timeout=5) as response:
+            answer = json.loads(response.read())
+        assert answer["retries_left"] == 3 and answer["result"]["candidates"]

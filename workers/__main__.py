@@ -1,5 +1,8 @@
-"""`python -m workers [--burst] [QUEUE ...]`: a worker of the service (workers/worker.py) on REDIS_URL with the JSON
-serializer and the scheduler (retry back-off needs it), until SIGTERM or SIGINT."""
+"""`python -m workers [--burst] [--stop-grace SECONDS] [QUEUE ...]`: a worker of the service (workers/worker.py) on
+REDIS_URL with the JSON serializer and the scheduler (retry back-off needs it), until SIGTERM or SIGINT.
+
+Its scheduler and work horses die with it (`PR_SET_PDEATHSIG`, service/lifetime.py): a worker killed outright leaves
+no process behind to go on taking the scheduler lock or running a job whose worker is gone."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import threading
 from redis.exceptions import RedisError
 
 from service.jobs.queues import QUEUES, SERIALIZER
+from service.lifetime import forks_die_with_parent
 from service.rules.warm import warm_tables
 
 from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse
@@ -29,8 +33,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     parser.add_argument("--maintenance-interval", type=int, default=MAINTENANCE_SECONDS,
                         help="seconds between registry clean-ups, which requeue the jobs of dead workers")
+    parser.add_argument("--stop-grace", type=float, default=None, metavar="SECONDS",
+                        help="on SIGTERM/SIGINT wait at most this long for the running job, then put it back at the "
+                             "front of its queue (default: wait for it to end)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    forks_die_with_parent(signal.SIGKILL)  # the scheduler process and the work horses
     # Each job runs in a fork of this process: tables built here are shared copy-on-write, while tables built
     # in a work horse die with it, and every replay job would pay seconds to build them again.
     log.info("evaluation tables built in %.2f s", warm_tables())
@@ -40,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         worker = None
         try:
             worker = ServiceWorker(args.queues, connection=worker_connection(), serializer=SERIALIZER,
-                                   maintenance_interval=args.maintenance_interval)
+                                   maintenance_interval=args.maintenance_interval, stop_grace=args.stop_grace)
             worker.work(with_scheduler=True, burst=args.burst)
         except RedisError as error:  # Redis did not come back within the connection's retries
             log.warning("worker could not reach Redis: %s", error)

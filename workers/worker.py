@@ -2,11 +2,15 @@
 finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data. It claims a
 job before running it and before recording its end (service/jobs/lifecycle.py), so a canceled job never runs and a
 stopped one stores nothing; a replay's result is stored page by page (service/jobs/pages.py); every job expires
-with its TTL whatever its end."""
+with its TTL whatever its end. It never loses the job it runs when it is stopped: a warm shutdown may wait a
+bounded time for it, and a cold shutdown puts it back at the front of its queue."""
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import threading
 from typing import Any
 
 from redis import Redis
@@ -18,6 +22,7 @@ from redis.retry import Retry
 from rq import SimpleWorker, Worker, worker_registration
 from rq.job import Job, JobStatus
 from rq.queue import Queue
+from rq.worker import WorkerStatus
 from rq.worker.base import BaseWorker
 
 from service.jobs.lifecycle import (
@@ -55,6 +60,8 @@ MAINTENANCE_SECONDS = 10  # registry clean-ups at most this often (one lock and 
 #: 5 s apart, about two minutes in all.
 REDIS_RETRIES = 25
 REDIS_BACKOFF = ExponentialBackoff(cap=5, base=0.25)
+#: Seconds the scheduler process has to release its locks and exit when the worker stops, before it is killed.
+SCHEDULER_STOP_SECONDS = 5
 
 
 class ForeignJobError(Exception):
@@ -190,15 +197,84 @@ class ServiceWorker(ClaimingWorker, Worker):
     max_connection_wait_time = 30.0  # RQ's own back-off while dequeueing, 1 s doubling up to this
     stop_signalled = False  # SIGTERM or SIGINT came (RQ's loop also ends on errors it cannot wait out)
 
-    def __init__(self, queues: Any, connection: Redis, **kwargs: Any) -> None:
+    def __init__(self, queues: Any, connection: Redis, stop_grace: float | None = None, **kwargs: Any) -> None:
+        """`stop_grace`: seconds a warm shutdown waits for the running job before a cold one puts it back on its
+        queue; None waits for the job to end."""
         kwargs = {"job_monitoring_interval": JOB_HEARTBEAT, "worker_ttl": WORKER_TTL,
                   "maintenance_interval": MAINTENANCE_SECONDS, **kwargs}
         super().__init__(queues, connection=connection, job_class=ServiceJob, **kwargs)
+        self.stop_grace = stop_grace
+        self.running: tuple[Job, Queue] | None = None  # the job a work horse runs now, and its queue
+        self.stop_timer: threading.Timer | None = None
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        """Run the job in a work horse, remembering it (a cold shutdown puts it back on its queue)."""
+        self.running = (job, queue)
+        try:
+            super().execute_job(job, queue)
+        finally:
+            self.running = None
+            if self.stop_timer is not None:  # the job ended within the grace: the worker stops warm
+                self.stop_timer.cancel()
 
     def request_stop(self, signum: int, frame: Any) -> None:
-        """Warm shutdown on SIGTERM/SIGINT, remembered so the process ends instead of starting a new worker."""
+        """Warm shutdown on SIGTERM/SIGINT, remembered so the process ends instead of starting a new worker. While
+        a job runs and a `stop_grace` is set, the worker signals itself again after that long: a cold shutdown."""
         self.stop_signalled = True
+        if self.stop_grace is not None and self.get_state() == WorkerStatus.BUSY and self.stop_timer is None:
+            # RQ ignores a second signal within 1 s of the first (the duplicates of a worker pool).
+            self.stop_timer = threading.Timer(max(self.stop_grace, 1.1), os.kill, (os.getpid(), signal.SIGTERM))
+            self.stop_timer.daemon = True
+            self.stop_timer.start()
+            log.info("worker %s: stopping once its job ends, at most in %.0f s (then the job goes back on its "
+                     "queue)", self.name, self.stop_grace)
         super().request_stop(signum, frame)
+
+    def request_force_stop(self, signum: int, frame: Any) -> None:
+        """Cold shutdown (a second SIGTERM/SIGINT, or the end of `stop_grace`): RQ kills the work horse; the job it
+        ran goes back at the front of its queue, its retries untouched, for the next worker to run from the
+        start."""
+        running = self.running
+        try:
+            super().request_force_stop(signum, frame)
+        except SystemExit:
+            if running is not None:
+                self.requeue_stopped(*running)
+            raise
+
+    def requeue_stopped(self, job: Job, queue: Queue) -> None:
+        """Put a job whose work horse was killed back at the front of its queue, unless the horse ended it first.
+        Redis is not waited for on the way out: a job that cannot be put back now is found abandoned later."""
+        self.connection.set_retry(Retry(NoBackoff(), 0))
+        try:
+            job.refresh()
+            if job.get_status(refresh=False) != JobStatus.STARTED:
+                return
+            job.started_at = job.ended_at = None
+            with self.connection.pipeline() as pipeline:
+                self.cleanup_execution(job, pipeline)
+                # as RQ's registries requeue (enqueue_job would open a transaction in the pipeline)
+                queue._enqueue_job(job, pipeline=pipeline, at_front=True)
+                pipeline.execute()
+            log.warning("worker %s stopped during job %s: the job is back at the front of queue %s", self.name,
+                        job.id, queue.name)
+        except RedisError as error:
+            log.warning("worker %s stopped during job %s and could not put it back on its queue (%s): it will be "
+                        "found abandoned", self.name, job.id, error)
+
+    def stop_scheduler(self) -> None:
+        """Stop the scheduler process, killing it if it has not exited within SCHEDULER_STOP_SECONDS (it may be
+        waiting for a Redis that is gone); RQ would wait for it for good."""
+        process = self.scheduler._process if self.scheduler is not None else None
+        if process is None or process.pid is None:
+            return
+        process.terminate()  # SIGTERM, unless it has already been reaped
+        process.join(SCHEDULER_STOP_SECONDS)
+        if process.exitcode is None:
+            log.warning("worker %s: its scheduler (pid %s) did not stop within %d s: killed", self.name,
+                        process.pid, SCHEDULER_STOP_SECONDS)
+            process.kill()
+            process.join()
 
     def get_heartbeat_ttl(self, job: Job) -> int:
         """RQ allows 60 s past the next expected heartbeat; HEARTBEAT_GRACE is enough and finds dead workers

@@ -10,7 +10,6 @@ with the process that started it (`PR_SET_PDEATHSIG`), so even a killed arena le
 from __future__ import annotations
 
 import atexit
-import ctypes
 import json
 import multiprocessing
 import multiprocessing.util
@@ -19,10 +18,10 @@ import select
 import shlex
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Callable
 from typing import Any
+
+from ..lifetime import exec_hook
 
 #: The protocol version every `hello` carries; a change a bot could notice bumps it (docs/bots.md).
 PROTOCOL = 1
@@ -37,25 +36,6 @@ class BotError(RuntimeError):
     """A bot broke the protocol or could not be run: the run stops (exit status 2) with this message."""
 
 
-def _parent_death_signal() -> Callable[[], None] | None:
-    """A pre-exec hook making the child die with its parent (Linux; None elsewhere), resolved before any fork."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def hook() -> None:
-        """In the child: be killed when the parent goes; if it already went, go now."""
-        prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return hook
-
-
 class BotProcess:
     """One running bot: send it messages, ask it for an answer within a time limit, close it."""
 
@@ -65,7 +45,7 @@ class BotProcess:
         self.asked = 0  # requests sent: the next id
         try:
             self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            start_new_session=True, preexec_fn=_parent_death_signal())
+                                            start_new_session=True, preexec_fn=exec_hook(signal.SIGKILL))
         except (OSError, ValueError) as error:
             raise BotError(f"cannot be started: {error}") from None
 

@@ -10,7 +10,7 @@ from flask_compress import Compress
 MIMETYPES = ["application/json", "application/problem+json", "text/html", "text/css", "text/javascript",
              "application/javascript", "text/plain"]
 
-#: flask-swagger-ui's blueprint: it serves the docs files from disk.
+#: The docs blueprint (service/ui/docs.py): it serves the Swagger UI files from disk.
 DOCS_BLUEPRINT = "swagger_ui"
 
 

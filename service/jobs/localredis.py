@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,10 +75,10 @@ class RedisServer:
                 "--dir", str(self.data_dir.absolute()), "--dbfilename", "redis.rdb", *saving,
                 *(["--requirepass", self.password] if self.password else [])]
 
-    def start(self, timeout: float = 10) -> subprocess.Popen:
-        """Start it and wait until it answers PING; its process."""
+    def start(self, timeout: float = 10, spawn: Callable[..., subprocess.Popen] = subprocess.Popen) -> subprocess.Popen:
+        """Start it (with `spawn`, subprocess.Popen's signature) and wait until it answers PING; its process."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = process = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = process = spawn(self.argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         probe = Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=1)
         deadline = time.monotonic() + timeout
         try:

@@ -1,4 +1,5 @@
-"""CORS: browsers on other sites call /v1 with a key in a header; preflights need no key and spend no budget."""
+"""CORS: by default no other site's page may call /v1 from a browser; the origins named in CORS_ORIGINS call it
+with a key in a header; preflights need no key and spend no budget; `*` only when set so."""
 
 from __future__ import annotations
 
@@ -89,19 +90,55 @@ def test_other_origins_get_answers_without_the_grant(client):
     assert response.status_code == 200 and "Access-Control-Allow-Origin" not in response.headers
 
 
-def test_any_origin_by_default(redis_url):
-    """Default `*`: any page may call, no credentials (keys are headers, not cookies)."""
+def test_no_other_origin_by_default(redis_url):
+    """The default: no grant to any origin, so no other site's page can read an answer (or send a JSON request)
+    to a local service, which without keys would hand it every job."""
     client = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
+    for response in (client.post("/v1/hu", json=HAND, headers={"Origin": OTHER}),
+                     client.get("/v1/jobs", headers={"Origin": OTHER}),
+                     client.delete("/v1/jobs/some-job", headers={"Origin": OTHER}),
+                     preflight(client, OTHER, method="DELETE")):
+        assert not [h for h in response.headers.keys() if h.lower().startswith("access-control-")], response
+
+
+def test_the_default_comes_from_the_environment_too(redis_url, monkeypatch):
+    """LONGCARDS_CORS_ORIGINS names the origins; unset, none."""
+    monkeypatch.setenv("LONGCARDS_CORS_ORIGINS", ALLOWED)
+    named = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
+    assert named.post("/v1/hu", json=HAND, headers={"Origin": ALLOWED}).headers["Access-Control-Allow-Origin"] \
+        == ALLOWED
+    monkeypatch.delenv("LONGCARDS_CORS_ORIGINS")
+    unset = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
+    assert "Access-Control-Allow-Origin" not in unset.post("/v1/hu", json=HAND, headers={"Origin": ALLOWED}).headers
+
+
+def test_any_origin_only_when_set_so_with_a_warning_without_keys(redis_url, caplog):
+    """`*`: any page may call, no credentials (keys are headers, not cookies); without API keys the start says
+    that any site may use the service."""
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url, "CORS_ORIGINS": "*"}).test_client()
     response = client.post("/v1/hu", json=HAND, headers={"Origin": OTHER})
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert "Access-Control-Allow-Credentials" not in response.headers
     assert preflight(client, OTHER).headers["Access-Control-Allow-Origin"] == "*"
+    assert any("LONGCARDS_CORS_ORIGINS=*" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    create_app({"TESTING": True, "REDIS_URL": redis_url, "CORS_ORIGINS": "*", "API_KEYS": entry("site", KEY)})
+    assert not any("LONGCARDS_CORS_ORIGINS" in r.getMessage() for r in caplog.records)
 
 
-def test_an_empty_origin_list_fails_at_startup():
-    """LONGCARDS_CORS_ORIGINS set to nothing is a mistake, not "no browser may call"."""
+def test_an_empty_origin_list_grants_none(redis_url):
+    """Only separators: no origin, as with the default."""
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url, "CORS_ORIGINS": " , "}).test_client()
+    assert "Access-Control-Allow-Origin" not in client.post("/v1/hu", json=HAND, headers={"Origin": OTHER}).headers
+
+
+@pytest.mark.parametrize("origin", ["cards.example", "https://cards.example/app", "https://*.example",
+                                    "https://cards example"])
+def test_an_entry_that_is_no_origin_fails_at_startup(origin):
+    """A browser's Origin is a scheme, a host and maybe a port: an entry with a path, no scheme or a wildcard would
+    never match, so the service refuses to start instead of silently granting nothing."""
     with pytest.raises(ValueError, match="CORS_ORIGINS"):
-        create_app({"TESTING": True, "CORS_ORIGINS": " , "})
+        create_app({"TESTING": True, "CORS_ORIGINS": f"{ALLOWED},{origin}"})
 
 
 def test_only_the_api_gets_cors_headers(client):

@@ -1,5 +1,6 @@
 """The system's Chromium (never a downloaded browser) for the page tests, and pages that collect their console
-errors and uncaught exceptions."""
+errors, uncaught exceptions and Content-Security-Policy violations. A CSP violation fails the test whatever it
+expects: the pages must run under their policy as served."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ import pytest
 from tests.support.processes import ROOT
 
 ARTIFACTS = ROOT / ".artifacts" / "screenshots"
+#: Every page reports each Content-Security-Policy violation on its console as an error starting with this (Chromium
+#: logs its own "Refused to ..." line too; this one names the directive and what was blocked).
+CSP_VIOLATION = "CSP violation"
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => console.error(
+  `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || "inline"} in ${event.documentURI}`));"""
+CSP_ERROR = re.compile(rf"{CSP_VIOLATION}|Content Security Policy")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -32,19 +39,36 @@ class Console:
     def __init__(self) -> None:
         self.errors: list[str] = []
         self.expected: list[re.Pattern] = []
+        self.expected_csp: list[re.Pattern] = []
 
     def expect(self, pattern: str) -> None:
-        """Allow console errors matching `pattern` (an API error answer the test provokes on purpose)."""
+        """Allow console errors matching `pattern` (an API error answer the test provokes on purpose); never a CSP
+        violation: use `expect_csp` for one a test provokes."""
         self.expected.append(re.compile(pattern))
 
+    def expect_csp(self, pattern: str) -> None:
+        """Allow the CSP violations matching `pattern` (one a test provokes on purpose)."""
+        self.expected_csp.append(re.compile(pattern))
+
+    def csp_violations(self) -> list[str]:
+        """The console's CSP errors."""
+        return [e for e in self.errors if CSP_ERROR.search(e)]
+
+    def allowed(self, error: str) -> bool:
+        """A CSP violation only when `expect_csp` named it; any other error when `expect` did."""
+        if CSP_ERROR.search(error):
+            return any(p.search(error) for p in self.expected_csp)
+        return any(p.search(error) for p in self.expected)
+
     def unexpected(self) -> list[str]:
-        return [e for e in self.errors if not any(p.search(e) for p in self.expected)]
+        return [e for e in self.errors if not self.allowed(e)]
 
 
 def open_page(browser, width: int, height: int = 900):
     """A fresh page of the given size whose console errors are collected."""
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     context.set_default_timeout(20_000)
+    context.add_init_script(REPORT_VIOLATIONS)
     page = context.new_page()
     console = Console()
     page.on("console", lambda message: message.type == "error" and console.errors.append(message.text))

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cache
 
 from redis import Redis
+from rq.job import Job
 
-from service.jobs.queues import QUEUES, SERIALIZER, queue
+from service.jobs.queues import ANALYSE_REPLAYS, QUEUES, SERIALIZER, enqueue, queue
 from service.replay.families import simulate
 from workers.worker import InProcessWorker
 
@@ -32,6 +33,14 @@ def _simulated(index: int) -> dict:
 def batch(size: int, unique: int = 36) -> list[dict]:
     """`size` legal logs, cycling through `unique` distinct simulated rounds of every table (cheap to build)."""
     return [_simulated(i % unique) for i in range(size)]
+
+
+def long_job(connection: Redis, size: int = LONG_BATCH) -> Job:
+    """A replay job of `size` logs with its progress meta, as the API queues it."""
+    logs = batch(size)
+    return enqueue(ANALYSE_REPLAYS, connection, logs, None, meta={"owner": "public", "kind": "replay", "progress": {
+        "events_done": 0, "events_total": sum(len(log["events"]) for log in logs), "logs_done": 0,
+        "logs_total": size}})
 
 
 def search_body(**extra) -> dict:

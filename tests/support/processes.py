@@ -36,6 +36,14 @@ def wait_for(check: Callable[[], Any], timeout: float, what: str, every: float =
     pytest.fail(f"gave up after {timeout} s waiting for {what}")
 
 
+def running(process: psutil.Process) -> bool:
+    """Still there and not a zombie (a zombie has ended: its parent has yet to reap it)."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
 def kill_tree(process: subprocess.Popen) -> None:
     """SIGKILL a worker and the processes it started (its work horse, its scheduler): a lost machine or an
     OOM-killed container. The worker goes first, so it cannot record the horse's death as a failure."""

@@ -10,8 +10,9 @@ import pytest
 from redis import Redis
 
 from service.app import create_app
+from service.jobs.queues import connect
 from tests.support.jobs import WEBHOOK_SECRET
-from tests.support.redis import test_redis_url
+from tests.support.redis import RedisServer, test_redis_url
 
 TEST_DB = 12
 
@@ -31,6 +32,17 @@ def app(redis_db: Redis, redis_url: str):
     client = app.extensions.get("longcards_redis")
     if client is not None:
         client.close()
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """A private Redis of the test's own (the fault tests stop and start it); stopped afterwards."""
+    server = RedisServer(tmp_path / "redis")
+    server.start()
+    connection = connect(server.url)
+    yield server, connection
+    connection.close()
+    server.stop()
 
 
 @pytest.fixture

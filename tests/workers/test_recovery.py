@@ -9,13 +9,12 @@ import time
 from dataclasses import replace
 
 import pytest
-from redis import Redis
 from rq import Callback, Queue, Retry, Worker
 from rq.job import JobStatus
 
 from service.app import create_app
-from service.jobs.queues import QUEUE_REPLAYS, SERIALIZER, SPECS, connect, enqueue, fetch, job_name, spec
-from tests.support.jobs import LONG_BATCH, batch
+from service.jobs.queues import QUEUE_REPLAYS, SERIALIZER, SPECS, fetch, job_name, spec
+from tests.support.jobs import LONG_BATCH, batch, long_job
 from tests.support.processes import (
     alive,
     kill_tree,
@@ -26,31 +25,11 @@ from tests.support.processes import (
     worker_process,
     worker_processes,
 )
-from tests.support.redis import RedisServer
 from workers.replays import analyse_replays
 
 #: The target: the job of a killed worker is retried (or failed) this soon, every other worker idle.
 ABANDONED_WITHIN = 90
 READY_WITHIN = 30
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    """A private Redis; stopped afterwards."""
-    server = RedisServer(tmp_path / "redis")
-    server.start()
-    connection = connect(server.url)
-    yield server, connection
-    connection.close()
-    server.stop()
-
-
-def long_job(connection: Redis, size: int = LONG_BATCH):
-    """A replay job of `size` logs with its progress meta, as the API queues it."""
-    logs = batch(size)
-    return enqueue(analyse_replays, connection, logs, None, meta={"owner": "public", "kind": "replay", "progress": {
-        "events_done": 0, "events_total": sum(len(log["events"]) for log in logs), "logs_done": 0,
-        "logs_total": size}})
 
 
 @pytest.mark.slow

@@ -26,18 +26,44 @@ export function fill(element, ...children) {
 
 const KEY_STORE = "longcards.apiKey";
 
-/** Keep the API key field in this browser's storage; `onChange` runs after a new key is stored. */
-export function bindApiKey(input, onChange = () => {}) {
+// The API key lives in this tab's session storage, gone when the tab closes; only when "remember" is ticked also
+// in local storage, kept for good (any script of this site could read it there). Storage may be off: no key kept.
+function storedKey() {
+  try { return sessionStorage.getItem(KEY_STORE) || localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
+}
+
+function remembered() {
+  try { return Boolean(localStorage.getItem(KEY_STORE)); } catch { return false; }
+}
+
+function storeKey(key, remember) {
+  try {
+    if (key) sessionStorage.setItem(KEY_STORE, key); else sessionStorage.removeItem(KEY_STORE);
+  } catch { /* storage may be off */ }
+  try {
+    if (key && remember) localStorage.setItem(KEY_STORE, key); else localStorage.removeItem(KEY_STORE);
+  } catch { /* storage may be off */ }
+}
+
+/**
+ * Keep the API key field for this tab's session, and for good when `remember` (a checkbox) is ticked; unticking it
+ * forgets the kept key at once. `onChange` runs after a new key is stored.
+ */
+export function bindApiKey(input, onChange = () => {}, remember = $("#remember-key")) {
   if (input.form) input.form.addEventListener("submit", (event) => event.preventDefault());
-  try { input.value = localStorage.getItem(KEY_STORE) || ""; } catch { /* storage may be off */ }
+  input.value = storedKey();
+  if (remember) {
+    remember.checked = remembered();
+    remember.addEventListener("change", () => storeKey(input.value.trim(), remember.checked));
+  }
   input.addEventListener("change", () => {
-    try { localStorage.setItem(KEY_STORE, input.value.trim()); } catch { /* storage may be off */ }
+    storeKey(input.value.trim(), Boolean(remember && remember.checked));
     onChange();
   });
 }
 
 function apiKey() {
-  try { return localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
+  return storedKey();
 }
 
 /** An error answer of the API (a problem document), or a failure to reach it. */

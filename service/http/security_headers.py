@@ -1,0 +1,47 @@
+"""Security headers on every answer: what a browser may do with it.
+
+- `X-Content-Type-Options: nosniff`: a JSON answer or a script is never taken for another type.
+- `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`: no page of this service can be framed, by another site
+  (clickjacking the hand lab or the key box) or by itself.
+- `Referrer-Policy: no-referrer`: a link from a page does not tell the next site where it came from.
+- `Content-Security-Policy`: the pages (`/ui`, `/ui/replay`) load scripts, styles, fonts and images from this
+  server only and run no inline script; their scripts call this server only. The API docs (Swagger UI, served
+  from this server with no inline script) also need inline styles (React sets `style` attributes) and `data:`
+  images (its stylesheet's icons). Every other answer (JSON, the spec, problem pages) may load nothing.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+#: The pages' policy: their own files only; no inline script, style or plugin; forms post to this server only.
+PAGES = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
+         "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+#: The docs page (Swagger UI): the same, plus inline styles and data: images.
+DOCS = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+#: Everything else loads nothing: a JSON answer or a problem page opened in a browser runs nothing.
+NOTHING = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+#: The blueprints of the pages and of the docs.
+PAGES_BLUEPRINT = "ui"
+DOCS_BLUEPRINT = "swagger_ui"
+
+HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
+
+
+def policy() -> str:
+    """The Content-Security-Policy of the answer to the current request."""
+    return {PAGES_BLUEPRINT: PAGES, DOCS_BLUEPRINT: DOCS}.get(request.blueprint or "", NOTHING)
+
+
+def add_headers(response: Response) -> Response:
+    """Set the security headers (a view that set its own keeps them)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    response.headers.setdefault("Content-Security-Policy", policy())
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Add the security headers to every answer, errors included."""
+    app.after_request(add_headers)
