@@ -20,7 +20,7 @@ cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; wait 2>/dev/null
 trap cleanup EXIT
 cd "$ROOT"
 # Settings: a name and the environment gunicorn runs under ("serve" is the default configuration).
-SETTINGS=("serve:" "serve-norecycle:GUNICORN_MAX_REQUESTS=0" "gthread-1:GUNICORN_WORKER_CLASS=gthread GUNICORN_THREADS=1"
+SETTINGS=("serve:" "gthread-1:GUNICORN_WORKER_CLASS=gthread GUNICORN_THREADS=1"
           "gthread-4:GUNICORN_WORKER_CLASS=gthread GUNICORN_THREADS=4")
 "$PY" - "$tmp" <<'PY'
 import json, sys

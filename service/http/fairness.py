@@ -35,15 +35,19 @@ from typing import Any
 SLOTS = 256
 #: Seconds since its last request within which a connection counts as busy.
 WINDOW = 1.0
+#: Seconds a process waits after closing a connection for balance before it closes another: the client needs a
+#: moment to reconnect and be counted elsewhere, and closing on every request would cost a connection each.
+COOLDOWN = 1.0
 
 
 class Balancer:
     """Busy connections per worker process, in memory shared by the master and every worker it forks; each process
     also remembers when each of its connections last sent a request."""
 
-    def __init__(self, slots: int = SLOTS, window: float = WINDOW) -> None:
+    def __init__(self, slots: int = SLOTS, window: float = WINDOW, cooldown: float = COOLDOWN) -> None:
         self.counts = multiprocessing.RawArray("i", slots)
-        self.window = window
+        self.window, self.cooldown = window, cooldown
+        self.last_close = -cooldown  # when this process last closed a connection for balance
         self.lock = threading.Lock()  # gthread: the threads of one process share its connections' table
         self.seen: dict[int, float] = {}  # this process's connections (by their reader) -> last request
 
@@ -74,7 +78,9 @@ class Balancer:
             self.seen[key] = now
             mine = len(self.seen)
             self.counts[slot] = mine
-            if over_share(mine, sum(self.counts), max(1, int(worker.cfg.workers))):
+            if now - self.last_close >= self.cooldown and over_share(mine, sum(self.counts),
+                                                                      max(1, int(worker.cfg.workers))):
+                self.last_close = now
                 req.must_close = True  # gunicorn then answers `Connection: close` and ends the keep-alive loop
                 del self.seen[key]
                 self.counts[slot] = mine - 1
