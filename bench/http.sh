@@ -49,7 +49,7 @@ done
 "$PY" - "$tmp/runs" "$CONNECTIONS" "$RUN_SECONDS" <<'PY'
 import json, os, statistics, sys
 runs = [json.loads(line) for line in open(sys.argv[1])]
-conf = (f"{os.environ.get('WEB_CONCURRENCY', 2 * os.cpu_count())} workers "
+conf = (f"{os.environ.get('WEB_CONCURRENCY', os.cpu_count())} workers "
         f"({os.environ.get('GUNICORN_WORKER_CLASS', 'gevent')}, {os.environ.get('GUNICORN_THREADS', '1')} threads if gthread)")
 names = ("floor", "/healthz", "/v1/hu")
 print(f"gunicorn {conf}; {sys.argv[2]} keep-alive client processes; {len(runs) // 3} rounds of {sys.argv[3]} s each; "
