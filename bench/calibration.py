@@ -41,10 +41,11 @@ from service.arena.advice import Advice  # noqa: E402
 from service.arena.duplicate import SEATS, Arena, play_with, seat_results  # noqa: E402
 from service.arena.learn import Decisions, play_recorded  # noqa: E402
 from service.replay.decisions import SeatView  # noqa: E402
+from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
-from service.search.position import position_of  # noqa: E402
+from service.search.position import Position, position_of  # noqa: E402
 
 DECILES = 10
 Z = 1.96
@@ -106,23 +107,40 @@ def interval(values: Sequence[float]) -> dict[str, float]:
     return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
+def searchable(seen: list[tuple[SeatView, int]]) -> tuple[int, tuple[SeatView, int, Position] | None]:
+    """The first decision whose position a search takes, with that position, and how many before it none does
+    (e.g. another seat with every card in exposed melds: no search request can say that)."""
+    for skipped, (view, card) in enumerate(seen):
+        try:
+            return skipped, (view, card, position_of(view.ruleset, view.options, view.hand, view.exposed,
+                                                     view.visible, view.seats, view.seat, view.opponents,
+                                                     view.stock_remaining, view.history))
+        except DomainError:
+            continue
+    return len(seen), None
+
+
 def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float
                  ) -> tuple[list[tuple[float, float]], dict[str, Any]]:
     """(search prediction, realised) of one discard decision in each of `decisions` advice rounds of `seed`
-    (the k-th decision is deal k's); what the searches cost."""
+    (the k-th decision is deal k's); what the searches cost and how many drawn decisions no search takes (another
+    drawn in their place)."""
     rs = get_ruleset(ruleset)
     arena = Arena(ruleset, ("advice",) * SEATS, seed)
     objective = rs.objective(rs.resolve_options({}))
     pairs: list[tuple[float, float]] = []
-    deals = playouts = 0
+    deals = playouts = skipped = 0
     seconds = 0.0
     for deal in range(decisions):
         seen: list[tuple[SeatView, int]] = []
         log = play_with(arena, deal, [Watched(seen) for _ in range(SEATS)])
         results = seat_results(log, ["advice"] * SEATS)
-        view, card = random.Random(f"calibration/search/{ruleset}/{seed}/{deal}").choice(seen)
-        position = position_of(view.ruleset, view.options, view.hand, view.exposed, view.visible, view.seats,
-                               view.seat, view.opponents, view.stock_remaining, view.history)
+        random.Random(f"calibration/search/{ruleset}/{seed}/{deal}").shuffle(seen)
+        drawn = searchable(seen)
+        skipped += drawn[0]
+        if drawn[1] is None:
+            continue
+        view, card, position = drawn[1]
         found = search(position, [card], samples=samples, time_budget=budget, seed=deal,
                        min_samples=samples)
         row = found.candidates[0]
@@ -131,8 +149,8 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
         else:
             pairs.append((row.win_probability.mean, float(results[view.seat].won)))
         deals, playouts, seconds = deals + found.deals, playouts + found.playouts, seconds + found.elapsed
-    cost = {"deals_per_search": deals / decisions, "seconds": round(seconds, 1),
-            "playouts_per_second": round(playouts / seconds) if seconds else 0}
+    cost = {"deals_per_search": deals / len(pairs), "seconds": round(seconds, 1),
+            "playouts_per_second": round(playouts / seconds) if seconds else 0, "skipped": skipped}
     return pairs, cost
 
 
@@ -189,7 +207,8 @@ def main() -> int:
                 print(table(ruleset, rows, len(pairs), args.seed))
                 print(f"{describe(means)}\n{cost['deals_per_search']:.0f} deals per search, "
                       f"{cost['playouts_per_second']} playouts/s, {cost['seconds']} s searching, "
-                      f"{cost['total_seconds']} s in all", end="\n\n")
+                      f"{cost['total_seconds']} s in all; {cost['skipped']} drawn decisions no search takes",
+                      end="\n\n")
             continue
         pairs, rounds = pairs_of(ruleset, args.decisions or 20000, args.seed)
         rows = deciles(pairs)
