@@ -120,3 +120,24 @@ def test_the_quick_top_of_random_hands_leaves_the_least_distance(ruleset_id: str
         mine = next(o for o in full.options if o.card == quick.card)
         assert quick.improving == frozenset(c for c, _ in mine.improving)
     assert far > 20
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_hand_at_rest_is_planned_as_the_hand_a_discard_leaves(ruleset_id: str) -> None:
+    """The other seats' dealt hands (between turns): `Exact.rest` gives the distance, waits and improving cards
+    the exact analysis gives the hand a discard leaves, as that seat sees the cards."""
+    position = position_of(sample_position(ruleset_id)[0])
+    family = search_family(position.ruleset)
+    table = played_table(position, 2, 2)
+    seat = (position.seat + 1) % position.seats
+    exact = family.exact(position, seat)
+    plans = [(key, plan) for key, plan in table.planners[seat].tops.items() if plan.discard is not None][:25]
+    assert len(plans) == 25
+    for (counts, exposed, history), plan in plans:
+        full = exact.analyse(counts, exposed, history)
+        option = next(o for o in full.options if o.card == plan.discard)
+        held = plan.holds[plan.discard]
+        found = exact.rest(held.counts, exposed, held.history)
+        assert found.distance == option.distance
+        assert found.waits == {w.card: w.gain for w in option.waits}
+        assert found.improving == frozenset(c for c, _ in option.improving)
