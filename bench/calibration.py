@@ -9,8 +9,8 @@ Search (`--search`): one discard decision per round, drawn at random (seeded by 
 round's discards of every seat; the position that seat saw is searched (`service/search/montecarlo.py`) with the
 advice's discard as the one candidate, `--samples` deals within `--budget` seconds, and its prediction is the
 search's objective for it: the expected settlement, or the win probability where nobody pays (cardavia-flowers).
-One decision per round keeps the decisions independent. Besides the deciles: the mean prediction against the mean
-realised, each with its 95% interval, and their paired difference.
+One decision per round keeps the decisions independent (a round won before any discard gives none). Besides the
+deciles: the mean prediction against the mean realised, each with its 95% interval, and their paired difference.
 
 Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
 one round are correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside
@@ -200,11 +200,11 @@ def main() -> int:
             pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget)
             rows, means = deciles(pairs), summary(pairs)
             cost["total_seconds"] = round(time.monotonic() - started, 1)
-            out[ruleset] = {"seed": args.seed, "rounds": len(pairs), "decisions": len(pairs),
+            out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(pairs),
                             "samples": args.samples, "budget": args.budget, "cost": cost, **means,
                             "deciles": rows}
             if not args.json:
-                print(table(ruleset, rows, len(pairs), args.seed))
+                print(table(ruleset, rows, args.decisions or 300, args.seed))
                 print(f"{describe(means)}\n{cost['deals_per_search']:.0f} deals per search, "
                       f"{cost['playouts_per_second']} playouts/s, {cost['seconds']} s searching, "
                       f"{cost['total_seconds']} s in all; {cost['skipped']} drawn decisions no search takes",
