@@ -12,6 +12,13 @@ search's objective for it: the expected settlement, or the win probability where
 One decision per round keeps the decisions independent (a round won before any discard gives none). Besides the
 deciles: the mean prediction against the mean realised, each with its 95% interval, and their paired difference.
 
+Where a search's prediction goes wrong (`--truth`): one discard per advice round again (drawn among the round
+log's discards), and the mean outcome of the playouts of the advice's discard on three kinds of deal: the true
+deal (every other seat's true hand and the true stock: one playout, as the playouts draw on no random source), the
+true hands with the stock reshuffled from the cards left (`--samples` times) and the search's own sampled deals
+(`--samples`), each against what the seat realised. The first two differ from the realised only by the playouts'
+policies, the last also by dealing the other seats' hands at random.
+
 Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
 one round are correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside
 that interval or within 10% of the value range (the mean prediction of the top decile minus that of the bottom
@@ -19,6 +26,7 @@ one).
 
     .venv/bin/python bench/calibration.py [--ruleset R ...] [--decisions N] [--seed S] [--json]
     .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
+    .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S]
 """
 
 from __future__ import annotations
@@ -38,14 +46,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
 from service.arena.advice import Advice  # noqa: E402
-from service.arena.duplicate import SEATS, Arena, play_with, seat_results  # noqa: E402
+from service.arena.duplicate import SEATS, Arena, play_round, play_with, seat_results  # noqa: E402
 from service.arena.learn import Decisions, play_recorded  # noqa: E402
 from service.replay.decisions import SeatView  # noqa: E402
 from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
+from service.search.deal import Deal, Outcome, deal_rng, sample_deal  # noqa: E402
+from service.search.families import play, table_of  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
-from service.search.position import Position, position_of  # noqa: E402
+from service.search.position import Position, parse_position, position_of  # noqa: E402
+from tests.testbed.replayed import discards, position_before  # noqa: E402
 
 DECILES = 10
 Z = 1.96
@@ -154,19 +165,65 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
     return pairs, cost
 
 
+TRUTHS = ("true deal", "true hands, stock reshuffled", "sampled deals (the search's)")
+
+
+def truth_rows(ruleset: str, decisions: int, seed: int, samples: int) -> list[tuple[float, ...]]:
+    """Per round of `decisions` advice rounds of `seed`, one discard: the mean playout outcome of the advice's
+    discard on each kind of deal of `TRUTHS`, then the seat's realised settlement."""
+    rs = get_ruleset(ruleset)
+    arena = Arena(ruleset, ("advice",) * SEATS, seed)
+    paying = rs.objective(rs.resolve_options({})) == "expected_settlement"
+
+    def value(outcome: Outcome) -> float:
+        return float(outcome.delta) if paying else float(outcome.won)
+
+    rows = []
+    for deal in range(decisions):
+        log = play_round(arena, deal, 0)
+        results = seat_results(log, ["advice"] * SEATS)
+        found = discards(log)
+        if not found:
+            continue
+        k = random.Random(f"calibration/truth/{ruleset}/{seed}/{deal}").choice(found)
+        payload, true = position_before(log, k)
+        try:
+            position = parse_position(rs, rs.resolve_options(log.get("options")), payload)
+        except DomainError:
+            continue  # a position no search request can state
+        event = log["events"][k]
+        card, table = position.card(event["card"]), table_of(position)
+        left = list(position.unseen)
+        for hand in true.hands:
+            for c in hand:
+                left.remove(c)
+        reshuffled, sampled = [], []
+        for i in range(samples):
+            rng = deal_rng(deal, i)
+            rng.shuffle(left)
+            stock = Deal(true.hands, tuple(left[:len(true.stock)]), true.histories, true.dealt)
+            reshuffled.append(value(play(table, card, stock, rng)))
+            sampled.append(value(play(table, card, sample_deal(position, rng), rng)))
+        realised = results[event["seat"]]
+        rows.append((value(play(table, card, true, random.Random(0))), statistics.fmean(reshuffled),
+                     statistics.fmean(sampled), float(realised.delta) if paying else float(realised.won)))
+    return rows
+
+
 def summary(pairs: list[tuple[float, float]]) -> dict[str, dict[str, float]]:
     """Mean prediction and mean realised with their intervals, and the paired difference prediction - realised."""
     return {"predicted": interval([p for p, _ in pairs]), "realised": interval([r for _, r in pairs]),
             "difference": interval([p - r for p, r in pairs])}
 
 
+def one(x: dict[str, float]) -> str:
+    """A mean and its interval."""
+    return f"{x['mean']:+.3f} [{x['low']:+.3f}, {x['high']:+.3f}]"
+
+
 def describe(means: dict[str, dict[str, float]]) -> str:
     """The summary as one line."""
-    def one(name: str) -> str:
-        x = means[name]
-        return f"{name} {x['mean']:+.3f} [{x['low']:+.3f}, {x['high']:+.3f}]"
-
-    return "; ".join(one(name) for name in ("predicted", "realised", "difference"))
+    return "; ".join(f"{name} {one(means[name])}" for name in ("predicted", "realised", "difference"))
 
 
 def table(ruleset: str, rows: list[dict[str, Any]], rounds: int, seed: int) -> str:
@@ -189,12 +246,30 @@ def main() -> int:
                         help="decisions to compare (default 20000; with --search 300, one per round)")
     parser.add_argument("--seed", type=int, default=7003)
     parser.add_argument("--search", action="store_true", help="calibrate the deep search, not the value model")
-    parser.add_argument("--samples", type=int, default=200, help="--search: deals per search")
+    parser.add_argument("--truth", action="store_true",
+                        help="where the search goes wrong: playouts on true, half-true and sampled deals")
+    parser.add_argument("--samples", type=int, default=200, help="--search: deals per search; --truth: per kind")
     parser.add_argument("--budget", type=float, default=5.0, help="--search: seconds per search at most")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
+        if args.truth:
+            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples)
+            realised = [r[-1] for r in found]
+            out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(found),
+                            "samples": args.samples, "realised": interval(realised),
+                            **{name: {"outcome": interval([r[i] for r in found]),
+                                      "minus_realised": interval([r[i] - r[-1] for r in found])}
+                               for i, name in enumerate(TRUTHS)}}
+            if not args.json:
+                print(f"{ruleset}: {len(found)} decisions of {args.decisions or 300} rounds, seed {args.seed}; "
+                      f"realised {one(out[ruleset]['realised'])}")
+                for name in TRUTHS:
+                    print(f"  {name:30s} {one(out[ruleset][name]['outcome'])}, minus realised "
+                          f"{one(out[ruleset][name]['minus_realised'])}")
+                print()
+            continue
         if args.search:
             started = time.monotonic()
             pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget)
