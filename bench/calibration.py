@@ -1,20 +1,43 @@
-"""Calibration of the value model (docs/advice.md#value): over advice-against-advice rounds of a seed never trained
-on (default 7003), the value the shipped model predicted for the option each seat played against the settlement
-that seat realised in that round, in ten deciles of prediction.
+"""Calibration of the value model (docs/advice.md#value) or of the deep search (docs/advice.md, "Deep search"):
+over advice-against-advice rounds of a seed never trained on (default 7003), what was predicted for the option a
+seat played against the settlement that seat realised in that round, in ten deciles of prediction.
 
-Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (decisions of one round are
-correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside that interval or
-within 10% of the value range (the mean prediction of the top decile minus that of the bottom one).
+Value model (the default): the value the shipped model predicted for every discard and every answer to a public
+card that is not a win.
+
+Search (`--search`): one discard decision per round, drawn at random (seeded by the seed and the deal) among the
+round's discards of every seat; the position that seat saw is searched (`service/search/montecarlo.py`) with the
+advice's discard as the one candidate, `--samples` deals within `--budget` seconds, and its prediction is the
+search's objective for it: the expected settlement, or the win probability where nobody pays (cardavia-flowers).
+One decision per round keeps the decisions independent (a round won before any discard gives none). Besides the
+deciles: the mean prediction against the mean realised, each with its 95% interval, and their paired difference.
+
+Where a search's prediction goes wrong (`--truth`): one discard per advice round again (drawn among the round
+log's discards), and the mean outcome of the playouts of the advice's discard on three kinds of deal: the true
+deal (every other seat's true hand and the true stock: one playout, as the playouts draw on no random source), the
+true hands with the stock reshuffled from the cards left (`--samples` times) and the search's own sampled deals
+(`--samples`), each against what the seat realised. The first two differ from the realised only by the playouts'
+policies, the last also by dealing the other seats' hands at random.
+
+Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
+one round are correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside
+that interval or within 10% of the value range (the mean prediction of the top decile minus that of the bottom
+one).
 
     .venv/bin/python bench/calibration.py [--ruleset R ...] [--decisions N] [--seed S] [--json]
+    .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
+    .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +45,18 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from service.arena.advice import Advice  # noqa: E402
+from service.arena.duplicate import SEATS, Arena, play_round, play_with, seat_results  # noqa: E402
 from service.arena.learn import Decisions, play_recorded  # noqa: E402
-from service.rules.registry import all_rulesets  # noqa: E402
+from service.replay.decisions import SeatView  # noqa: E402
+from service.rules.errors import DomainError  # noqa: E402
+from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
+from service.search.deal import Deal, Outcome, deal_rng, sample_deal  # noqa: E402
+from service.search.families import play, table_of  # noqa: E402
+from service.search.montecarlo import search  # noqa: E402
+from service.search.position import Position, parse_position, position_of  # noqa: E402
+from tests.testbed.replayed import discards, position_before  # noqa: E402
 
 DECILES = 10
 Z = 1.96
@@ -66,6 +98,134 @@ def pairs_of(ruleset: str, decisions: int, seed: int) -> tuple[list[tuple[float,
     return list(zip(predicted, found.targets)), found.rounds
 
 
+class Watched(Advice):
+    """The advice, keeping every discard decision: the seat's view and the card discarded."""
+
+    def __init__(self, into: list[tuple[SeatView, int]]) -> None:
+        super().__init__()
+        self.into = into
+
+    def discard(self, view: SeatView) -> int:
+        card = super().discard(view)
+        self.into.append((view, card))
+        return card
+
+
+def interval(values: Sequence[float]) -> dict[str, float]:
+    """Mean and 95% normal interval."""
+    mean = statistics.fmean(values)
+    half = Z * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def searchable(seen: list[tuple[SeatView, int]]) -> tuple[int, tuple[SeatView, int, Position] | None]:
+    """The first decision whose position a search takes, with that position, and how many before it none does
+    (e.g. another seat with every card in exposed melds: no search request can say that)."""
+    for skipped, (view, card) in enumerate(seen):
+        try:
+            return skipped, (view, card, position_of(view.ruleset, view.options, view.hand, view.exposed,
+                                                     view.visible, view.seats, view.seat, view.opponents,
+                                                     view.stock_remaining, view.history))
+        except DomainError:
+            continue
+    return len(seen), None
+
+
+def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float
+                 ) -> tuple[list[tuple[float, float]], dict[str, Any]]:
+    """(search prediction, realised) of one discard decision in each of `decisions` advice rounds of `seed`
+    (the k-th decision is deal k's); what the searches cost and how many drawn decisions no search takes (another
+    drawn in their place)."""
+    rs = get_ruleset(ruleset)
+    arena = Arena(ruleset, ("advice",) * SEATS, seed)
+    objective = rs.objective(rs.resolve_options({}))
+    pairs: list[tuple[float, float]] = []
+    deals = playouts = skipped = 0
+    seconds = 0.0
+    for deal in range(decisions):
+        seen: list[tuple[SeatView, int]] = []
+        log = play_with(arena, deal, [Watched(seen) for _ in range(SEATS)])
+        results = seat_results(log, ["advice"] * SEATS)
+        random.Random(f"calibration/search/{ruleset}/{seed}/{deal}").shuffle(seen)
+        drawn = searchable(seen)
+        skipped += drawn[0]
+        if drawn[1] is None:
+            continue
+        view, card, position = drawn[1]
+        found = search(position, [card], samples=samples, time_budget=budget, seed=deal,
+                       min_samples=samples)
+        row = found.candidates[0]
+        if objective == "expected_settlement":
+            pairs.append((row.expected_settlement.mean, float(results[view.seat].delta)))
+        else:
+            pairs.append((row.win_probability.mean, float(results[view.seat].won)))
+        deals, playouts, seconds = deals + found.deals, playouts + found.playouts, seconds + found.elapsed
+    cost = {"deals_per_search": deals / len(pairs), "seconds": round(seconds, 1),
+            "playouts_per_second": round(playouts / seconds) if seconds else 0, "skipped": skipped}
+    return pairs, cost
+
+
+TRUTHS = ("true deal", "true hands, stock reshuffled", "sampled deals (the search's)")
+
+
+def truth_rows(ruleset: str, decisions: int, seed: int, samples: int) -> list[tuple[float, ...]]:
+    """Per round of `decisions` advice rounds of `seed`, one discard: the mean playout outcome of the advice's
+    discard on each kind of deal of `TRUTHS`, then the seat's realised settlement."""
+    rs = get_ruleset(ruleset)
+    arena = Arena(ruleset, ("advice",) * SEATS, seed)
+    paying = rs.objective(rs.resolve_options({})) == "expected_settlement"
+
+    def value(outcome: Outcome) -> float:
+        return float(outcome.delta) if paying else float(outcome.won)
+
+    rows = []
+    for deal in range(decisions):
+        log = play_round(arena, deal, 0)
+        results = seat_results(log, ["advice"] * SEATS)
+        found = discards(log)
+        if not found:
+            continue
+        k = random.Random(f"calibration/truth/{ruleset}/{seed}/{deal}").choice(found)
+        payload, true = position_before(log, k)
+        try:
+            position = parse_position(rs, rs.resolve_options(log.get("options")), payload)
+        except DomainError:
+            continue  # a position no search request can state
+        event = log["events"][k]
+        card, table = position.card(event["card"]), table_of(position)
+        left = list(position.unseen)
+        for hand in true.hands:
+            for c in hand:
+                left.remove(c)
+        reshuffled, sampled = [], []
+        for i in range(samples):
+            rng = deal_rng(deal, i)
+            rng.shuffle(left)
+            stock = Deal(true.hands, tuple(left[:len(true.stock)]), true.histories, true.dealt)
+            reshuffled.append(value(play(table, card, stock, rng)))
+            sampled.append(value(play(table, card, sample_deal(position, rng), rng)))
+        realised = results[event["seat"]]
+        rows.append((value(play(table, card, true, random.Random(0))), statistics.fmean(reshuffled),
+                     statistics.fmean(sampled), float(realised.delta) if paying else float(realised.won)))
+    return rows
+
+
+def summary(pairs: list[tuple[float, float]]) -> dict[str, dict[str, float]]:
+    """Mean prediction and mean realised with their intervals, and the paired difference prediction - realised."""
+    return {"predicted": interval([p for p, _ in pairs]), "realised": interval([r for _, r in pairs]),
+            "difference": interval([p - r for p, r in pairs])}
+
+
+def one(x: dict[str, float]) -> str:
+    """A mean and its interval."""
+    return f"{x['mean']:+.3f} [{x['low']:+.3f}, {x['high']:+.3f}]"
+
+
+def describe(means: dict[str, dict[str, float]]) -> str:
+    """The summary as one line."""
+    return "; ".join(f"{name} {one(means[name])}" for name in ("predicted", "realised", "difference"))
+
+
 def table(ruleset: str, rows: list[dict[str, Any]], rounds: int, seed: int) -> str:
     """One rule-set's deciles as text."""
     total = sum(r["decisions"] for r in rows)
@@ -82,13 +242,50 @@ def main() -> int:
     """Measure every asked rule-set and print the tables (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", action="append", help="rule-set id (repeatable; default: every one)")
-    parser.add_argument("--decisions", type=int, default=20000)
+    parser.add_argument("--decisions", type=int, default=None,
+                        help="decisions to compare (default 20000; with --search 300, one per round)")
     parser.add_argument("--seed", type=int, default=7003)
+    parser.add_argument("--search", action="store_true", help="calibrate the deep search, not the value model")
+    parser.add_argument("--truth", action="store_true",
+                        help="where the search goes wrong: playouts on true, half-true and sampled deals")
+    parser.add_argument("--samples", type=int, default=200, help="--search: deals per search; --truth: per kind")
+    parser.add_argument("--budget", type=float, default=5.0, help="--search: seconds per search at most")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    out = {}
+    out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
-        pairs, rounds = pairs_of(ruleset, args.decisions, args.seed)
+        if args.truth:
+            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples)
+            realised = [r[-1] for r in found]
+            out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(found),
+                            "samples": args.samples, "realised": interval(realised),
+                            **{name: {"outcome": interval([r[i] for r in found]),
+                                      "minus_realised": interval([r[i] - r[-1] for r in found])}
+                               for i, name in enumerate(TRUTHS)}}
+            if not args.json:
+                print(f"{ruleset}: {len(found)} decisions of {args.decisions or 300} rounds, seed {args.seed}; "
+                      f"realised {one(out[ruleset]['realised'])}")
+                for name in TRUTHS:
+                    print(f"  {name:30s} {one(out[ruleset][name]['outcome'])}, minus realised "
+                          f"{one(out[ruleset][name]['minus_realised'])}")
+                print()
+            continue
+        if args.search:
+            started = time.monotonic()
+            pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget)
+            rows, means = deciles(pairs), summary(pairs)
+            cost["total_seconds"] = round(time.monotonic() - started, 1)
+            out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(pairs),
+                            "samples": args.samples, "budget": args.budget, "cost": cost, **means,
+                            "deciles": rows}
+            if not args.json:
+                print(table(ruleset, rows, args.decisions or 300, args.seed))
+                print(f"{describe(means)}\n{cost['deals_per_search']:.0f} deals per search, "
+                      f"{cost['playouts_per_second']} playouts/s, {cost['seconds']} s searching, "
+                      f"{cost['total_seconds']} s in all; {cost['skipped']} drawn decisions no search takes",
+                      end="\n\n")
+            continue
+        pairs, rounds = pairs_of(ruleset, args.decisions or 20000, args.seed)
         rows = deciles(pairs)
         out[ruleset] = {"seed": args.seed, "rounds": rounds, "decisions": len(pairs),
                         "model": load_model(ruleset).version, "deciles": rows}

@@ -9,14 +9,12 @@ his own gate. A win is only on a turned-up stock card, or completed at once by a
 every seat: each keeps his history (discards, identical captures passed up, Cạ) as the replay infers it.
 Stock exhausted: a draw, nobody scores.
 
-Opponent policy ("opponents-greedy-chan"): he wins whenever it is legal; he claims a Chíu when he holds three
-(and a legal discard follows); on his turn he captures with an identical card (a Chắn) when the capture rules
-allow it, never a Cạ; he discards a random legal card in no pair of his hand, else one not in an identical pair,
-else any legal card. His win test is cheap: with the forced pairing (docs/rules.md#chan-pairs) one card more can only
-complete a hand with exactly one unpaired card, and only with a card of that card's value (recomputed when his
-hand changes). The position does not say what each other seat did before, so their histories start clean; nor
-where play resumes after the player's discard, so it goes to the next seat (after his out-of-turn Chíu it would go
-back to the interrupted gate).
+Every seat plays `player.py`'s policy (his answers: `chan_table.py`), each with his own planner and view: he wins
+whenever it is legal; he claims a Chíu or a capture (Cạ too) only when, after his best discard, his distance to a
+win goes down; he discards the top option of the exact analysis. A seat answers only the cards that win his hand
+at rest or improve it (its waits and improving cards). The position does not say what each other seat did before,
+so their histories start clean; nor where play resumes after the player's discard, so it goes to the next seat
+(after his out-of-turn Chíu it would go back to the interrupted gate).
 
 Settlement is the engine's (`rules/chan/scoring.py`): Ù chì on one's own gate, a Chíu-completed win (Chíu ù on
 a triple held at the start), and the bonuses of the initial deal (Thiên khai, Bòn) read from the cards each seat
@@ -27,26 +25,13 @@ from __future__ import annotations
 
 import random
 
-from ..rules.chan.captures import PRIORITY, History
-from ..rules.chan.cards import CHI_CHI, N_FACES, code
-from ..rules.chan.discards import history_key, legal_faces
-from ..rules.chan.hand import ChanHand, evaluate_win
-from ..rules.chan.pairs import Pair, unpaired
+from ..rules.chan.captures import History
+from ..rules.chan.cards import N_FACES, code
+from ..rules.chan.hand import ChanHand
 from ..rules.chan.scoring import settle
-from .chan_table import DISCARD, SEATS, STOCK, ChanTable, with_capture
+from .chan_table import DISCARD, SEATS, STOCK, ChanTable
 from .deal import Deal, Outcome
-from .player import Answer, Turns
-
-#: Per face, the other suits of its value (Chi chi: none), which rule 6 forbids once it is discarded.
-OTHER_SUITS = tuple(frozenset() if f == CHI_CHI else frozenset(range(f - f % 3, f - f % 3 + 3)) - {f}
-                    for f in range(N_FACES))
-
-
-#: The opponents' answers, built once (immutable): a win on a stock card or by a Chíu, a Chíu and an identical
-#: capture of each face.
-WIN_ON_STOCK, WIN_BY_CHIU = Answer(PRIORITY["win"], "win"), Answer(PRIORITY["chiu"], "win")
-CHIU = tuple(Answer(PRIORITY["chiu"], "chiu", Pair("chiu", (x,) * 4, False), (x,) * 3) for x in range(N_FACES))
-CAPTURE = tuple(Answer(PRIORITY["capture"], "chan", Pair("chan", (x, x), False), (x,)) for x in range(N_FACES))
+from .player import Answer, Hold, Turns
 
 
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
@@ -56,59 +41,12 @@ def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     return "discarder" if seat == gate else "next" if seat == to_act else "other"
 
 
-class Seat:
-    """An opponent in a playout: cards, exposed pairs, history, the deal facts, and his possible winning cards."""
-
-    __slots__ = ("counts", "exposed", "history", "forbidden", "dealt", "wins")
-
-    def __init__(self, cards: tuple[int, ...], exposed: tuple[Pair, ...], history: History | None,
-                 dealt: tuple[int, ...] | None) -> None:
-        self.counts = [0] * N_FACES
-        for card in cards:
-            self.counts[card] += 1
-        self.exposed = list(exposed)
-        self.remember(history or History(), None if history else frozenset())  # a clean history forbids none
-        self.dealt = tuple(self.counts) if dealt is None else dealt
-        self.changed(unpaired(self.counts))
-
-    def copy(self) -> Seat:
-        """The same seat, with cards and exposed pairs of its own to change."""
-        other = Seat.__new__(Seat)
-        other.counts, other.exposed = list(self.counts), list(self.exposed)
-        other.history, other.forbidden, other.dealt, other.wins = self.history, self.forbidden, self.dealt, self.wins
-        return other
-
-    def remember(self, history: History, forbidden: frozenset[int] | None = None) -> None:
-        """His history changed: the faces it forbids him to discard (rules 3, 6), `forbidden` when the caller
-        knows them."""
-        self.history = history
-        self.forbidden = history_key(history)[0] if forbidden is None else forbidden
-
-    def may_capture(self, x: int) -> bool:
-        """`capture_rule_broken(counts, x, x, history) is None`: he holds x, did not discard it or play it into a
-        Cạ (rule 4), and a legal discard follows (rule 7)."""
-        counts, history = self.counts, self.history
-        if not counts[x] or x in history.discarded or x in history.played_into_ca:
-            return False
-        counts[x] -= 1
-        forbidden = self.forbidden
-        for f, n in enumerate(counts):
-            if n & 1 and f not in forbidden:
-                counts[x] += 1
-                return True
-        counts[x] += 1
-        return False
-
-    def changed(self, loose: tuple[int, ...]) -> None:
-        """The hand changed; `loose` are its unpaired cards. One card more wins only a hand with exactly one
-        unpaired card, and only with a card of its value."""
-        if len(loose) != 1:
-            self.wins: tuple[int, ...] = ()
-        elif loose[0] == CHI_CHI:
-            self.wins = (CHI_CHI,)
-        else:
-            base = loose[0] // 3 * 3
-            self.wins = (base, base + 1, base + 2)
+def counted(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The count of each face among `cards`."""
+    counts = [0] * N_FACES
+    for card in cards:
+        counts[card] += 1
+    return tuple(counts)
 
 
 class Round(Turns):
@@ -117,19 +55,21 @@ class Round(Turns):
     def __init__(self, table: ChanTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
         self.table, self.rng, self.log, self.show = table, rng, log, code
         position, me = table.position, table.seat
-        histories = deal.histories or (None,) * SEATS
-        dealt = deal.dealt or (None,) * SEATS
-        if table.seated[0] is not deal:  # the seats as dealt, built once per deal for every candidate
-            table.seated = deal, [None if s == me else Seat(deal.hands[s], position.opponents[s], histories[s],
-                                                            dealt[s]) for s in range(SEATS)]
-        self.others = [seat and seat.copy() for seat in table.seated[1]]
-        self.dealt = dealt[me] or table.start.counts
+        if table.seated[0] is not deal:  # the seats as dealt, planned once per deal for every candidate
+            histories = deal.histories or (None,) * SEATS
+            given = deal.dealt or (None,) * SEATS
+            rests = {s: table.planners[s].rest(counted(deal.hands[s]), tuple(position.opponents[s]),
+                                               histories[s] or History()) for s in range(SEATS) if s != me}
+            dealt = [given[s] or (table.start.counts if s == me else rests[s].counts) for s in range(SEATS)]
+            table.seated = deal, [rests, dealt]
+        self.rests: dict[int, Hold] = table.seated[1][0]
+        self.dealt: list[tuple[int, ...]] = table.seated[1][1]
         self.stock, self.drawn = deal.stock, 0
 
     def play(self, candidate: int) -> Outcome:
         """Discard `candidate`, then offer cards until a win or the end of the stock."""
         me = self.table.seat
-        self.hold = self.table.start.holds[candidate]
+        self.holds = [self.table.start.holds[candidate] if s == me else self.rests[s] for s in range(SEATS)]
         self.record(me, "discard", candidate)
         public = (candidate, DISCARD, me, (me + 1) % SEATS)
         while True:
@@ -151,99 +91,45 @@ class Round(Turns):
             if source == STOCK and seat != gate:
                 self.passed(card, [gate])  # "the next player may then capture that passed card" (rule 3)
             resume = to_act if answer.kind == "chiu" and to_act != seat else (seat + 1) % SEATS
-            public = (self.take(seat, answer, card), DISCARD, seat, resume)
+            public = (self.take(seat, answer), DISCARD, seat, resume)
 
     def offer(self, x: int, source: str, gate: int, to_act: int) -> tuple[int, Answer] | None:
         """Every seat answers the card; the best claim, ties to the first in seat order from the gate."""
-        table, me = self.table, self.table.seat
+        table, holds = self.table, self.holds
         best: tuple[int, Answer] | None = None
         top = 0
         for s in table.orders[gate]:
-            if s == me:
-                hold = self.hold
-                if x not in hold.waits and x not in hold.improving:
-                    continue  # what `ChanTable.answer` says without its memo: no win, no claim worth taking
-                answer = table.answer(hold, x, source, role_of(s, source, gate, to_act))
-            elif s == gate and source == DISCARD:
+            if s == gate and source == DISCARD:
                 continue  # the discarder
-            else:
-                seat = self.others[s]
-                if not seat.counts[x] and x not in seat.wins:
-                    continue
-                answer = self.opponent_answer(seat, x, source, role_of(s, source, gate, to_act))
+            hold = holds[s]
+            if x not in hold.waits and x not in hold.improving:
+                continue  # what `ChanTable.answer` says without its memo: no win, no claim worth taking
+            answer = table.answer(hold, x, source, role_of(s, source, gate, to_act), s)
             if answer is not None and answer.priority > top:
                 best, top = (s, answer), answer.priority
         return best
 
-    def opponent_answer(self, seat: Seat, x: int, source: str, role: str) -> Answer | None:
-        """A legal win, else a Chíu on three, else (on his turn) a legal identical capture."""
-        held = seat.counts[x]
-        if (source == STOCK or held == 3) and x in seat.wins and evaluate_win(
-                ChanHand(tuple(seat.counts), tuple(seat.exposed), x)).hu:
-            return WIN_ON_STOCK if source == STOCK else WIN_BY_CHIU
-        if held == 3:
-            seat.counts[x] -= 3
-            legal = legal_faces(seat.counts, seat.forbidden)
-            seat.counts[x] += 3
-            if legal:
-                return CHIU[x]
-        if held and role in ("drawer", "next") and seat.may_capture(x):
-            return CAPTURE[x]
-        return None
-
-    def take(self, s: int, answer: Answer, x: int) -> int:
+    def take(self, s: int, answer: Answer) -> int:
         """Seat `s` exposes the pair of `answer` and discards; the discard."""
         if answer.kind == "chiu":
             self.record(s, "chiu")
         elif self.log is not None:
             self.record(s, "capture", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
-        if s == self.table.seat:
-            assert answer.plan is not None  # the player's claims carry the plan of the hand they leave
-            return self.follow(s, self.table.planner.resolve(answer.plan))
-        seat = self.others[s]
-        for c in answer.used:
-            seat.counts[c] -= 1
-        seat.exposed.append(answer.meld)
-        if answer.kind == "ca":  # the opponents' policy never takes one; with_capture would change his history
-            seat.remember(with_capture(seat.history, answer))
-        legal = legal_faces(seat.counts, seat.forbidden)
-        loose = unpaired(seat.counts)
-        single = [c for c in legal if c in loose]
-        # A random legal card in no pair, else one not in an identical pair, else any legal card.
-        card = self.rng.choice(single or [c for c in legal if seat.counts[c] == 1] or legal)
-        seat.counts[card] -= 1
-        h = seat.history
-        # `forbidden_faces` of the new history: rule 6 adds the discard's other suits once he captured a Cạ
-        seat.remember(History(h.discarded | {card}, h.passed_identical, h.played_into_ca, h.captured_ca, h.dead_hand),
-                      seat.forbidden | OTHER_SUITS[card] if h.captured_ca else seat.forbidden)
-        # An unpaired card leaves the others' pairing as it was (its value's other odd cards were a Cạ).
-        seat.changed(tuple(c for c in loose if c != card) if single else unpaired(seat.counts))
-        self.record(s, "discard", card)
-        return card
+        assert answer.plan is not None  # the claims carry the plan of the hand they leave
+        return self.follow(s, self.table.planners[s].resolve(answer.plan))
 
     def passed(self, x: int, seats: list[int]) -> None:
         """Rule 3: seats that could capture `x` identically and let it go may not discard or Cạ that face."""
-        me = self.table.seat
         for s in seats:
-            if s == me:
-                if self.hold.counts[x]:  # without x he let no identical capture go
-                    self.hold = self.table.passed(self.hold, x)
-                continue
-            seat = self.others[s]
-            if seat.may_capture(x):
-                h = seat.history
-                seat.remember(History(h.discarded, h.passed_identical | {x}, h.played_into_ca, h.captured_ca,
-                                      h.dead_hand), seat.forbidden | {x})  # rule 3 forbids x from now on
+            hold = self.holds[s]
+            if hold.counts[x]:  # without x he let no identical capture go
+                self.holds[s] = self.table.passed(hold, x)
 
     def win(self, s: int, x: int, own_gate: bool, by_chiu: bool) -> Outcome:
         """Seat `s` wins on card `x`: the engine's score with the context of the win."""
         me = self.table.seat
-        if s == me:
-            counts, exposed, dealt = self.hold.counts, self.hold.exposed, self.dealt
-        else:
-            seat = self.others[s]
-            counts, exposed, dealt = tuple(seat.counts), tuple(seat.exposed), seat.dealt
-        hand = ChanHand(tuple(counts), tuple(exposed), x)
+        hold, dealt = self.holds[s], self.dealt[s]
+        hand = ChanHand(hold.counts, tuple(hold.exposed), x)
         final = hand.all_counts()
         context = {"own_gate": own_gate, "by_chiu": by_chiu, "chiu_on_dealt_triple": by_chiu and dealt[x] == 3,
                    "dealt_quad": 4 in dealt,

@@ -1,10 +1,10 @@
 """The shared table of Chắn playouts: what every playout of one position shares.
 
-`ChanTable` holds the seat orders of a position and the player's side of the playouts: his answers to each card
-(wins, Chíu and captures through the engine's `legal_claims`, memoised on his hand) and the identical captures he
-lets go (rule 3), with `with_capture`, the history a Cạ capture leaves (rules 4 and 6), which the opponents'
-captures use too. The playouts themselves (seats, turns, the opponents' answers and discards, the scores) are
-`chan.py`'s.
+`ChanTable` holds the seat orders of a position, each seat's planner (`player.py`: the searching player's and one
+per other seat, each with its own view) and the seats' side of the playouts: their answers to each card (wins,
+Chíu and captures through the engine's `legal_claims`, memoised on the hand) and the identical captures they let
+go (rule 3), with `with_capture`, the history a Cạ capture leaves (rules 4 and 6). The playouts themselves (turns,
+hands, the scores) are `chan.py`'s.
 """
 
 from __future__ import annotations
@@ -30,28 +30,29 @@ def with_capture(history: History, answer: Answer) -> History:
 
 
 class ChanTable:
-    """What every playout of one position shares: seat orders and the player's memoised plans."""
+    """What every playout of one position shares: seat orders and every seat's memoised plans."""
 
-    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-chan"}
+    policies = {"player": "greedy-exact-analysis", "opponents": "greedy-exact-analysis"}
 
-    def __init__(self, position: Position, planner: Planner) -> None:
-        self.position, self.planner, self.options = position, planner, position.options
+    def __init__(self, position: Position, planners: list[Planner]) -> None:
+        self.position, self.planners, self.options = position, planners, position.options
         self.seat = position.seat
+        self.planner = planner = planners[position.seat]
         self.orders = [tuple((s + k) % SEATS for k in range(SEATS)) for s in range(SEATS)]
-        self.seated: tuple[Any, list] = (None, [])  # the last deal and its seats (`chan.Round`)
+        self.seated: tuple[Any, list] = (None, [])  # the last deal and its seats' hands at rest (`chan.Round`)
         counts = [0] * N_FACES
         for card in position.hand:
             counts[card] += 1
         self.start = planner.plan(tuple(counts), tuple(position.exposed), position.history or History())
 
-    def answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
-        """The player's claim on card `x` (memoised on the hand)."""
+    def answer(self, hold: Hold, x: int, source: str, role: str, seat: int) -> Answer | None:
+        """The claim of `seat` holding `hold` on card `x` (memoised on the hand)."""
         key = (x, source, role)
         if key not in hold.answers:
-            hold.answers[key] = self._answer(hold, x, source, role)
+            hold.answers[key] = self._answer(hold, x, source, role, seat)
         return hold.answers[key]
 
-    def _answer(self, hold: Hold, x: int, source: str, role: str) -> Answer | None:
+    def _answer(self, hold: Hold, x: int, source: str, role: str, seat: int) -> Answer | None:
         """Every win; else the Chíu or capture whose best discard leaves the best hand, when it lowers the
         distance. Legality is the engine's `legal_claims` (rules 1-7): a win is read from his waits, the rest are
         its `meld_claims`."""
@@ -78,10 +79,10 @@ class ChanTable:
             answer = Answer(claim.priority, claim.kind, claim.pair, used)
             exposed = with_meld(hold.exposed, claim.pair)
             options.append((answer, tuple(rest), exposed, with_capture(history, answer)))
-        return self.planner.choose(options, hold.distance, False, lambda plan: plan.key)
+        return self.planners[seat].choose(options, hold.distance, False, lambda plan: plan.key)
 
     def passed(self, hold: Hold, x: int) -> Hold:
-        """Rule 3 as the replay infers it: the player let an identical capture of `x` go (memoised)."""
+        """Rule 3 as the replay infers it: a seat let an identical capture of `x` go (memoised)."""
         key = ("passed", x)
         if key not in hold.answers:
             history = hold.history

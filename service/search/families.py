@@ -1,6 +1,6 @@
-"""The search layer's one choice by game family: the playout table, the playout and the exact analysis the
-searching player plans with, in one small object per family, picked by the rule-set's `family` here and nowhere
-else in the layer."""
+"""The search layer's one choice by game family: the playout table, the playout and the exact analysis every seat
+plans with, in one small object per family, picked by the rule-set's `family` here and nowhere else in the
+layer."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .fourcolor_table import FourColorTable
 from .player import Planner
 from .position import Position
 
-#: A family's playout table: the position, the player's planner and what every playout of a search shares.
+#: A family's playout table: the position, every seat's planner and what every playout of a search shares.
 Table = FourColorTable | ChanTable
 
 
@@ -25,9 +25,9 @@ Table = FourColorTable | ChanTable
 class SearchFamily:
     """How one game family is searched."""
 
-    table: Callable[[Position, Planner], Table]  # built once per search
+    table: Callable[[Position, list[Planner]], Table]  # built once per search, with a planner per seat
     playout: Callable[..., Outcome]  # (table, candidate, deal, rng, log=None): the rest of the round
-    exact: Callable[[Position], Exact]  # the player's adapter to the exact analysis
+    exact: Callable[[Position, int], Exact]  # a seat's adapter to the exact analysis, with that seat's view
 
 
 FOURCOLOR = SearchFamily(FourColorTable, fourcolor.playout, FourColorExact)
@@ -41,9 +41,10 @@ def search_family(ruleset: RuleSet) -> SearchFamily:
 
 
 def table_of(position: Position) -> Table:
-    """The playout table of a position, with a fresh planner (one per search: its memo is the search's)."""
+    """The playout table of a position, with a fresh planner per seat (one per search: its memo is the search's)."""
     family = search_family(position.ruleset)
-    return family.table(position, Planner(family.exact(position)))
+    return family.table(position, [Planner(family.exact(position, s), quick=s != position.seat)
+                                   for s in range(position.seats)])
 
 
 def play(table: Table, candidate: int, deal: Deal, rng: random.Random, log: list[dict] | None = None) -> Outcome:

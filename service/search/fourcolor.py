@@ -9,15 +9,14 @@ up must be taken by the drawer unless a higher claim takes it. Flowers: a drawn 
 drawer's discard, whose claims are a subset of the drawn card's, so one resolution serves both. A seat that must
 discard but holds only Generals (and flowers) ends the round as his hu. Stock exhausted: a draw, nobody scores.
 
-Opponent policy ("opponents-greedy-melds"): he wins whenever it is legal and pays him (bga-taiwan: hu points at
-least the threshold, the mirror of the player's rule; flowers without payments: every win); he claims a triple
-or quad when he holds the pair (a quad with three); a General (flower) he must take becomes a single `general`
-(`flower`) meld; he makes no other claim; he discards a random card that is in no meld of his hand, otherwise a
-random legal card (never a General or a flower). His win test runs only on the public cards that may complete
-his hand (`shapes.py`), once per card and hand.
+Every seat plays `player.py`'s policy (his claims: `fourcolor_table.py`), each with his own planner and view: he
+wins whenever it pays him (bga-taiwan: never a hu under the threshold; flowers without payments: every win); he
+claims a meld only when, after his best discard, his distance to a win goes down, and a General (flower) he must
+take goes into the meld that leaves the best hand; he discards the top option of the exact analysis. A seat
+answers only the public cards that win his hand at rest or improve it (its waits and improving cards).
 
-The player's policy is `player.py`'s (his claims: `fourcolor_table.py`). Settlement is the engine's
-(`rules/fourcolor/settle.py`): bga-taiwan with the lucky card = the next stock card, flowers with its payment option.
+Settlement is the engine's (`rules/fourcolor/settle.py`): bga-taiwan with the lucky card = the next stock card,
+flowers with its payment option.
 """
 
 from __future__ import annotations
@@ -29,27 +28,15 @@ from ..rules.fourcolor.cards import N_KINDS, code
 from ..rules.fourcolor.melds import Meld
 from .deal import Deal, Outcome
 from .fourcolor_table import DISCARD, DRAW, FourColorTable
-from .player import Answer, Plan, Turns
-from .shapes import DISCARDABLE
+from .player import Answer, Hold, Turns
 
 
-class Seat:
-    """An opponent in a playout: his cards, his exposed melds, and the cards that may complete his hand."""
-
-    __slots__ = ("counts", "exposed", "loose", "wins", "tested")
-
-    def __init__(self, table: FourColorTable, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> None:
-        self.counts = [0] * (N_KINDS + 5)
-        for card in cards:
-            self.counts[card] += 1
-        self.exposed = list(exposed)
-        self.changed(table, table.shapes.loose(self.counts))
-
-    def changed(self, table: FourColorTable, loose: list[int]) -> None:
-        """The hand changed: its cards in no meld, and the win filter they give."""
-        self.loose = loose
-        self.wins = table.shapes.wins_with(self.counts, loose)
-        self.tested: dict[int, int] = {}
+def resting(table: FourColorTable, seat: int, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> Hold:
+    """The other seat's dealt hand at rest, as his planner sees it (memoised)."""
+    counts = [0] * (N_KINDS + 5)
+    for card in cards:
+        counts[card] += 1
+    return table.planners[seat].rest(tuple(counts), exposed)
 
 
 class Round(Turns):
@@ -57,15 +44,14 @@ class Round(Turns):
 
     def __init__(self, table: FourColorTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
         self.table, self.rng, self.log, self.show = table, rng, log, code
-        position = table.position
-        self.others = [None if s == table.seat else Seat(table, deal.hands[s], position.opponents[s])
-                      for s in range(table.seats)]
-        self.stock, self.drawn = deal.stock, 0
+        self.deal, self.stock, self.drawn = deal, deal.stock, 0
 
     def play(self, candidate: int) -> Outcome:
         """Discard `candidate`, then offer public cards until a hu or the end of the stock."""
         table, me, stock, offer = self.table, self.table.seat, self.stock, self.offer
-        self.hold = table.start.holds[candidate]
+        opponents = table.position.opponents
+        self.holds = [table.start.holds[candidate] if s == me else
+                      resting(table, s, self.deal.hands[s], tuple(opponents[s])) for s in range(table.seats)]
         self.record(me, "discard", candidate)
         x, source, origin = candidate, DISCARD, me
         while True:
@@ -82,91 +68,44 @@ class Round(Turns):
             if answer.kind == "hu":
                 self.record(seat, "hu")
                 return self.hu(seat, x)
-            taken = self.take(seat, answer, x)
+            taken = self.take(seat, answer)
             if isinstance(taken, Outcome):
                 return taken
             x, source, origin = taken, DISCARD, seat
 
     def offer(self, x: int, source: str, origin: int) -> tuple[int, Answer] | None:
         """Every seat answers the public card; the best claim, ties to the first in seat order."""
-        table, me, others = self.table, self.table.seat, self.others
+        table, holds = self.table, self.holds
         forced = table.forced[x]
         best: tuple[int, Answer] | None = None
         top = 0
         for s, role in table.turns[source][origin]:
-            if s == me:
-                answers = self.hold.answers
-                key = (x, role)
-                answer = answers[key] if key in answers else table.answer(self.hold, x, role)
-            else:
-                seat = others[s]
-                assert seat is not None  # only the player's own seat is None
-                wins = seat.wins
-                if wins is not None and x not in wins:
-                    # no win can use `x`: only a triple/quad on his pair or a forced take
-                    held = seat.counts[x]
-                    if held < 2 and forced is None:
-                        continue
-                    answer = table.identical[x][held]
-                    if answer is None and role == "drawer":
-                        answer = forced
-                else:
-                    answer = self.opponent_answer(seat, x, role)
+            hold = holds[s]
+            if x not in hold.waits and x not in hold.improving and not (forced and role == "drawer"):
+                continue  # what `FourColorTable.answer` says without its memo: no win, no claim worth taking
+            answers = hold.answers
+            key = (x, role)
+            answer = answers[key] if key in answers else table.answer(hold, x, role, s)
             if answer is not None and answer.priority > top:
                 best, top = (s, answer), answer.priority
         return best
 
-    def opponent_answer(self, seat: Seat, x: int, role: str) -> Answer | None:
-        """The opponent's claim: a win that pays him, else a triple/quad on his pair, else a forced take."""
-        table = self.table
-        if seat.wins is None or x in seat.wins:
-            points = seat.tested.get(x)
-            if points is None:
-                points = seat.tested[x] = table.hu_points(seat.counts, seat.exposed, x)
-            if points >= 0 and table.pays(points):
-                return Answer(table.hu_rank[role], "hu")
-        found = table.identical[x][seat.counts[x]]
-        if found is None and role == "drawer":
-            found = table.forced[x]
-        return found
-
-    def take(self, s: int, answer: Answer, x: int) -> int | Outcome:
+    def take(self, s: int, answer: Answer) -> int | Outcome:
         """Seat `s` exposes the meld of `answer` and discards; the discard, or the outcome of a forced hu."""
-        table = self.table
         if self.log is not None:
             self.record(s, "claim", meld=answer.kind, cards=[code(c) for c in answer.meld.cards])
-        if s == table.seat:
-            plan = answer.plan
-            assert isinstance(plan, Plan)  # Four Color plans are made as the claim is chosen (`Planner.choose`)
-            if plan.discard is None:
-                return self.settle(s, plan.counts, plan.exposed, None)
-            return self.follow(s, plan)
-        seat = self.others[s]
-        assert seat is not None  # only the player's own seat is None
-        counts = seat.counts
-        for c in answer.used:
-            counts[c] -= 1
-        seat.exposed.append(answer.meld)
-        loose = table.shapes.loose(counts)
-        choices = loose or [c for c in DISCARDABLE if counts[c]]
-        if not choices:
+        assert answer.plan is not None  # Four Color plans are made as the claim is chosen (`Planner.choose`)
+        plan = self.table.planners[s].resolve(answer.plan)
+        if plan.discard is None:
             # docs/rules.md#fc-generals-end: "A player who must discard but holds only Generals (or nothing) ends the
             # round".
-            return self.settle(s, counts, tuple(seat.exposed), None)
-        card = self.rng.choice(choices)  # in no meld of his hand if he can: then no meld loses a card
-        counts[card] -= 1
-        seat.changed(table, [k for k in loose if counts[k]] if loose else table.shapes.loose(counts))
-        if self.log is not None:
-            self.record(s, "discard", card)
-        return card
+            return self.settle(s, plan.counts, plan.exposed, None)
+        return self.follow(s, plan)
 
     def hu(self, s: int, x: int) -> Outcome:
         """Seat `s` wins on public card `x`."""
-        if s == self.table.seat:
-            return self.settle(s, self.hold.counts, self.hold.exposed, x)
-        seat = self.others[s]
-        assert seat is not None  # only the player's own seat is None
-        return self.settle(s, seat.counts, tuple(seat.exposed), x)
+        hold = self.holds[s]
+        return self.settle(s, hold.counts, hold.exposed, x)
 
     def settle(self, s: int, counts: Any, exposed: tuple[Meld, ...], x: int | None) -> Outcome:
         """The player's outcome of seat `s`'s hu (bga-taiwan: the lucky card is the next stock card)."""

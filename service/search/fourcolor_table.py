@@ -1,10 +1,10 @@
 """The shared table of Four Color Cards playouts: what every playout of one position shares.
 
-`FourColorTable` holds the rule tables of a position (claim ranks per meld and role, the triple/quad an opponent
-claims and the General or flower the drawer must take, per card), the seat orders in which public cards are
-answered, the settlement and the win rule both policies use, and the player's side of the playouts: his claims on
-public cards and the melds he may expose, memoised on his hand. The playouts themselves (seats, turns, the
-opponents' discards) are `fourcolor.py`'s.
+`FourColorTable` holds the rule tables of a position (claim ranks per meld and role, the General or flower the
+drawer must take, per card), the seat orders in which public cards are answered, the settlement, each seat's
+planner (`player.py`: the searching player's and one per other seat, each with its own view) and the seats'
+side of the playouts: their claims on public cards and the melds they may expose, memoised on the hand. The
+playouts themselves (turns, hands, the end of the round) are `fourcolor.py`'s.
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ from typing import Any
 
 from ..rules.chan.captures import History
 from ..rules.fourcolor.cards import FLOWER_BASE, N_KINDS
-from ..rules.fourcolor.claims import OPEN_IDENTICAL
 from ..rules.fourcolor.evaluate import melds_with
 from ..rules.fourcolor.hand import FourColorHand
-from ..rules.fourcolor.hu import evaluate_hu
-from ..rules.fourcolor.melds import Meld, classify
+from ..rules.fourcolor.melds import Meld
 from ..rules.fourcolor.rulesets import fourcolor_ruleset
 from .exact import HOPELESS, tally
 from .player import MEMO_LIMIT, Answer, Hold, Plan, Planner, with_meld
 from .position import Position
-from .shapes import Shapes
 
 DRAW, DISCARD = "draw", "discard"
 
@@ -35,13 +32,14 @@ def role_of(seat: int, source: str, origin: int, seats: int) -> str:
 
 
 class FourColorTable:
-    """What every playout of one position shares: rule tables, seat orders, the player's memoised plans."""
+    """What every playout of one position shares: rule tables, seat orders, every seat's memoised plans."""
 
-    policies = {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
+    policies = {"player": "greedy-exact-analysis", "opponents": "greedy-exact-analysis"}
 
-    def __init__(self, position: Position, planner: Planner) -> None:
+    def __init__(self, position: Position, planners: list[Planner]) -> None:
         rs, options = fourcolor_ruleset(position.ruleset), position.options
-        self.position, self.options, self.planner = position, options, planner
+        self.position, self.options, self.planners = position, options, planners
+        self.planner = planner = planners[position.seat]
         self.flowers, self.ruleset = rs.has_flowers, rs
         self.rules = rules = rs.meld_rules(options)
         n = self.seats = position.seats
@@ -59,54 +57,35 @@ class FourColorTable:
         self.hu_rank = {role: rs.priorities["drawer_hu" if self.flowers and role == "drawer" else "hu"]
                         for role in roles}
         self.hu_rank["discarder"] = 0
-        self.identical = [[self._identical(x, held) for held in range(5)] for x in range(N_KINDS + 5)]
         self.forced = [self._forced(x) for x in range(N_KINDS + 5)]
-        self.shapes = Shapes(rules)
         self.melds: dict[tuple, list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]] = {}
         counts = [0] * (N_KINDS + 5)
         for card in position.hand:
             counts[card] += 1
         self.start = planner.plan(tuple(counts), tuple(position.exposed))
 
-    def _identical(self, x: int, held: int) -> Answer | None:
-        """The triple/quad an opponent claims on `x` holding `held` copies (docs/rules.md#fc-claims: gan / pong), or
-        None."""
-        if x >= FLOWER_BASE or held not in (2, 3):
-            return None
-        kind = classify((x,) * (held + 1), self.rules)
-        if kind not in OPEN_IDENTICAL:
-            return None
-        return Answer(self.rank[(kind, "other")], kind, Meld(kind, (x,) * (held + 1), False), (x,) * held)
-
-    def _forced(self, x: int) -> Answer | None:
-        """The take of a drawn General (flowers: or flower) the drawer must make (docs/rules.md#fc-must-take), or
-        None."""
+    def _forced(self, x: int) -> bool:
+        """Whether the drawer must take `x` when he turns it up: a General (flowers: or flower),
+        docs/rules.md#fc-must-take."""
         flower = x >= FLOWER_BASE
         if (not flower and x % 7) or (flower and not self.flowers):
-            return None
-        if self.flowers and not self.options["must_take_drawn_general"]:
-            return None
-        kind = "flower" if flower else "general"
-        return Answer(self.rank[(kind, "drawer")], kind, Meld(kind, (x,), False))
-
-    def pays(self, points: int) -> bool:
-        """Whether a win of these hu points pays the winner (the win rule of both policies: the rule-set's)."""
-        return not self.payments or self.ruleset.win_pays(points, self.options)
+            return False
+        return not self.flowers or bool(self.options["must_take_drawn_general"])
 
     def settle(self, counts: Any, exposed: tuple[Meld, ...], card: int | None, winner: int, lucky: int | None) -> Any:
         """The engine's settlement of `winner`'s hu on `card` (None: the hand that must discard is all melds)."""
         hand = FourColorHand(tally(counts), exposed, card)
         return self.ruleset.settle_hand(hand, self.rules, self.options, self.seats, winner, lucky)
 
-    # -- the player --------------------------------------------------------------------------------------------
-    def answer(self, hold: Hold, x: int, role: str) -> Answer | None:
-        """The player's claim on public card `x` in `role` (memoised on the hand)."""
+    # -- the seats ---------------------------------------------------------------------------------------------
+    def answer(self, hold: Hold, x: int, role: str, seat: int) -> Answer | None:
+        """The claim of `seat` holding `hold` on public card `x` in `role` (memoised on the hand)."""
         key = (x, role)
         if key not in hold.answers:
-            hold.answers[key] = self._answer(hold, x, role)
+            hold.answers[key] = self._answer(hold, x, role, seat)
         return hold.answers[key]
 
-    def _answer(self, hold: Hold, x: int, role: str) -> Answer | None:
+    def _answer(self, hold: Hold, x: int, role: str, seat: int) -> Answer | None:
         """Win when it pays; else the meld whose best discard leaves the best hand, when it lowers the distance
         (or when he must take the card)."""
         if role == "discarder":
@@ -114,7 +93,7 @@ class FourColorTable:
         gain = hold.waits.get(x)
         if gain is not None and (gain > 0 or not self.payments):
             return Answer(self.hu_rank[role], "hu")
-        forced = role == "drawer" and self.forced[x] is not None
+        forced = role == "drawer" and self.forced[x]
         if not forced and x not in hold.improving:
             return None
         options: list[tuple[Answer, tuple[int, ...], tuple[Any, ...], History | None]] = []
@@ -123,11 +102,12 @@ class FourColorTable:
             if priority:
                 options.append((Answer(priority, opened.kind, opened, used), rest,
                                 with_meld(hold.exposed, opened), None))
-        return self.planner.choose(options, hold.distance, forced, self.plan_key)
+        return self.planners[seat].choose(options, hold.distance, forced, lambda plan: self.plan_key(plan, seat))
 
     def melds_on(self, counts: tuple[int, ...], x: int) -> list[tuple[Meld, tuple[int, ...], tuple[int, ...]]]:
-        """The melds the player may expose with public card `x`: the exposed meld, the hand cards it uses and the
-        hand it leaves (memoised by hand and card: his hands in play repeat, with other melds and in other roles)."""
+        """The melds a seat may expose with public card `x`: the exposed meld, the hand cards it uses and the hand
+        it leaves (memoised by hand and card: the player's hands in play repeat, with other melds and in other
+        roles)."""
         key = (counts, x)
         found = self.melds.get(key)
         if found is None:
@@ -146,17 +126,11 @@ class FourColorTable:
             self.melds[key] = found
         return found
 
-    def plan_key(self, plan: Plan) -> tuple[float, ...]:
-        """A plan's ranking key; a hand left with no legal discard ends the round as its hu: best if it pays."""
+    def plan_key(self, plan: Plan, seat: int) -> tuple[float, ...]:
+        """A plan's ranking key; a hand left with no legal discard ends the round as its hu (`seat`'s): best if it
+        pays."""
         if plan.discard is not None:
             return plan.key
-        gain = self.settle(plan.counts, plan.exposed, None, self.seat, None).deltas[self.seat]
+        gain = self.settle(plan.counts, plan.exposed, None, seat, None).deltas[seat]
         return (-1.0,) if gain > 0 or not self.payments else HOPELESS
-
-    # -- opponents ---------------------------------------------------------------------------------------------
-    def hu_points(self, counts: list[int], exposed: list[Meld], x: int) -> int:
-        """Hu points of hand + `x` (exposed melds at exposed value), or -1 when it does not split into melds."""
-        hand = FourColorHand(tally(counts), tuple(exposed), x)
-        result = evaluate_hu(hand, self.rules, self.options.get("winning_meld_concealed", True))
-        return result.points if result.hu and result.points is not None else -1
 

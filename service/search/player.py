@@ -1,4 +1,4 @@
-"""The searching player's policy in playouts: greedy on the exact discard analysis, memoised by hand.
+"""The policy of every seat in playouts: greedy on the exact discard analysis, memoised by hand.
 
 - He wins whenever his gain is positive: bga-taiwan never a hu under the threshold (the caller would pay each
   opponent, docs/rules.md#fc-settlement); where nobody pays (flowers, payment none) every win; Chắn every win.
@@ -6,9 +6,11 @@
   down. A General (flowers: or flower) he turns up and must take goes into the meld that leaves the best hand.
 - He discards the top-ranked option of the exact analysis (`analyse_discards`).
 
-The analysis counts unseen copies as the player saw them when the search began, so a hand (with its exposed
-melds; Chắn: and its history) always gets the same answer: each is analysed once per search and every later
-playout that reaches it reads the memo. That is what makes playouts fast: the player's hands repeat.
+The searching player and the other seats play it alike, each with a `Planner` of his own: its analyses count
+unseen copies as that seat saw them when the search began (`exact.py`), so a hand (with its exposed melds; Chắn:
+and its history) always gets the same answer: each is analysed once per search and every later playout that
+reaches it reads the memo. That is what makes the player's side fast: his hands repeat. The other seats' hands
+are dealt afresh on every deal; theirs repeat only between the candidates played on one deal, until play parts.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .top import Top
 
 #: Hands met in play the memo keeps before it starts again (about 5 KB each).
 MEMO_LIMIT = 20_000
+#: The same for another seat (a quick planner): his hands repeat only between the candidates of one deal.
+QUICK_MEMO_LIMIT = 2_000
 
 
 @dataclass(eq=False)
@@ -89,12 +93,15 @@ def discarded(history: History | None, card: int) -> History | None:
 
 
 class Planner:
-    """Memoised plans of the player's hands for one search."""
+    """Memoised plans of one seat's hands for one search; `quick`: the hands met in play are planned with the quick
+    form of the top option (`Exact.top`), as for the other seats, whose hands are seldom met twice."""
 
-    def __init__(self, exact: Exact) -> None:
-        self.exact = exact
+    def __init__(self, exact: Exact, quick: bool = False) -> None:
+        self.exact, self.quick = exact, quick
+        self.limit = min(MEMO_LIMIT, QUICK_MEMO_LIMIT) if quick else MEMO_LIMIT
         self.plans: dict[tuple, Plan] = {}
         self.tops: dict[tuple, Plan] = {}
+        self.rests: dict[tuple, Hold] = {}  # hands at rest as a round starts (the other seats' dealt hands)
         self.firsts: dict[tuple, Top] = {}  # top options by the hand and what of the history they depend on
         self.reaches: dict[tuple, int] = {}
         self.distances: dict[tuple, Distances] = {}  # Chắn: of hands whose claim was decided but not yet planned
@@ -114,9 +121,20 @@ class Planner:
         key = (counts, exposed, history)
         found = self.plans.get(key) or self.tops.get(key)
         if found is None:
-            if len(self.tops) >= MEMO_LIMIT:
+            if len(self.tops) >= self.limit:
                 self.forget()
             found = self.tops[key] = self._top(counts, exposed, history)
+        return found
+
+    def rest(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None = None) -> Hold:
+        """A hand at rest, between turns (memoised): its distance, waits and improving cards."""
+        key = (counts, exposed, history)
+        found = self.rests.get(key)
+        if found is None:
+            if len(self.rests) >= self.limit:
+                self.rests.clear()  # only speed depends on the memo
+            top = self.exact.rest(counts, exposed, history)
+            found = self.rests[key] = Hold(counts, exposed, top.distance, top.waits, top.improving, history)
         return found
 
     def resolve(self, plan: Plan | Later) -> Plan:
@@ -126,6 +144,7 @@ class Planner:
     def forget(self) -> None:
         """Drop the hands met in play (a long search stays within memory; only speed depends on the memo)."""
         self.tops.clear()
+        self.rests.clear()
         self.firsts.clear()
         self.exact.waits.clear()
         self.reaches.clear()
@@ -174,7 +193,8 @@ class Planner:
         top = self.firsts.get(key)
         if top is None:
             self.analyses += 1
-            top = self.firsts[key] = self.exact.top(counts, exposed, history, self.distances.pop(key, None))
+            top = self.firsts[key] = self.exact.top(counts, exposed, history, self.distances.pop(key, None),
+                                                    self.quick)
         if top.card is None:
             return Plan(counts, exposed, history, None, {}, HOPELESS)
         rest = list(counts)
@@ -202,12 +222,12 @@ class Planner:
 
 
 class Turns:
-    """Base of a family's playout round: the player's hand as play goes on, and, when `log` is a list, every move
-    appended as a game-log event (docs/rules.md#logs)."""
+    """Base of a family's playout round: every seat's hand at rest as play goes on, and, when `log` is a list,
+    every move appended as a game-log event (docs/rules.md#logs)."""
 
     log: list[dict] | None
     show: Callable[[int], str]
-    hold: Hold  # set as play begins, by the player's first discard
+    holds: list[Hold]  # by seat; the player's set as play begins, by his first discard
 
     def record(self, seat: int, kind: str, card: int | None = None, **more: Any) -> None:
         """Append one event (a no-op unless the playout is being recorded)."""
@@ -219,9 +239,9 @@ class Turns:
             self.log.append(event)
 
     def follow(self, seat: int, plan: Plan) -> int:
-        """After his claim the player discards the top of his plan (`Planner.resolve`d); the hand it leaves is his
-        new hand."""
+        """After his claim a seat discards the top of his plan (`Planner.resolve`d); the hand it leaves is his new
+        hand."""
         assert plan.discard is not None  # a claim is taken only where a discard follows it (`Planner.choose`)
-        self.hold = plan.holds[plan.discard]
+        self.holds[seat] = plan.holds[plan.discard]
         self.record(seat, "discard", plan.discard)
         return plan.discard

@@ -5,8 +5,8 @@ it leaves, then the one-card expected gain, the unseen improving cards, the unse
 copies of the discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so
 this computes the distance of every legal discard (one `DiscardDistances`) and the rest of the key only for the
 discards tied at the least distance: their waits and gains (distance 0) or their improving cards (distance 1 or
-more). It is the first option of
-`analyse_discards`, and the tests hold the two together.
+more). It is the first option of `analyse_discards`, and the tests hold the two together. Its quick form (the
+other seats' play in playouts) ranks tied far discards on their unseen copies alone.
 """
 
 from __future__ import annotations
@@ -44,9 +44,14 @@ class TopRanker:
         self.by_wins = flowers and options.get("payment") == "none"
         self.gains: dict[tuple[int, ...], int] = {}
 
-    def top(self, tally: Tally, exposed: tuple[Meld, ...], unseen: Sequence[int]) -> Top:
-        """The first option of the exact ranking of a hand that must discard."""
-        legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL]
+    def top(self, tally: Tally, exposed: tuple[Meld, ...], unseen: Sequence[int],
+            discards: Sequence[int] | None = None, quick: bool = False) -> Top:
+        """The first option of the exact ranking of a hand that must discard (among `discards` when given).
+        `quick`: discards tied at a distance of 1 or more are not ranked on their improving cards; the one with the
+        fewest unseen copies (then card order) is taken and only its improving cards are found (the other seats'
+        play in playouts, where a hand is seldom met twice)."""
+        legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL] if discards is None else list(
+            discards)
         if not legal:
             return Top(None, 0, {}, frozenset(), (float("inf"),))
         plan = DiscardDistances.of(tally, self.rules, exposed, legal)
@@ -56,6 +61,8 @@ class TopRanker:
         if least == 0:
             found = [self._waiting(plan, tally, exposed, x, unseen, total) for x in tied]
         else:
+            if quick:
+                tied = [min(tied, key=lambda x: (unseen[x], x))]
             plan.after = {x: least for x in tied}  # the improving cards of the tied discards alone
             improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
             found = [self._far(tally, x, least, improves[x], unseen) for x in tied]

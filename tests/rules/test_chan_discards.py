@@ -425,6 +425,34 @@ def test_the_top_with_a_memo_of_waits_is_the_first_option():
     assert memo  # the waiting hands' cards and points were kept
 
 
+def test_the_quick_top_leaves_the_least_distance():
+    """`Distances.top(quick=True)`, the deep search's other seats: the least distance of any legal discard; waiting,
+    the first option itself; further, of the discards tied at the least distance the one with the fewest unseen
+    copies (then face order), with its own improving cards, on random hands and histories."""
+    rng = random.Random(37)
+    far = 0
+    for i in range(200):
+        hand = twenty(rng, i % 4)
+        unseen = [max(4 - hand[f] - rng.randint(0, 2), 0) for f in range(N_FACES)]
+        history = random_history(rng)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history)
+        quick = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, quick=True)
+        if not found.options:
+            assert quick is None
+            continue
+        assert quick is not None
+        least = min(o.distance for o in found.options)
+        assert quick.distance == least
+        if least == 0 or least == UNREACHABLE:
+            continue
+        far += 1
+        tied = [o.card for o in found.options if o.distance == least]
+        assert quick.card == min(tied, key=lambda c: (unseen[c], c))
+        mine = next(o for o in found.options if o.card == quick.card)
+        assert quick.improving == mine.improving
+    assert far > 50
+
+
 def test_the_lowest_discards_are_those_a_full_pass_puts_one_below_the_hands_distance():
     """`lowest_discards` (one backward pass over the hand's tables, then one value per discard) names exactly the
     legal discards whose own pass (`rest_distance`) leaves the hand's complete distance minus one, and no discard

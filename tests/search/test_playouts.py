@@ -8,13 +8,14 @@ the player's delta equal to the audit's recomputed settlement.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.replay.audit import audit
-from service.rules.chan.captures import History, forbidden_faces
+from service.rules.chan.captures import History, forbidden_faces, legal_faces
 from service.rules.chan.cards import N_FACES
 from service.search import chan
 from service.search.chan_table import ChanTable
@@ -145,46 +146,56 @@ def test_playouts_settle_the_lucky_card_as_the_option_says() -> None:
     assert wins
 
 
-def test_chan_cards_that_neither_win_nor_improve_draw_no_claim_from_the_player() -> None:
-    """The playout skips the player's answer (and its memo) on a card that is neither a wait nor an improving
-    card of his hand; on every hand he met in play, `ChanTable._answer` must say None for each such card, in every
+def test_chan_cards_that_neither_win_nor_improve_draw_no_claim_from_any_seat() -> None:
+    """The playout skips a seat's answer (and its memo) on a card that is neither a wait nor an improving card of
+    his hand; on every hand a seat met in play, `ChanTable._answer` must say None for each such card, in every
     role and from either source, while some improving card draws a claim."""
     position = position_of(sample_position(CHAN)[0])
     table = played_table(position, 5, 3)
-    holds = [h for plan in [table.start, *table.planner.tops.values()] for h in plan.holds.values()]
-    assert len(holds) > 20
+    holds = [(s, h) for s, planner in enumerate(table.planners)
+             for plan in [*([table.start] if s == position.seat else []), *planner.tops.values()]
+             for h in plan.holds.values()]
+    holds += [(s, h) for s, planner in enumerate(table.planners) for h in planner.rests.values()]
+    assert len(holds) > 20 and {s for s, _ in holds} == set(range(4))
     claimed = 0
-    for hold in holds:
+    for seat, hold in holds:
         for x in range(N_FACES):
             for source in ("stock", "discard"):
                 for role in ("drawer", "next", "other", "discarder"):
-                    answer = table._answer(hold, x, source, role)
+                    answer = table._answer(hold, x, source, role, seat)
                     if x not in hold.waits and x not in hold.improving:
                         assert answer is None
                     claimed += answer is not None and answer.kind != "win"
     assert claimed
 
 
-def test_chan_opponents_forbidden_faces_follow_their_histories() -> None:
-    """Opponents keep the faces their history forbids (rules 3, 6) up to date as they discard and pass captures up;
-    after each playout they must be `forbidden_faces` of the history each seat ended with. Half the deals give the
-    opponents a captured Cạ, so that rule 6 grows with their discards."""
+def test_chan_seats_discard_only_what_their_histories_allow() -> None:
+    """Every seat's discard in a playout is legal under the history he holds at that moment (rule 2: an odd count;
+    rules 3 and 6: `forbidden_faces`), and his history then records it, so that rule 6 grows with his discards.
+    Half the deals give the other seats a captured Cạ, under which every discard forbids its value's other suits."""
     position = position_of(sample_position(CHAN)[0])
     table = table_of(position)
-    changed = 0
+    checked: list[tuple[int, bool]] = []
+
+    class Checked(chan.Round):
+        def follow(self, seat: int, plan: Any) -> int:
+            history = plan.history
+            forbidden = forbidden_faces(history)
+            assert plan.discard in legal_faces(plan.counts, forbidden)
+            card = super().follow(seat, plan)
+            assert self.holds[seat].history.discarded == history.discarded | {card}
+            checked.append((seat, history.captured_ca and bool(history.discarded)))
+            return card
+
     for i in range(40):
         deal = sample_deal(position, deal_rng(9, i))
         if i % 2:
             ca = History(captured_ca=True)
             deal = deal._replace(histories=tuple(None if s == position.seat else ca for s in range(4)))
         for candidate in position.legal_discards()[:2]:
-            round_ = chan.Round(table, deal, random.Random(i), None)
-            round_.play(candidate)
-            for seat in round_.others:
-                if seat is not None:
-                    assert seat.forbidden == forbidden_faces(seat.history)
-                    changed += bool(seat.history.captured_ca and seat.history.discarded and seat.forbidden)
-    assert changed
+            Checked(table, deal, random.Random(i), None).play(candidate)
+    assert {seat for seat, _ in checked} >= set(range(4)) - {position.seat}
+    assert any(grown for seat, grown in checked if seat != position.seat)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

@@ -48,7 +48,7 @@ def test_the_answer_is_json_with_card_codes_best_first() -> None:
     assert row["eliminated_after"] is None and row["playouts"] == answer["deals"] == 30
     assert answer["confidence"] == 0.95 and answer["min_samples"] == 200 and answer["check_every"] == CHECK_EVERY
     assert row["win_probability"]["low"] <= row["win_probability"]["mean"] <= row["win_probability"]["high"]
-    assert answer["policies"] == {"player": "greedy-exact-analysis", "opponents": "opponents-greedy-melds"}
+    assert answer["policies"] == {"player": "greedy-exact-analysis", "opponents": "greedy-exact-analysis"}
     assert set(answer[TIMING]) == {"elapsed_seconds", "playouts_per_second"}
 
 

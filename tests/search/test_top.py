@@ -83,3 +83,61 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
     for card in position.hand:
         counts[card] += 1
     assert exact(position).analyse(tuple(counts), position.exposed, position.history) == expected
+
+
+@pytest.mark.parametrize(("ruleset_id", "given"), PROFILES, ids=[f"{r}-{sorted(g)}" for r, g in PROFILES])
+def test_the_quick_top_of_random_hands_leaves_the_least_distance(ruleset_id: str, given: dict) -> None:
+    """The other seats' play: the quick top leaves the least distance of any legal discard; waiting, it is the
+    first option itself; further, it is the tied discard with the fewest unseen copies (then card order), with
+    that discard's own improving cards."""
+    ruleset = get_ruleset(ruleset_id)
+    options = ruleset.resolve_options(given)
+    rules = ruleset.meld_rules(options)
+    ranker = TopRanker(rules, options, 4, rules.flowers)
+    rng = random.Random(f"quick{ruleset_id}{sorted(given)}")
+    far = 0
+    for i in range(90):
+        cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
+        rest = ruleset.deck()
+        for c in cards:
+            rest.remove(c)
+        seen = rng.sample(rest, rng.randrange(30))
+        hand = FourColorHand(Tally.of(cards), (), None)
+        full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
+        unseen = unseen_counts(hand, seen, rules.flowers)
+        quick = ranker.top(hand.concealed, (), unseen, quick=True)
+        if not full.options:
+            assert quick.card is None
+            continue
+        least = min(o.distance for o in full.options)
+        tied = [o for o in full.options if o.distance == least]
+        assert quick.distance == least
+        if least == 0:
+            assert (quick.card, quick.key) == (full.options[0].card, rank_key(full.options[0]))
+            continue
+        far += 1
+        assert quick.card == min((o.card for o in tied), key=lambda c: (unseen[c], c))
+        mine = next(o for o in full.options if o.card == quick.card)
+        assert quick.improving == frozenset(c for c, _ in mine.improving)
+    assert far > 20
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_hand_at_rest_is_planned_as_the_hand_a_discard_leaves(ruleset_id: str) -> None:
+    """The other seats' dealt hands (between turns): `Exact.rest` gives the distance, waits and improving cards
+    the exact analysis gives the hand a discard leaves, as that seat sees the cards."""
+    position = position_of(sample_position(ruleset_id)[0])
+    family = search_family(position.ruleset)
+    table = played_table(position, 2, 2)
+    seat = (position.seat + 1) % position.seats
+    exact = family.exact(position, seat)
+    plans = [(key, plan) for key, plan in table.planners[seat].tops.items() if plan.discard is not None][:25]
+    assert len(plans) == 25
+    for (counts, exposed, history), plan in plans:
+        full = exact.analyse(counts, exposed, history)
+        option = next(o for o in full.options if o.card == plan.discard)
+        held = plan.holds[plan.discard]
+        found = exact.rest(held.counts, exposed, held.history)
+        assert found.distance == option.distance
+        assert found.waits == {w.card: w.gain for w in option.waits}
+        assert found.improving == frozenset(c for c, _ in option.improving)

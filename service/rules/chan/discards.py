@@ -221,10 +221,12 @@ class Distances:
                 self.tied.append((x, rest, at))
         self.least = min(least, UNREACHABLE)
 
-    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: WaitsMemo | None = None
-            ) -> DiscardOption | None:
+    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: WaitsMemo | None = None,
+            quick: bool = False) -> DiscardOption | None:
         """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard.
-        `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`)."""
+        `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`). `quick`: discards
+        tied at a distance of 1 or more are not ranked on their improving cards; the one with the fewest unseen
+        copies (then card order) is taken, with its own improving cards (the deep search's other seats)."""
         if not self.tied:
             return None
         total = sum(unseen)
@@ -234,7 +236,8 @@ class Distances:
             # improving masks and build the first option alone.
             best: tuple[tuple[int, int, int], int, tuple[int, list[int], History, Rest]] | None = None
             assert self.shared is not None  # ties under UNREACHABLE were measured with the shared tables
-            for x, rest, at in self.tied:
+            tied = [min(self.tied, key=lambda t: (unseen[t[0]], t[0]))] if quick else self.tied
+            for x, rest, at in tied:
                 at = at or rest_distance(rest, self.shared, x)  # a pass left for the tied discards alone
                 after = _after(self.history, x)
                 faces = improving_faces(rest, after, self.shared, x, at)
