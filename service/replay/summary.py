@@ -10,7 +10,7 @@ from typing import Any
 from ..rules.registry import ENGINE_VERSION, get_ruleset
 from ..rules.value import model_for
 from .audit import Audit
-from .decisions import REVIEW_VERSION, common_unit
+from .decisions import COSTLIEST, REVIEW_VERSION, common_unit
 from .reviewers import count_discards
 
 PARTS = ("discards", "claims", "overall")
@@ -43,9 +43,11 @@ def log_entry(index: int, found: Audit, seats: list[dict[str, Any]], names: list
 def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each player's totals across the entries (in order): games, points and their running total, wins,
     violations; of reviewed discards the count, agreements, total and mean expected loss, its unit and the
-    agreement rate; the same of his reviewed claim decisions (`claims`) and of both together (`overall`). A unit
-    is that of his games' losses (`mixed` when they differ, null when none of his games was reviewed)."""
+    agreement rate; the same of his reviewed claim decisions (`claims`) and of both together (`overall`); his
+    `costliest` decisions across games, discards and claims together. A unit is that of his games' losses
+    (`mixed` when they differ, null when none of his games was reviewed)."""
     totals: dict[str, dict[str, Any]] = {}
+    costly: dict[str, list[dict[str, Any]]] = {}
     units: dict[tuple[str, str], list[tuple[int, str]]] = {}  # (player, part) -> (decisions, unit) per game
     for entry in entries:
         for stats in entry["seats"]:
@@ -60,6 +62,10 @@ def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             player["violations"] += stats["violations"]
             review = stats["review"]
             if review:
+                costly.setdefault(name, []).extend(
+                    [{"game": entry["index"], "kind": "discard", **d} for d in review.get("costliest") or ()]
+                    + [{"game": entry["index"], "kind": "claim", **d}
+                       for d in (review.get("claims") or {}).get("costliest") or ()])
                 found = {"discards": review, "claims": review.get("claims") or _figures(),
                          "overall": review.get("overall") or review}
                 for part in PARTS:
@@ -68,6 +74,8 @@ def player_totals(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                         units.setdefault((name, part), []).append((found[part]["decisions"],
                                                                    found[part]["loss_unit"]))
     for name, player in totals.items():
+        player["costliest"] = sorted(costly.get(name, []),
+                                     key=lambda d: (-d["expected_loss"], d["game"], d["event"]))[:COSTLIEST]
         for part in PARTS:
             figures = player if part == "discards" else player[part]
             decisions = figures["decisions"]

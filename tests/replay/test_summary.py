@@ -14,9 +14,9 @@ def seat(player: str, delta: int | None, won: bool = False, violations: int = 0,
     return {"player": player, "delta": delta, "won": won, "violations": violations, "review": review}
 
 
-def entry(*seats: dict) -> dict:
-    """A log entry holding only its seats."""
-    return {"seats": list(seats)}
+def entry(*seats: dict, index: int = 0) -> dict:
+    """A log entry holding only its index in the batch and its seats."""
+    return {"index": index, "seats": list(seats)}
 
 
 @pytest.mark.parametrize(("players", "index", "seats", "names"), [
@@ -55,14 +55,44 @@ def test_player_totals_run_across_games_in_order():
                              "claims": {"decisions": 3, "agreed": 2, "expected_loss": 0.5, "agreement_rate": 0.6667,
                                         "mean_loss": 0.1667, "loss_unit": "points"},
                              "overall": {"decisions": 8, "agreed": 6, "expected_loss": 0.875,
-                                         "agreement_rate": 0.75, "mean_loss": 0.1094, "loss_unit": "points"}}
+                                         "agreement_rate": 0.75, "mean_loss": 0.1094, "loss_unit": "points"},
+                             "costliest": []}
     assert totals["bao"]["trajectory"] == [-6, -3] and totals["bao"]["agreement_rate"] == 0.6
     assert totals["bao"]["mean_loss"] == 0.3 and totals["bao"]["claims"]["mean_loss"] == 0
     assert totals["bao"]["claims"]["agreement_rate"] is None and totals["bao"]["overall"]["agreement_rate"] == 0.6
     nothing = {"decisions": 0, "agreed": 0, "expected_loss": 0.0, "agreement_rate": None, "mean_loss": 0.0,
                "loss_unit": None}
     assert totals["cam"] == {"games": 1, "points": 0, "wins": 0, "violations": 0, "trajectory": [0], **nothing,
-                             "claims": nothing, "overall": nothing}
+                             "claims": nothing, "overall": nothing, "costliest": []}
+
+
+def costly(event: int, loss: float, claim: bool = False) -> dict:
+    """One of a seat's costliest decisions as its review lists it."""
+    if claim:
+        return {"event": event, "card": "rC", "answer": "pass", "best": "triple", "expected_loss": loss,
+                "loss_unit": "points"}
+    return {"event": event, "card": "wA", "best": ["yA"], "expected_loss": loss, "loss_unit": "points"}
+
+
+def test_a_players_costliest_decisions_span_his_games_discards_and_claims():
+    """His five costliest decisions across every game, discards and claim decisions together, costliest first
+    (an equal loss: the earlier game, then the earlier event), each naming its game and kind; another player's
+    are not his."""
+    first = reviewed((3, 0, 3.0), (1, 0, 0.9))
+    first["costliest"] = [costly(4, 1.5), costly(9, 1.0), costly(12, 0.5)]
+    first["claims"]["costliest"] = [costly(7, 0.9, claim=True)]
+    second = reviewed((2, 0, 2.5))
+    second["costliest"] = [costly(3, 1.5), costly(8, 1.0)]
+    other = reviewed((1, 0, 9.0))
+    other["costliest"] = [costly(5, 9.0)]
+    totals = player_totals([entry(seat("ann", 0, review=first), seat("bao", 0, review=other), index=0),
+                            entry(seat("ann", 0, review=second), index=1)])
+    found = totals["ann"]["costliest"]
+    assert [(d["game"], d["kind"], d["event"], d["expected_loss"]) for d in found] == [
+        (0, "discard", 4, 1.5), (1, "discard", 3, 1.5), (0, "discard", 9, 1.0), (1, "discard", 8, 1.0),
+        (0, "claim", 7, 0.9)]
+    assert found[4]["answer"] == "pass" and found[4]["best"] == "triple" and found[0]["best"] == ["yA"]
+    assert [d["event"] for d in totals["bao"]["costliest"]] == [5]
 
 
 def test_a_players_loss_unit_is_that_of_his_games():

@@ -90,6 +90,12 @@ def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_d
         decisions = sum(s["review"]["decisions"] for s in seats)
         agreed = sum(s["review"]["agreed"] for s in seats)
         claims, overall = totals.pop("claims"), totals.pop("overall")
+        everyone = sorted(({"loss": d["expected_loss"], "game": r["index"], "event": d["event"]}
+                           for r in result["logs"] for s in r["seats"] if s["player"] == name
+                           for d in s["review"]["costliest"] + s["review"]["claims"]["costliest"]),
+                          key=lambda d: (-d["loss"], d["game"], d["event"]))
+        assert [{"loss": d["expected_loss"], "game": d["game"], "event": d["event"]}
+                for d in totals.pop("costliest")] == everyone[:5]
         units = {s["review"]["loss_unit"] for s in seats if s["review"]["decisions"]}
         assert totals.pop("loss_unit") == (units.pop() if len(units) == 1 else "mixed")
         assert totals.pop("mean_loss") == round(totals["expected_loss"] / decisions, 4)

@@ -264,6 +264,20 @@ class ReplayLogSchema(ma.Schema):
     seats = fields.List(fields.Nested(SeatReportSchema), required=True)
 
 
+class CostlyDecisionSchema(ma.Schema):
+    """One of a player's costliest decisions across the batch: a discard or an answer to a public card."""
+
+    game = fields.Integer(required=True, metadata={"description": "the `index` of the log it was made in"})
+    kind = fields.String(required=True, metadata={"enum": ["discard", "claim"]})
+    event = fields.Integer(required=True)
+    card = card_field(required=True)
+    answer = fields.String(metadata={"description": "a claim decision: what he answered"})
+    best = fields.Raw(required=True, metadata={
+        "description": "a discard: the advised cards (a list); a claim decision: the advised answer"})
+    expected_loss = fields.Float(required=True)
+    loss_unit = loss_unit_field()
+
+
 class PlayerTotalsSchema(DecisionTotalsSchema):
     """One player's totals across the batch: games, points and their running total, wins, violations, and his
     rated discards, claim decisions and both together."""
@@ -276,6 +290,9 @@ class PlayerTotalsSchema(DecisionTotalsSchema):
         "description": "his running total after each of his games"})
     claims = fields.Nested(DecisionTotalsSchema, required=True)
     overall = fields.Nested(DecisionTotalsSchema, required=True)
+    costliest = fields.List(fields.Nested(CostlyDecisionSchema), required=True, metadata={
+        "description": "his five costliest decisions across the batch, discards and claims together, costliest "
+                       "first (those that cost)"})
 
 
 class ReplaySummarySchema(ma.Schema):
