@@ -54,7 +54,7 @@ def test_the_table_counts_busy_connections_and_closes_past_the_share():
     table_a.assign(live, a)
     live[1] = a
     table_b = Balancer(slots=4, window=1.0)
-    table_b.counts = table_a.counts  # the same shared memory, another process's connections
+    table_b.counts, table_b.used = table_a.counts, table_a.used  # the same shared memory, another process
     b = SimpleNamespace(cfg=cfg)
     table_b.assign(live, b)
     live[2] = b
