@@ -15,7 +15,7 @@ from .errors import UnknownRuleset, shown
 from .fourcolor.rulesets import BGA_TAIWAN, CARDAVIA_FLOWERS
 from .protocol import RuleSet
 from .protocol import check_extras as check_extras_in
-from .value import load_model, model_path
+from .value import shipped_model
 
 __all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "engine_version", "get_ruleset",
            "register",
@@ -63,9 +63,8 @@ def engine_version(ruleset: RuleSet) -> str:
     its answers' `value` fields come from (`0.2.0+value-1/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
     answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
     without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
-    if not model_path(ruleset.id).exists():
-        return ENGINE_VERSION
-    return f"{ENGINE_VERSION}+{load_model(ruleset.id).version}"
+    model = shipped_model(ruleset.id)
+    return ENGINE_VERSION if model is None else f"{ENGINE_VERSION}+{model.version}"
 
 
 def all_rulesets() -> list[RuleSet]:

@@ -114,14 +114,26 @@ def model_path(ruleset: str) -> Path:
     return MODELS / f"{ruleset}.json"
 
 
+def shipped_model(ruleset: str) -> ValueModel | None:
+    """The rule-set's shipped model, None when it ships none. Whether the file exists is looked up once per path,
+    not on every answer (the files ship with the package); one that exists but does not load is `ModelMissing`."""
+    return _shipped(ruleset, model_path(ruleset))
+
+
+@cache
+def _shipped(ruleset: str, path: Path) -> ValueModel | None:
+    """`shipped_model` of the file at `path`."""
+    return load_model(ruleset) if path.exists() else None
+
+
 def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> ValueModel | None:
     """The rule-set's model where it speaks of this game: the options it was trained under (resolved) at the table
     size it was trained on (4 seats, the arena's); else None, since other options or seats change the unit or the
     play (a payment where nobody paid, a threshold, fewer opponents). A rule-set shipped without a model (a new
     variant) has none either; a model file that exists but does not load is still `ModelMissing`."""
-    if not model_path(ruleset.id).exists():
+    model = shipped_model(ruleset.id)
+    if model is None:
         return None
-    model = load_model(ruleset.id)
     trained = ruleset.resolve_options(model.meta.get("options") or {})
     if dict(options) != dict(trained) or seats != model.meta.get("seats", TRAINED_SEATS):
         return None
