@@ -3,16 +3,34 @@ queued jobs in the test's own process."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
+from flask import Flask
 from redis import Redis
 from rq.job import Job
 
+from service.app import create_app
 from service.jobs.queues import ANALYSE_REPLAYS, QUEUES, SERIALIZER, enqueue, queue
 from service.replay.families import simulate
 from workers.worker import InProcessWorker
 
 WEBHOOK_SECRET = "test-webhook-secret"
+
+
+@contextmanager
+def job_app(redis_url: str, **config: Any) -> Iterator[Flask]:
+    """The job app on `redis_url`, webhooks signed with `WEBHOOK_SECRET`, with `config` on top (e.g.
+    `MAX_ACTIVE_JOBS`); its Redis client is closed afterwards."""
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET, **config})
+    try:
+        yield app
+    finally:
+        client = app.extensions.get("longcards_redis")
+        if client is not None:
+            client.close()
 #: (rule-set, seats, policy) of the simulated tables batches cycle through.
 TABLES = (("bga-taiwan", 3, "greedy"), ("cardavia-chan", 4, "greedy"), ("bga-taiwan", 4, "random"),
           ("cardavia-flowers", 4, "random"), ("cardavia-chan", 4, "random"), ("bga-taiwan", 2, "random"))

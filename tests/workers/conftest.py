@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 from redis import Redis
 
-from service.app import create_app
 from service.jobs.queues import connect
-from tests.support.jobs import WEBHOOK_SECRET
+from tests.support.jobs import job_app
 from tests.support.redis import RedisServer, test_redis_url
 
 TEST_DB = 12
@@ -26,12 +25,8 @@ def redis_url() -> str:
 @pytest.fixture
 def app(redis_db: Redis, redis_url: str):
     """The app on the test database, webhooks on; its Redis client is closed afterwards."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET,
-                      "WEBHOOK_ALLOW_PRIVATE": True})  # the test receiver listens on 127.0.0.1
-    yield app
-    client = app.extensions.get("longcards_redis")
-    if client is not None:
-        client.close()
+    with job_app(redis_url, WEBHOOK_ALLOW_PRIVATE=True) as app:  # the test receiver listens on 127.0.0.1
+        yield app
 
 
 @pytest.fixture

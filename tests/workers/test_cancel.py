@@ -15,7 +15,7 @@ from service.app import create_app
 from service.jobs.pages import logs_key
 from service.jobs.queues import fetch
 from service.jobs.submit import active_jobs
-from tests.support.jobs import WEBHOOK_SECRET, batch
+from tests.support.jobs import WEBHOOK_SECRET, batch, job_app
 from tests.support.logs import dealt_log
 from tests.support.processes import registered, wait_for, worker_processes
 from tests.support.receivers import Receiver, receiving
@@ -40,12 +40,8 @@ def receiver(monkeypatch) -> Iterator[Receiver]:
 @pytest.fixture
 def app(redis_db, redis_url):
     """Webhooks to loopback on; one active job per caller."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET,
-                      "WEBHOOK_ALLOW_PRIVATE": True, "MAX_ACTIVE_JOBS": 1})
-    yield app
-    client = app.extensions.get("longcards_redis")
-    if client is not None:
-        client.close()
+    with job_app(redis_url, WEBHOOK_ALLOW_PRIVATE=True, MAX_ACTIVE_JOBS=1) as app:
+        yield app
 
 
 def post(client, body: dict, receiver: Receiver, address: str = ADDRESS):

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from service.app import create_app
 from service.jobs.queues import QUEUE_SEARCHES, queue
-from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker, search_body
+from tests.support.jobs import batch, job_app, run_worker, search_body
 from tests.support.logs import dealt_log
 
 
 @pytest.fixture
 def app(redis_db, redis_url):
     """The job app with at most 3 active jobs per caller."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET,
-                      "MAX_ACTIVE_JOBS": 3})
-    yield app
-    client = app.extensions.get("longcards_redis")
-    if client is not None:
-        client.close()
+    with job_app(redis_url, MAX_ACTIVE_JOBS=3) as app:
+        yield app
 
 
 def replay(client, index: int, address: str = "192.0.2.1"):

@@ -10,9 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.app import create_app
 from service.jobs.queues import QUEUE_REPLAYS, queue
-from tests.support.jobs import WEBHOOK_SECRET, batch
+from tests.support.jobs import batch, job_app
 
 PARALLEL = 100
 
@@ -20,12 +19,8 @@ PARALLEL = 100
 @pytest.fixture
 def limited(redis_db, redis_url):
     """An app whose callers may hold 20 active jobs."""
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "WEBHOOK_SECRET": WEBHOOK_SECRET,
-                      "MAX_ACTIVE_JOBS": 20})
-    yield app
-    client = app.extensions.get("longcards_redis")
-    if client is not None:
-        client.close()
+    with job_app(redis_url, MAX_ACTIVE_JOBS=20) as app:
+        yield app
 
 
 def at_once(app, requests: list[tuple[dict, dict, str]]) -> list[tuple[int, dict]]:
