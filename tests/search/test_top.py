@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -22,22 +23,33 @@ PROFILES = [(BGA, {}), (BGA, {"winning_meld_concealed": False, "win_payment": "f
             (FLOWERS, {"payment": "each_loser_pays", "mixed_group_points": "zero"})]
 
 
-@pytest.mark.parametrize(("ruleset_id", "given"), PROFILES, ids=[f"{r}-{sorted(g)}" for r, g in PROFILES])
-def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dict) -> None:
+def random_positions(ruleset_id: str, given: dict, salt: str) -> tuple[TopRanker, Iterator[tuple]]:
+    """The profile's top ranker, and 90 seeded hands (near misses, random and winning hands in turn) each with a
+    random part of the other cards seen: (hand, unseen counts, the full exact analysis)."""
     ruleset = get_ruleset(ruleset_id)
     options = ruleset.resolve_options(given)
     rules = ruleset.meld_rules(options)
-    ranker = TopRanker(rules, options, 4, rules.flowers)
-    rng = random.Random(f"{ruleset_id}{sorted(given)}")
-    for i in range(90):
-        cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
-        rest = ruleset.deck()
-        for c in cards:
-            rest.remove(c)
-        seen = rng.sample(rest, rng.randrange(30))
-        hand = FourColorHand(Tally.of(cards), (), None)
-        full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
-        top = ranker.top(hand.concealed, (), unseen_counts(hand, seen, rules.flowers))
+    rng = random.Random(f"{salt}{ruleset_id}{sorted(given)}")
+
+    def positions() -> Iterator[tuple]:
+        for i in range(90):
+            cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
+            rest = ruleset.deck()
+            for c in cards:
+                rest.remove(c)
+            seen = rng.sample(rest, rng.randrange(30))
+            hand = FourColorHand(Tally.of(cards), (), None)
+            full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
+            yield hand, unseen_counts(hand, seen, rules.flowers), full
+
+    return TopRanker(rules, options, 4, rules.flowers), positions()
+
+
+@pytest.mark.parametrize(("ruleset_id", "given"), PROFILES, ids=[f"{r}-{sorted(g)}" for r, g in PROFILES])
+def test_the_top_of_random_hands_is_the_first_option(ruleset_id: str, given: dict) -> None:
+    ranker, positions = random_positions(ruleset_id, given, "")
+    for hand, unseen, full in positions:
+        top = ranker.top(hand.concealed, (), unseen)
         if not full.options:
             assert top.card is None
             continue
@@ -90,21 +102,9 @@ def test_the_quick_top_of_random_hands_leaves_the_least_distance(ruleset_id: str
     """The other seats' play: the quick top leaves the least distance of any legal discard; waiting, it is the
     first option itself; further, it is the tied discard with the fewest unseen copies (then card order), with
     that discard's own improving cards."""
-    ruleset = get_ruleset(ruleset_id)
-    options = ruleset.resolve_options(given)
-    rules = ruleset.meld_rules(options)
-    ranker = TopRanker(rules, options, 4, rules.flowers)
-    rng = random.Random(f"quick{ruleset_id}{sorted(given)}")
+    ranker, positions = random_positions(ruleset_id, given, "quick")
     far = 0
-    for i in range(90):
-        cards = (samples.near_miss, samples.random_hand, samples.winning_hand)[i % 3](rng, rules, 21)
-        rest = ruleset.deck()
-        for c in cards:
-            rest.remove(c)
-        seen = rng.sample(rest, rng.randrange(30))
-        hand = FourColorHand(Tally.of(cards), (), None)
-        full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
-        unseen = unseen_counts(hand, seen, rules.flowers)
+    for hand, unseen, full in positions:
         quick = ranker.top(hand.concealed, (), unseen, quick=True)
         if not full.options:
             assert quick.card is None
