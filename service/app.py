@@ -9,7 +9,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import config as settings
-from . import ui
+from . import i18n, ui
 from .api import register_blueprints
 from .http import auth, compression, cors, errors, metrics, ratelimit, requestid, security_headers
 from .http.jsonio import OrjsonProvider
@@ -37,5 +37,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ratelimit.init_app(app)
     app.extensions["longcards_api"] = register_blueprints(app)
     app.register_blueprint(docs_blueprint(app.config["DOCS_URL"], "/openapi.json", app.config["API_TITLE"]))
+    i18n.init_app(app)
     ui.init_app(app)
     return app
