@@ -25,7 +25,7 @@ from markdown_it.token import Token
 
 #: The document: a link to docs/rules.md in the repository, a regular file in an installed package.
 SOURCE = Path(__file__).resolve().parent / "rules.md"
-#: The page's address, and how code and answers cite the document (`docs/rules.md#anchor`).
+#: The page's address, and how code and answers cite the document (`docs/rules.md#fc-claims`).
 URL = "/docs/rules"
 CITED = "docs/rules.md"
 #: An explicit anchor as the document writes it.

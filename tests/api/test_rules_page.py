@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 
 from service.http.security_headers import PAGES
-from service.replay.violations import CODES
 from service.ui import rules_doc
 from tests.support.dockerfile import dockerfile_instructions
+from tests.test_docs import REFERENCE, anchors, answers, project_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "docs" / "rules.md"
-CITATION = re.compile(r"docs/rules\.md#([A-Za-z0-9_-]+)")
 
 
 class Ids(HTMLParser):
@@ -40,24 +39,6 @@ class Ids(HTMLParser):
             self.tags[found["id"]] = tag
         if tag == "a" and (found.get("href") or "").startswith("#"):
             self.links.append(found["href"][1:])
-
-
-def cited_in_the_project() -> set[str]:
-    """Every anchor the code, the docs and the README cite as docs/rules.md#anchor."""
-    files = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
-    for folder in ("service", "workers"):
-        files += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".js", ".html") and p.is_file()]
-    found = {anchor for path in files for anchor in CITATION.findall(path.read_text(encoding="utf-8"))}
-    return found - {"anchor"}  # `docs/rules.md#anchor`: how the docs describe a citation, no citation itself
-
-
-def cited_in_answers(client) -> set[str]:
-    """Every anchor the API's answers cite: rule-sets' sources, options and decisions, and audit violations."""
-    texts = [rule for rule, _ in CODES.values()]
-    for ruleset in client.get("/v1/rulesets").get_json()["rulesets"]:
-        texts.append(ruleset["source"])
-        texts += [o["rule"] for o in ruleset["options"]] + [d["rule"] for d in ruleset.get("decisions", [])]
-    return {anchor for text in texts for anchor in CITATION.findall(text)}
 
 
 @pytest.fixture
@@ -83,17 +64,17 @@ def test_every_page_links_to_it(client):
 
 
 def test_every_anchor_the_project_cites_is_on_the_page(served, client):
+    """What code, tests, docs and answers cite (each an anchor of docs/rules.md: tests/test_docs.py) is an id of
+    the page, so each citation's link lands."""
     ids = set(Ids(served.get_data(as_text=True)).ids)
-    in_project, in_answers = cited_in_the_project(), cited_in_answers(client)
-    assert {"fc-claims", "chan-capture-3", "logs", "fc-threshold"} <= in_project  # the search finds citations
-    assert in_answers and in_answers <= in_project
-    assert sorted(in_project - ids) == []
+    cited = {anchor for text in {**project_texts(), **answers(client)}.values() for anchor in REFERENCE.findall(text)}
+    assert {"fc-claims", "chan-capture-3", "logs", "fc-threshold"} <= cited  # the search finds citations
+    assert sorted(cited - ids) == []
 
 
 def test_every_anchor_the_document_writes_is_an_id_once_and_every_link_lands(served):
     found = Ids(served.get_data(as_text=True))
-    written = set(re.findall(r'<a id="([^"]+)"></a>', DOCUMENT.read_text(encoding="utf-8")))
-    assert len(written) > 60 and written <= set(found.ids)
+    assert len(anchors()) > 60 and anchors() <= set(found.ids)
     repeated = sorted({i for i in found.ids if found.ids.count(i) > 1})
     assert repeated == []
     assert found.links and sorted(set(found.links) - set(found.ids)) == []  # the contents and the text's links

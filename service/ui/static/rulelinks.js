@@ -1,6 +1,7 @@
-// Rule references as links. The API cites a rule as `docs/rules.md#anchor` (an audit violation's `rule`, a rule
-// option's `rule`) and its text stays as the API gives it; the pages show each citation as a link to that rule on
-// the rules page (`/docs/rules#anchor`), opened in a new tab so the page being read keeps its state.
+// Rule references as links. The API cites a rule by its anchor, `docs/rules.md#fc-claims` (an audit violation's
+// `rule`, a rule option's `rule`), and its text stays as the API gives it; the pages show each citation as a link
+// to that rule on the rules page (`/docs/rules#fc-claims`), opened in a new tab so the page being read keeps its
+// state.
 import { h } from "./common.js";
 import { t } from "./i18n.js";
 
