@@ -13,12 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from service.app import create_app
+from service.http.auth import entry
 from service.http.security_headers import PAGES
 from service.ui import rules_doc
 from tests.support.dockerfile import dockerfile_instructions
 from tests.test_docs import REFERENCE, anchors, answers, project_texts
 
 ROOT = Path(__file__).resolve().parents[2]
+KEY = "rules-test-key-0123456789abcdef"
 DOCUMENT = ROOT / "docs" / "rules.md"
 
 
@@ -110,6 +113,14 @@ def test_tables_scroll_in_a_named_focusable_box():
 def test_headings_without_an_anchor_get_githubs_slug(text, slug):
     html = rules_doc.render(f"# {text}\n\n## {text}\n").html
     assert f'<h2 id="{slug}">' in html and f'<h3 id="{slug}-1">' in html
+
+
+@pytest.mark.parametrize("docs_url", ["/docs", "/apidocs"])
+def test_the_page_needs_no_key_wherever_the_api_docs_are(docs_url):
+    keyed = create_app({"TESTING": True, "DOCS_URL": docs_url, "API_KEYS": entry("ui", KEY)}).test_client()
+    assert keyed.get("/docs/rules").status_code == 200
+    assert keyed.get("/docs/rules.md").status_code == 308
+    assert keyed.get("/v1/rulesets").status_code == 401  # the API is not open
 
 
 def test_the_cited_path_leads_to_the_page(client):
