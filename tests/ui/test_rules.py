@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.request import urlopen
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -52,6 +53,8 @@ def test_a_violations_rule_in_the_viewer_is_a_link_to_that_rule(page, server):
     expect(link).to_have_attribute("href", f"/docs/rules#{anchor}")
     expect(page.locator("#audit .violations")).to_contain_text(rule)  # the API's text is shown whole
 
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#audit").screenshot(path=str(SHOTS / "viewer-audit.png"))
     with page.context.expect_page() as opened:
         link.click()
     rules = opened.value
@@ -62,6 +65,23 @@ def test_a_violations_rule_in_the_viewer_is_a_link_to_that_rule(page, server):
     expect(rules.locator(f"#{anchor}")).to_contain_text(re.compile(r"\w"))
     shot(rules, "landed-from-the-viewer")
     assert errors == []
+
+
+def test_each_option_in_the_lab_links_to_its_rule(page, server):
+    page.goto(f"{server}/ui?ruleset=bga-taiwan")
+    link = page.get_by_role("link", name="rule of threshold")
+    expect(link).to_have_attribute("href", "/docs/rules#fc-threshold")  # the option's rule: docs/rules.md#fc-threshold
+    expect(page.locator("#options a.rule-link")).to_have_count(
+        len(next(r for r in json.loads(urlopen(f"{server}/v1/rulesets").read())["rulesets"]
+                 if r["id"] == "bga-taiwan")["options"]))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#options").screenshot(path=str(SHOTS / "lab-options.png"))
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_load_state("load")
+    assert_landed_on(rules, "fc-threshold")
+    expect(rules.locator("#fc-threshold")).to_contain_text("Threshold and stake.")
 
 
 def test_the_cited_path_lands_on_the_rule(page, server):

@@ -25,3 +25,11 @@ export function ruleLinks(text) {
   if (last < source.length) parts.push(source.slice(last));
   return parts;
 }
+
+/** A short link ("rule") to the rule a citation names, for a control it explains (`name`: the control's name). */
+export function ruleLink(text, name) {
+  const [citation] = String(text ?? "").match(CITATION) || [];
+  if (!citation) return null;
+  return h("a", { href: ruleHref(citation), class: "rule-link", target: "_blank", rel: "noopener",
+    "aria-label": t("rule of {name}", { name }), title: t("the rule, in a new tab") }, t("rule"));
+}
