@@ -18,7 +18,7 @@ from service.http.auth import entry
 from service.http.security_headers import PAGES
 from service.ui import rules_doc
 from tests.support.dockerfile import dockerfile_instructions
-from tests.test_docs import REFERENCE, anchors, answers, project_texts
+from tests.support.rules_citations import REFERENCE, anchors, answers, project_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "rules-test-key-0123456789abcdef"

@@ -14,8 +14,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from service.replay.families import simulate
 from service.replay.violations import rule_of
-from tests.ui.test_replay import open_viewer, planted
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
@@ -40,9 +40,21 @@ def assert_landed_on(page, anchor: str) -> None:
     assert page.evaluate("window.scrollY") > 0  # it scrolled to get there
 
 
+def opening_not_in_hand() -> dict:
+    """A simulated Four Color round whose opening discard is a card the dealer was never dealt: `not_in_hand` at
+    event 0 (a player discards only cards from his hand, docs/rules.md#fc-turn)."""
+    log = simulate("bga-taiwan", 5, 3, "greedy")
+    opening = log["events"][0]
+    assert opening["type"] == "discard" and opening["seat"] == log["dealer"]
+    dealt = log["hands"][opening["seat"]]
+    opening["card"] = next(c for c in ("rA", "yA", "gA", "wA", "rE", "yE", "gE", "wE") if c not in dealt)
+    return log
+
+
 def test_a_violations_rule_in_the_viewer_is_a_link_to_that_rule(page, server):
-    log, _, _ = planted()
-    open_viewer(page, server)
+    log = opening_not_in_hand()
+    page.goto(f"{server}/ui/replay")
+    expect(page.locator("#sim-ruleset option").first).to_be_attached()
     page.fill("#paste", json.dumps(log))
     page.click("#load-paste")
     rule = rule_of("not_in_hand")
@@ -52,6 +64,7 @@ def test_a_violations_rule_in_the_viewer_is_a_link_to_that_rule(page, server):
     expect(link).to_have_text(citation)
     expect(link).to_have_attribute("href", f"/docs/rules#{anchor}")
     expect(page.locator("#audit .violations")).to_contain_text(rule)  # the API's text is shown whole
+    expect(page.locator("#audit .violations")).to_contain_text("not_in_hand")
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#audit").screenshot(path=str(SHOTS / "viewer-audit.png"))
