@@ -44,9 +44,17 @@ class MeldRules:
     soldier_sets: bool
     flowers: bool
     _index: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _hash: int = field(default=0, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {k: (e, c) for k, e, c in self.points})
+        object.__setattr__(self, "_hash", hash((self.points, self.general_quad, self.general_triple,
+                                                self.soldier_pairs, self.soldier_sets, self.flowers)))
+
+    def __hash__(self) -> int:
+        """Computed once: a profile is a key of the engine's caches (tables, evaluators, meld answers), looked up
+        several times per request, and hashing its points table each time showed in profiles."""
+        return self._hash
 
     def allows(self, kind: str) -> bool:
         """True when the kind exists under these rules."""
