@@ -1,6 +1,6 @@
-"""The browser pages: the hand lab (`/ui`) and the replay viewer (`/ui/replay`).
+"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`) and the drills (`/ui/drill`).
 
-Two Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
+Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
 as static files (no build step, no external host): the pages call the same `/v1` API any client does, so they show
 exactly what it answers, the rule-sets' hand sizes and decks included.
 """
@@ -50,12 +50,21 @@ def replay() -> Response:
     return page("replay.html")
 
 
+@blp.get("/ui/drill")
+def drill() -> Response:
+    """The drills."""
+    return page("drill.html")
+
+
 #: The pages in the OpenAPI document: what they are, open without a key (the API calls they make need one).
 PAGE_DOCS = {
     "/ui": ("get_hand_lab", "The hand lab: build a hand from the cards and see its melds, hu and points, the claim "
                             "advice, the ranked discards and a deep search."),
     "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
                                         "analysis and see every decision annotated."),
+    "/ui/drill": ("get_drill_page", "Drills: positions from seeded rounds the advice plays; pick a discard or "
+                                    "answer a public card, see it graded by the advice's values, keep statistics in "
+                                    "the browser."),
 }
 
 
