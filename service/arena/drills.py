@@ -9,8 +9,10 @@ has a legal claim (POST /v1/claims). A candidate is kept when
   from a win), is the difficulty's (`DIFFICULTIES`); a position offering a win (distance -1) is none;
 - there is something to get wrong: two options or more, one of them worth less than the advised one;
 - the API can ask it: the seat's role follows from the seat the card came from as `rules.roles.seat_role` says.
-One of the kept positions is picked by a random source seeded like the round; a round without one is followed by
-the next round of the drill, at most `MAX_ROUNDS`. Same arguments, same position: nothing else is random.
+The round stops at the kept position a random source seeded like the round picks among the first `PICK_AMONG`
+(the last one kept when the round ends before); a round without one is followed by the next round of the drill,
+at most `MAX_ROUNDS`. Same arguments, same position: nothing else is random. Stopping there, not playing the round
+out, halves the work of a drill (`bench/drills.py`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ DIFFICULTIES: dict[str, tuple[int, int | None]] = {"easy": (0, 0), "medium": (1,
 KINDS = ("any", "discard", "claim")
 #: Rounds a drill plays at most to find a position of its difficulty.
 MAX_ROUNDS = 8
+#: The position kept is one of the first so many a round offers (`Collector.enough`).
+PICK_AMONG = 3
 #: Values this close are the same value (an answer worth the advised one is right).
 SAME_VALUE = 1e-9
 
@@ -73,11 +77,15 @@ def worth_drilling(ruleset: RuleSet, view: SeatView, analysis: DiscardAnalysis |
     return any(model.value(o, analysis.unseen_total) < best - SAME_VALUE for o in options)
 
 
-class Collector:
-    """What a drill's round met: every candidate of the wanted difficulty and kind."""
+class Enough(Exception):
+    """The round has met the position the drill keeps: it stops there."""
 
-    def __init__(self, ruleset: RuleSet, difficulty: str, kind: str) -> None:
-        self.ruleset, self.kind = ruleset, kind
+
+class Collector:
+    """What a drill's round met: the candidates of the wanted difficulty and kind, up to the `enough`-th."""
+
+    def __init__(self, ruleset: RuleSet, difficulty: str, kind: str, enough: int = PICK_AMONG) -> None:
+        self.ruleset, self.kind, self.enough = ruleset, kind, enough
         self.least, self.most = DIFFICULTIES[difficulty]
         self.found: list[Candidate] = []
         self.events: Sequence[dict] = ()  # the round driver's events, once it exists
@@ -97,7 +105,13 @@ class Collector:
         """A discard decision."""
         distance = self.wanted("discard", analysis)
         if distance is not None and worth_drilling(self.ruleset, view, analysis):
-            self.found.append(Candidate("discard", view, analysis, distance, len(self.events)))
+            self.keep(Candidate("discard", view, analysis, distance, len(self.events)))
+
+    def keep(self, candidate: Candidate) -> None:
+        """One more candidate; the round stops at the `enough`-th."""
+        self.found.append(candidate)
+        if len(self.found) >= self.enough:
+            raise Enough
 
     def claim(self, view: SeatView, card: int, source: str, role: str, analysis: ClaimAnalysis) -> None:
         """An answer to public `card`; its origin is the seat of the round's last discard or draw."""
@@ -108,7 +122,7 @@ class Collector:
         shown = "discard" if source == "discard" else "stock"
         if origin is None or seat_role(view.seat, origin, shown, view.seats) != role:
             return  # a role the API cannot be asked for
-        self.found.append(Candidate("claim", view, analysis, distance, len(self.events), card, shown, origin))
+        self.keep(Candidate("claim", view, analysis, distance, len(self.events), card, shown, origin))
 
 
 class Recording(Advice):
@@ -130,27 +144,32 @@ class Recording(Advice):
         return self.answer(view, card, legal, analysis)
 
 
-def play(ruleset: RuleSet, collector: Collector, rng: random.Random) -> dict:
-    """One round of a fresh deal with recording advice players; its log."""
+def play(ruleset: RuleSet, collector: Collector, rng: random.Random) -> dict[str, Any]:
+    """One round of a fresh deal with recording advice players, up to the collector's last candidate: the dealer
+    and the events played."""
     family = replay_family(ruleset)
     dealt = family.deal(ruleset, rng, SEATS)
     players = [Recording(collector) for _ in dealt.hands]
     driver = family.round(ruleset, None, dealt, players)
     collector.events = driver.events
-    return driver.play()
+    try:
+        driver.play()
+    except Enough:
+        pass
+    return {"dealer": dealt.dealer, "events": len(driver.events)}
 
 
 def deal_drill(ruleset: RuleSet, difficulty: str, seed: int, index: int, kind: str = "any") -> dict[str, Any]:
     """Drill `index` of `seed`: the position (`position_json`), which round of the drill it came from and its
     distance. NoDrillPosition when `MAX_ROUNDS` rounds held none."""
     for attempt in range(MAX_ROUNDS):
-        collector = Collector(ruleset, difficulty, kind)
         where = f"drill/{ruleset.id}/{seed}/{index}/{attempt}"
-        log = play(ruleset, collector, random.Random(where))
+        collector = Collector(ruleset, difficulty, kind, 1 + random.Random(where + "/pick").randrange(PICK_AMONG))
+        played = play(ruleset, collector, random.Random(where))
         if collector.found:
-            chosen = random.Random(where + "/pick").choice(collector.found)
-            return {"round": attempt, "event": chosen.event, "events": len(log["events"]), "dealer": log["dealer"],
-                    "kind": chosen.kind, "distance": chosen.distance, **position_json(ruleset, chosen)}
+            chosen = collector.found[-1]
+            return {"round": attempt, "event": chosen.event, "dealer": played["dealer"], "kind": chosen.kind,
+                    "distance": chosen.distance, **position_json(ruleset, chosen)}
     raise NoDrillPosition(f"no {difficulty} {'' if kind == 'any' else kind + ' '}position came up in {MAX_ROUNDS} "
                           f"rounds of this drill; try another index or seed", "difficulty")
 

@@ -73,7 +73,6 @@ class DrillSchema(EchoSchema):
     round = fields.Integer(required=True, metadata={
         "description": "which round of the drill held the position (0 unless an earlier one held none)"})
     event = fields.Integer(required=True, metadata={"description": "events of that round before the decision"})
-    events = fields.Integer(required=True, metadata={"description": "events of that round in all"})
     dealer = fields.Integer(required=True)
     position = fields.Nested(DrillPositionSchema, required=True)
     request = fields.Nested(DrillRequestSchema, required=True)
