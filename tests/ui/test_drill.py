@@ -96,12 +96,17 @@ def test_a_public_card_is_answered_with_a_digit_key(page, server):
     drill, options = dealt(server, "cardavia-chan", "hard", 2, 0, "claim")
     open_drill(page, server, "ruleset=cardavia-chan&difficulty=hard&kind=claim&seed=2&n=0")
     expect(page.locator("#question")).to_contain_text(f"offers {drill['position']['public_card']}")
-    expect(page.locator("#choices button.choice")).to_have_count(len(options))
+    choices = page.locator("#choices button.choice")
+    expect(choices).to_have_count(len(options))
+    for i, option in enumerate(options):
+        expect(choices.nth(i)).to_contain_text(f"{i + 1}{option['kind']}")
     page.locator("body").press("2")
     second, best = options[1], options[0]
     loss = max(0.0, best["value"] - second["value"])
     expect(page.locator("#verdict")).to_contain_text("Right" if loss <= 1e-9 else f"loses {loss:.3f}")
     expect(page.locator("#ranking tr.mine")).to_contain_text(second["kind"])
+    expect(choices.nth(1)).to_contain_text(second["kind"])  # still drawn after the ranking shows the options
+    expect(choices.nth(1)).to_have_class(re.compile(r"\bpicked\b"))
     expect(page.locator("#stat-accuracy")).to_contain_text("of 1")
 
 

@@ -46,10 +46,11 @@ function meldList(melds) {
 }
 
 function describe(option) {
-  if (drill.kind === "discard") return { key: option.card, text: cardName(option.card), label: cardElement(option.card, { classes: "tiny" }) };
+  // `label()` draws the option afresh each time: the choices and the ranking each hold their own
+  if (drill.kind === "discard") return { key: option.card, text: cardName(option.card), label: () => cardElement(option.card, { classes: "tiny" }) };
   const text = option.cards.length ? `${option.kind} ${option.cards.join(" ")}` : option.kind;
   return { key: `${option.kind}:${option.cards.join(".")}`, text,
-    label: h("span", { class: "choice-label" }, h("span", { class: "kind" }, option.kind), option.cards.length ? cards(option.cards, "tiny") : null) };
+    label: () => h("span", { class: "choice-label" }, h("span", { class: "kind" }, option.kind), option.cards.length ? cards(option.cards, "tiny") : null) };
 }
 
 function drawPosition() {
@@ -94,8 +95,8 @@ function drawChoices() {
     list.setAttribute("role", "toolbar");
     list.setAttribute("aria-labelledby", "question");
     list.setAttribute("aria-orientation", "vertical");
-    fill(list, options.map((o, i) => h("li", {}, h("button", { type: "button", class: "choice", "data-key": o.key,
-      "aria-label": `${i + 1}: ${o.text}`, onclick: () => answer(o.key) }, h("span", { class: "num", "aria-hidden": "true" }, `${i + 1}`), o.label))));
+    fill(list, options.map((o, i) => h("button", { type: "button", class: "choice", "data-key": o.key,
+      "aria-label": `${i + 1}: ${o.text}`, onclick: () => answer(o.key) }, h("span", { class: "num", "aria-hidden": "true" }, `${i + 1}`), o.label())));
   }
   const buttons = choiceButtons();
   buttons.forEach((b, i) => { b.tabIndex = i === 0 ? 0 : -1; });
@@ -111,7 +112,7 @@ export function grade(key) {
   const best = options[0];
   const mine = options.find((o) => o.key === key);
   const loss = Math.max(0, worth(best) - worth(mine));
-  return { mine, best, loss: Math.round(loss * 10000) / 10000, correct: mine.rank === 1 || loss <= SAME_VALUE };
+  return { mine, best, loss, correct: mine.rank === 1 || loss <= SAME_VALUE };
 }
 
 function answer(key) {
@@ -141,18 +142,18 @@ function drawResult(result) {
       : t("✓ Right: {answer} is worth as much as the advice, {advice}.", { answer: result.mine.text, advice: result.best.text }))
     : t("✗ Not the best: {answer} loses {loss} in value against the advice, {advice}.",
       { answer: result.mine.text, loss: fmt(result.loss, 3), advice: result.best.text });
-  const head = [t("rank"), t("answer"), t("value"), t("loss"), t("distance"), t("why")];
+  const head = [t("rank"), t("answer and why"), t("value"), t("loss"), t("distance")];
   fill($("#ranking"), h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("Every option") }, h("table", { class: "ranked drill-ranking" },
     h("caption", {}, t("Every option, best first (values of the advice's model)")),
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, options.map((o) => h("tr", { class: [o.rank === 1 ? "best" : "", o === result.mine ? "mine" : ""].join(" ").trim() },
       h("td", { class: "num" }, o.rank),
-      h("td", {}, o.label, o === result.mine ? h("strong", { class: "you" }, ` ${t("your answer")}`) : null,
-        o.follow ? h("span", { class: "muted" }, ` ${t("then discard {card}", { card: o.follow.card })}`) : null),
+      h("td", {}, h("div", { class: "option-head" }, o.label(), o === result.mine ? h("strong", { class: "you" }, t("your answer")) : null,
+        o.follow ? h("span", { class: "muted" }, t("then discard {card}", { card: o.follow.card })) : null),
+      h("div", { class: "reason" }, o.reason)),
       h("td", { class: "num" }, fmt(worth(o), 3)),
       h("td", { class: "num" }, fmt(Math.max(0, worth(result.best) - worth(o)), 3)),
-      h("td", { class: "num" }, o.distance),
-      h("td", { class: "reason" }, o.reason)))))));
+      h("td", { class: "num" }, o.distance)))))));
 }
 
 // -- statistics ---------------------------------------------------------------------------------------------------
