@@ -38,7 +38,9 @@ function controls() {
 }
 
 // -- the position -------------------------------------------------------------------------------------------------
-const cards = (list, classes = "small") => h("span", { class: `cards ${classes}` }, list.map((c) => cardElement(c)));
+const cards = (list, size = "small") => (size === "tiny"
+  ? h("span", { class: "cards" }, list.map((c) => cardElement(c, { classes: "tiny" })))
+  : h("span", { class: `cards ${size}` }, list.map((c) => cardElement(c))));
 
 function meldList(melds) {
   return melds.length ? melds.map((m) => h("span", { class: "meld compact" }, h("span", { class: "meld-kind" }, m.kind), cards(m.cards)))
@@ -50,7 +52,7 @@ function describe(option) {
   if (drill.kind === "discard") return { key: option.card, text: cardName(option.card), label: () => cardElement(option.card, { classes: "tiny" }) };
   const text = option.cards.length ? `${option.kind} ${option.cards.join(" ")}` : option.kind;
   return { key: `${option.kind}:${option.cards.join(".")}`, text,
-    label: () => h("span", { class: "choice-label" }, h("span", { class: "kind" }, option.kind), option.cards.length ? cards(option.cards, "tiny") : null) };
+    label: (size = "small") => h("span", { class: "choice-label" }, h("span", { class: "kind" }, option.kind), option.cards.length ? cards(option.cards, size) : null) };
 }
 
 function drawPosition() {
@@ -148,7 +150,7 @@ function drawResult(result) {
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, options.map((o) => h("tr", { class: [o.rank === 1 ? "best" : "", o === result.mine ? "mine" : ""].join(" ").trim() },
       h("td", { class: "num" }, o.rank),
-      h("td", {}, h("div", { class: "option-head" }, o.label(), o === result.mine ? h("strong", { class: "you" }, t("your answer")) : null,
+      h("td", {}, h("div", { class: "option-head" }, o.label("tiny"), o === result.mine ? h("strong", { class: "you" }, t("your answer")) : null,
         o.follow ? h("span", { class: "muted" }, t("then discard {card}", { card: o.follow.card })) : null),
       h("div", { class: "reason" }, o.reason)),
       h("td", { class: "num" }, fmt(worth(o), 3)),
