@@ -91,6 +91,12 @@ def test_a_discard_answered_by_keyboard_is_graded_and_counted_and_the_counts_sur
     following, _ = dealt(server, "bga-taiwan", "medium", 4, 1, "discard")
     expect(page.locator("#hand .card")).to_have_count(len(following["position"]["hand"]))
 
+    # Back returns to the drill answered before, its grading shown again
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"[?&]n=0(&|$)"))
+    expect(page.locator("#verdict")).to_contain_text("Right" if right else "Not the best")
+    expect(page.locator("#history tbody tr")).to_have_count(1)
+
 
 def test_a_public_card_is_answered_with_a_digit_key(page, server):
     drill, options = dealt(server, "cardavia-chan", "hard", 2, 0, "claim")

@@ -68,6 +68,7 @@ function drawPosition() {
     p.stock_remaining === null ? null : t("{n} cards left in the stock", { n: p.stock_remaining }),
   ].filter(Boolean).join(" · ");
   $("#offer").hidden = !claim;
+  $("#faded-note").hidden = claim;
   fill($("#public"), claim ? cardElement(p.public_card) : null);
   fill($("#exposed"), meldList(p.exposed));
   const others = p.opponents.map((melds, seat) => (seat === p.seat || !melds.length ? null
