@@ -3,6 +3,7 @@
 import { $, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, runJob } from "./common.js";
 import { cardElement } from "./cards.js";
 import { barPlot, legend, linePlot } from "./plots.js";
+import { ruleLinks } from "./rulelinks.js";
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
@@ -212,7 +213,7 @@ function show() {
       h("span", { id: "stock" }, `Stock: ${table && table.stock !== null && table.stock !== undefined ? table.stock : "?"} cards`)),
     stopped && position >= 0 ? h("p", { class: "problem" }, `The replay stopped at event ${tables.length - 1}: the table after it is not shown.`) : null,
     broken.map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
-      h("code", {}, v.code), ` seat ${v.seat}: ${v.message}`, h("div", { class: "muted" }, `Rule: ${v.rule}`))),
+      h("code", {}, v.code), ` seat ${v.seat}: ${v.message}`, h("div", { class: "muted" }, "Rule: ", ruleLinks(v.rule)))),
     decisionBox(decisionsOf().get(position)),
     (claimDecisionsOf().get(position) || []).map(claimBox),
     passes.map((p) => h("div", { class: "advice" }, `Seat ${p.seat} passed up ${p.passed === "win" ? "a win" : `a claim (${(p.claims || []).join(", ")})`}`)));
@@ -243,7 +244,7 @@ function drawAudit() {
       h("span", { class: "mismatch" }, `✗ ${found.violations.length} violation${found.violations.length === 1 ? "" : "s"}`)),
     found.violations.length ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
       v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, `event ${v.event}`) : h("span", {}, "result"),
-      " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, `(${v.rule})`)))) : null,
+      " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
     h("div", { class: "settle" },
       outcomeBlock("Recomputed settlement", found.outcome),
       outcomeBlock("Recorded result", log().result)),
