@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("review.py", ["--rounds", "1"]),
     ("audit.py", ["--rounds", "2"]),
     ("arena.py", ["--deals", "1"]),
+    ("drills.py", ["--drills", "1"]),
     ("calibration.py", ["--ruleset", "cardavia-chan", "--decisions", "40"]),
 ])
 def test_bench_runs_and_prints_json(script, args):

@@ -92,6 +92,7 @@ def register_blueprints(app: Flask) -> Api:
     from .audits.routes import blp as audits
     from .claims.routes import blp as claims
     from .discards.routes import blp as discards
+    from .drills.routes import blp as drills
     from .hands.routes import blp as hands
     from .health.routes import blp as health
     from .jobs.routes import blp as jobs
@@ -110,8 +111,8 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
     for name, component in card_components().items():
         api.spec.components.schema(name, component)
-    for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, jobs, searches,
-                      problems):
+    for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, drills, jobs,
+                      searches, problems):
         api.register_blueprint(blueprint)
     return api
 

@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..replay.decisions import SeatView
+from ..rules.analysis import ClaimAnalysis
 from .seat import FollowUp, analyse, hand_of, seen_codes
+
+
+def claim_analysis(view: SeatView, card: int, source: str, role: str) -> ClaimAnalysis:
+    """The rule-set's `analyse_claims` of the seat's answer to public `card` (what POST /v1/claims answers)."""
+    return view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
+                                       view.seats, source=source, history=view.history)
 
 
 class Advice:
@@ -27,8 +34,10 @@ class Advice:
         return planned if planned is not None else analyse(view).options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                               view.seats, source=source, history=view.history)
+        return self.answer(view, card, legal, claim_analysis(view, card, source, role))
+
+    def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis: ClaimAnalysis) -> Any:
+        """The first option of the claim analysis that is pass or one of `legal` (planning its follow-up)."""
         for option in analysis.options:
             if option.claim is None:
                 return None  # pass

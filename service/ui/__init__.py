@@ -1,4 +1,5 @@
-"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`) and the rules (`/docs/rules`).
+"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`), the drills (`/ui/drill`) and the
+rules (`/docs/rules`).
 
 Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
 as static files (no build step, no external host): the pages call the same `/v1` API any client does, so they show
@@ -52,6 +53,12 @@ def replay() -> Response:
     return page("replay.html")
 
 
+@blp.get("/ui/drill")
+def drill() -> Response:
+    """The drills."""
+    return page("drill.html")
+
+
 @blp.get(rules_doc.URL)
 def rules() -> Response:
     """The rules the service implements (docs/rules.md, rendered once), every rule at its anchor."""
@@ -70,6 +77,9 @@ PAGE_DOCS = {
                             "advice, the ranked discards and a deep search."),
     "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
                                         "analysis and see every decision annotated."),
+    "/ui/drill": ("get_drill_page", "Drills: positions from seeded rounds the advice plays; pick a discard or "
+                                    "answer a public card, see it graded by the advice's values, keep statistics in "
+                                    "the browser."),
     rules_doc.URL: ("get_rules", "The rules the service implements, each rule at the anchor that answers cite "
                                  "(`docs/rules.md#fc-claims` is `/docs/rules#fc-claims`)."),
 }

@@ -22,8 +22,9 @@ def keyed():
 
 
 @pytest.mark.parametrize(("path", "mimetype"), [
-    ("/ui", "text/html"), ("/ui/replay", "text/html"), ("/ui/static/lab.js", "text/javascript"),
-    ("/ui/static/replay.js", "text/javascript"), ("/ui/static/ui.css", "text/css"),
+    ("/ui", "text/html"), ("/ui/replay", "text/html"), ("/ui/drill", "text/html"),
+    ("/ui/static/lab.js", "text/javascript"), ("/ui/static/replay.js", "text/javascript"),
+    ("/ui/static/drill.js", "text/javascript"), ("/ui/static/ui.css", "text/css"),
     ("/ui/static/fonts/glyphs.woff2", "font/woff2"), ("/ui/static/favicon.svg", "image/svg+xml"),
 ])
 def test_pages_and_their_files_are_served_without_a_key(keyed, path, mimetype):
@@ -52,7 +53,8 @@ def test_the_root_is_documented_like_the_pages(client):
 
 
 @pytest.mark.parametrize(("path", "script", "title"), [
-    ("/ui", "lab.js", "Hand lab · Long Cards"), ("/ui/replay", "replay.js", "Replay viewer · Long Cards")])
+    ("/ui", "lab.js", "Hand lab · Long Cards"), ("/ui/replay", "replay.js", "Replay viewer · Long Cards"),
+    ("/ui/drill", "drill.js", "Drills · Long Cards")])
 def test_each_page_has_the_shared_head_and_its_own_script(client, path, script, title):
     """One template gives both pages their head, header and navigation; each marks itself as the current page."""
     answer = client.get(path)
@@ -67,11 +69,11 @@ def test_each_page_has_the_shared_head_and_its_own_script(client, path, script, 
 def test_every_module_a_page_imports_is_served(client):
     """Each `import ... from "./x.js"` and each page's script and stylesheet resolve to a served file."""
     wanted = set()
-    for page in ("/ui", "/ui/replay"):
+    for page in ("/ui", "/ui/replay", "/ui/drill"):
         wanted |= set(re.findall(r'(?:src|href)="(/ui/static/[^"]+)"', client.get(page).get_data(as_text=True)))
     for module in (UI / "static").glob("*.js"):
         wanted |= {f"/ui/static/{name}" for name in re.findall(r'from "\./([\w.-]+)"', module.read_text("utf-8"))}
-    assert {"/ui/static/lab.js", "/ui/static/common.js", "/ui/static/cards.js"} <= wanted
+    assert {"/ui/static/lab.js", "/ui/static/common.js", "/ui/static/cards.js", "/ui/static/drill-stats.js"} <= wanted
     for path in sorted(wanted):
         with client.get(path) as answer:
             assert answer.status_code == 200, path

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.slow  # a real browser against `python -m service serve
 PAGES = {
     "/ui": "#palette button.card",
     "/ui/replay": "#sim-ruleset option",
+    "/ui/drill": "button.choice",
     "/docs/": ".opblock",
 }
 
