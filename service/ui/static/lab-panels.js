@@ -82,9 +82,10 @@ export function renderHu(answer, settlement) {
     h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
       t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null;
   const n = answer.decompositions;
+  const points = answer.points === 1 ? t("1 point") : t("{n} points", { n: answer.points });
   const verdict = answer.public_card
-    ? t("✓ {win}: {points} points (with {card})", { win: win(), points: answer.points, card: answer.public_card })
-    : t("✓ {win}: {points} points", { win: win(), points: answer.points });
+    ? t("✓ {win}: {points} (with {card})", { win: win(), points, card: answer.public_card })
+    : t("✓ {win}: {points}", { win: win(), points });
   fill(body,
     h("p", { class: "verdict yes" }, verdict, ", ",
       n === 1 ? t("1 decomposition") : t("{n} decompositions", { n })),
