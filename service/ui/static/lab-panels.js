@@ -94,7 +94,7 @@ export function renderHu(answer, settlement) {
 
 function waitsCell(option) {
   if (!option.waits.length) return h("td", { class: "muted" }, "–");
-  return h("td", {}, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }),
+  return h("td", { class: "waits" }, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }),
     ` ×${w.unseen}`, w.points !== undefined ? ` ${t("({n} pts)", { n: w.points })}` : "")));
 }
 
