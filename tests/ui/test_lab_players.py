@@ -275,3 +275,23 @@ def test_the_lab_has_no_serious_accessibility_violation(browser, server, request
         assert serious(page) == []
     finally:
         next(pages, None)
+
+
+def test_every_control_is_reached_by_tab_with_a_visible_focus(page, server):
+    # Tab from the top of the page: the faces, the options, the deck's cards, the hand's cards and the codes, the
+    # search and the rest of the table are each reached, and each shows where the focus is (an outline).
+    open_lab(page, server, "?ruleset=bga-taiwan&seats=3&hand=rG,rA,rE,yC,yC")
+    expect(page.locator("#hu-panel .verdict")).to_be_visible()
+    reached, unmarked = [], []
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+          return {id: e.id || e.dataset.code || e.tagName, outline: s.outlineStyle !== 'none' && s.outlineWidth !== '0px'}; }""")
+        reached.append(focused["id"])
+        if not focused["outline"]:
+            unmarked.append(focused["id"])
+        if focused["id"] == "copy-link":
+            break
+    for control in ("faces", "ruleset", "rG", "wS", "hand-codes", "search", "exposed-codes", "public-code", "copy-link"):
+        assert control in reached, (control, reached)
+    assert unmarked == [], unmarked
