@@ -286,12 +286,14 @@ def test_every_control_is_reached_by_tab_with_a_visible_focus(page, server):
     for _ in range(120):
         page.keyboard.press("Tab")
         focused = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
-          return {id: e.id || e.dataset.code || e.tagName, outline: s.outlineStyle !== 'none' && s.outlineWidth !== '0px'}; }""")
+          return {id: e.id || e.dataset.code || e.tagName,
+                  outline: s.outlineStyle !== 'none' && s.outlineWidth !== '0px'}; }""")
         reached.append(focused["id"])
         if not focused["outline"]:
             unmarked.append(focused["id"])
         if focused["id"] == "copy-link":
             break
-    for control in ("faces", "ruleset", "rG", "wS", "hand-codes", "search", "exposed-codes", "public-code", "copy-link"):
+    controls = ("faces", "ruleset", "rG", "wS", "hand-codes", "search", "exposed-codes", "public-code", "copy-link")
+    for control in controls:
         assert control in reached, (control, reached)
     assert unmarked == [], unmarked

@@ -157,7 +157,7 @@ function renderSearch(result) {
         { card: leader.card, next: next.card });
   const objective = result.objective === "win_probability" ? t("win probability") : t("expected settlement");
   const heads = [t("discard"), t("exact rank"), t("win probability (95%)"), t("expected settlement (95%)"), "",
-    t("chance of paying"), t("versus the first (95%)"), t("playouts")];
+    t("versus the first (95%)"), t("chance of paying"), t("playouts")];
   fill(body,
     h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, verdict),
     h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. " +
@@ -169,8 +169,8 @@ function renderSearch(result) {
         h("td", {}, cardElement(c.card, { classes: "tiny" })), h("td", { class: "num" }, c.exact_rank),
         h("td", {}, interval(c.win_probability, true)), h("td", {}, interval(c.expected_settlement, false)),
         h("td", {}, intervalBar(c.expected_settlement, lo, hi)),
-        h("td", {}, interval(c.pay_probability, true)),
         h("td", { class: "versus" }, interval(c.versus_first, result.objective === "win_probability")),
+        h("td", {}, interval(c.pay_probability, true)),
         h("td", { class: "num" }, c.playouts,
           c.eliminated_after ? h("span", { class: "muted" }, " ", t("(out after {n})", { n: c.eliminated_after })) : "")))))));
 }
