@@ -127,7 +127,8 @@ def test_advice_is_in_view_beside_the_cards_at_1280x900(page, server):
     open_lab(page, server, "?ruleset=bga-taiwan&seats=3&seat=0")
     for code in ("rG", "rA", "rE", "yC", "yC"):
         click_card(page, "hand", code)
-    expect(page.locator("#hu-panel .verdict")).to_contain_text("no hu")
+    # the concealed command rG rA rE (2) and the pair yC yC (0) are all melds: a hu of 2 (docs/rules.md#fc-melds)
+    expect(page.locator("#hu-panel .verdict")).to_contain_text("✓ hu: 2 points")
     assert page.evaluate("window.scrollY") == 0
     assert in_view(page, "#hu-panel .verdict"), page.locator("#hu-panel").bounding_box()
     # a hand on its turn: the best discard's row is in view too, without scrolling

@@ -21,6 +21,11 @@ export const FOURCOLOR = {
   band: { r: "#d93b30", y: "#e8b400", g: "#2e8b44", w: "#9aa3a8" },
 };
 
+// the words a screen reader says, each a literal message so the catalogs find it
+const COLOUR_WORDS = () => ({ r: t("red"), y: t("yellow"), g: t("green"), w: t("white") });
+const PIECE_WORDS = () => ({ G: t("General"), A: t("Advisor"), E: t("Elephant"), C: t("Chariot"), H: t("Horse"),
+  P: t("Cannon"), S: t("Soldier") });
+
 const FLOWERS = { F1: "花", F2: "花", F3: "花", F4: "花", F5: "花" }; // 花: flower; the code tells them apart
 
 export const CHAN = {
@@ -49,7 +54,8 @@ export function cardName(code) {
   if (FLOWERS[code]) return t("flower {code}", { code });
   const colour = FOURCOLOR.colours[code[0]];
   const character = FOURCOLOR.characters[code[1]];
-  return colour && character ? t("{colour} {piece} ({code})", { colour: t(colour), piece: t(character[1]), code }) : code;
+  return colour && character
+    ? t("{colour} {piece} ({code})", { colour: COLOUR_WORDS()[code[0]], piece: PIECE_WORDS()[code[1]], code }) : code;
 }
 
 function node(tag, attrs, text) {

@@ -8,6 +8,12 @@ import { kindName } from "./lab-panels.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
 
+/** A seat's role in words (the API's role names are codes). */
+export function roleName(role) {
+  const words = { drawer: t("drawer"), discarder: t("discarder"), next: t("next"), other: t("other") };
+  return words[role] || role;
+}
+
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
   if (seat === from) return source === "stock" ? "drawer" : "discarder";
@@ -23,8 +29,8 @@ function adviceTable(answer) {
   return h("div", {},
     h("p", { class: "verdict" }, t("Advice: {advice}", { advice: answer.advice }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
       h("span", { class: "muted" }, " — ", answer.card_source === "stock"
-        ? t("you are {role} on this stock card", { role: t(answer.seat_role) })
-        : t("you are {role} on this discard", { role: t(answer.seat_role) }))),
+        ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
+        : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
     h("div", { class: "scroll" }, h("table", { class: "ranked claim-advice" },
       h("thead", {}, h("tr", {}, [t("rank"), t("choice"), t("then discard"), t("distance"), t("waits"), t("expected gain"), t("why")]
         .map((head) => h("th", { scope: "col" }, head)))),
@@ -42,7 +48,7 @@ function legalClaims(answer, size, total) {
   return h("div", {},
     h("p", { class: "muted" }, t("Advice is given for a hand between turns: {size} cards with the exposed melds (this one has {total}). The legal claims:",
       { size, total })),
-    h("p", {}, t("Public card"), " ", cardElement(answer.public_card, { classes: "tiny" }), " — ", t("you are {role}", { role: t(answer.seat_role) }),
+    h("p", {}, t("Public card"), " ", cardElement(answer.public_card, { classes: "tiny" }), " — ", t("you are {role}", { role: roleName(answer.seat_role) }),
       answer.must_take ? h("strong", {}, " — ", t("it must be taken")) : ""),
     claims.length ? h("ol", { class: "claim-list" }, claims.map((claim) => h("li", { "data-kind": claim.kind },
       h("span", { class: "kind" }, kindName(claim.kind)), row(claim.cards),

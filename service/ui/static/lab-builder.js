@@ -2,7 +2,7 @@
 // exposed melds, the visible cards and the public card. Hand sizes and copies come from the rule-set's answer.
 import { $, fill, h } from "./common.js";
 import { cardElement } from "./cards.js";
-import { roleOf } from "./claims.js";
+import { roleName, roleOf } from "./claims.js";
 import { t } from "./i18n.js";
 import { kindName, useFamily } from "./lab-panels.js";
 import { changed, current, held, left, pendingMeld, sortCodes, state } from "./lab-state.js";
@@ -79,7 +79,7 @@ export function drawBuilder() {
   $("#from-seat").max = state.seats - 1;
   $("#source").value = state.source;
   $("#role").textContent = t("you (seat {seat}) are {role}",
-    { seat: state.seat, role: t(roleOf(state.seat, state.from, state.seats, state.source)) });
+    { seat: state.seat, role: roleName(roleOf(state.seat, state.from, state.seats, state.source)) });
   drawPalette();
 }
 

@@ -17,10 +17,17 @@ export function useFamily(name) {
   }
 }
 
+// the kinds' words, each a literal message so the catalogs find it
+const FOURCOLOR_KINDS = () => ({ general: t("general"), flower: t("flower"), pair: t("pair"), triple: t("triple"),
+  quad: t("quad"), general_quad: t("general quad"), command: t("command"), field: t("field"),
+  soldiers3: t("soldiers3"), soldiers4: t("soldiers4"), pass: t("pass"), hu: t("hu"), win: t("win") });
+const CHAN_CLAIMS = () => ({ pass: t("pass"), win: "Ù", capture: t("capture") });
+
 /** A meld kind in the game's own words (Chắn's pairs: Chắn, Cạ, Chíu). */
 export function kindName(kind) {
-  const chan = { chan: "Chắn", ca: "Cạ", chiu: "Chíu" };
-  return family === "chan" && chan[kind] ? chan[kind] : t(kind);
+  const chan = { chan: "Chắn", ca: "Cạ", chiu: "Chíu" }; // native names in every language
+  if (family === "chan") return chan[kind] || CHAN_CLAIMS()[kind] || kind;
+  return FOURCOLOR_KINDS()[kind] || kind;
 }
 
 const win = () => (family === "chan" ? "Ù" : t("hu"));
@@ -160,8 +167,7 @@ function renderSearch(result) {
     t("versus the first (95%)"), t("chance of paying"), t("playouts")];
   fill(body,
     h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, verdict),
-    h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. " +
-      "“Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
+    h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
     { deals: result.deals, playouts: result.playouts, stopped: result.stopped, objective })),
     h("div", { class: "scroll" }, h("table", { class: "ranked search-table" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
