@@ -3,7 +3,7 @@
 // An answer that arrives after the lab has changed again is dropped; a problem goes next to its fields.
 import { $, FieldErrors, Problem, api, fill, pageError, post, problemBlock, runJob } from "./common.js";
 import { renderClaims } from "./claims.js";
-import { current, generation, held, nextGeneration, state } from "./lab-state.js";
+import { current, edits, generation, held, nextGeneration, state } from "./lab-state.js";
 import { t } from "./i18n.js";
 import { panel, renderDiscards, renderEmpty, renderHu, renderMelds, renderWaiting, searchView } from "./lab-panels.js";
 
@@ -112,16 +112,16 @@ export function refresh() {
 export async function searchDeeper() {
   const request = { ...discardsRequest(), samples: Number($("#samples").value), time_budget: Number($("#budget").value),
     seed: Number($("#search-seed").value) };
-  const mine = generation; // the hand this search is about: a result for an older hand is never shown
+  const mine = edits; // the lab this search is about: a result for an edited lab is never shown
   searchView.started();
   try {
-    const result = await runJob("/v1/searches", request, (...args) => mine === generation && searchView.progress(...args),
+    const result = await runJob("/v1/searches", request, (...args) => mine === edits && searchView.progress(...args),
       (p) => [p.deals_done || 0, p.deals_total || 0]);
-    if (mine !== generation) return;
+    if (mine !== edits) return;
     errors.clear("search");
     searchView.finished(result);
   } catch (error) {
-    if (mine !== generation) return;
+    if (mine !== edits) return;
     const problem = asProblem(error);
     errors.set("search", problem);
     searchView.failed(problem);

@@ -10,6 +10,7 @@ export let rulesets = []; // empty until GET /v1/rulesets answers
 export let state = null; // {ruleset, options, seats, seat, hand, exposed, visible, public, from, source}
 export const pendingMeld = []; // the exposed meld being built, not in the URL
 export let generation = 0; // answers of an older state are dropped
+export let edits = 0; // changes of the lab: a search's result is shown only for the lab it was started on
 
 export const rulesetById = (id) => rulesets.find((r) => r.id === id);
 export const current = () => rulesetById(state.ruleset);
@@ -21,6 +22,12 @@ export const SEARCH_FIELDS = [["samples", "#samples"], ["budget", "#budget"], ["
 export function start(list) {
   rulesets = list;
   state = fromQuery(location.search);
+}
+
+/** The lab was edited: a search started before answers another lab. */
+export function nextEdit() {
+  edits += 1;
+  return edits;
 }
 
 /** A new state to ask about: answers of the older ones are dropped. */

@@ -10,13 +10,14 @@ import { drawBuilder, drawPending, drawSetup } from "./lab-builder.js";
 import { searchView, useFamily } from "./lab-panels.js";
 import { fetchRulesets, refresh, searchDeeper } from "./lab-requests.js";
 import {
-  SEARCH_FIELDS, canRedo, changed, clearCards, current, depth, nextGeneration, onChange, parseExposed, pendingMeld,
+  SEARCH_FIELDS, canRedo, changed, clearCards, current, depth, nextEdit, nextGeneration, onChange, parseExposed, pendingMeld,
   restore, rulesetById, rulesets, sortCodes, start, state, writeUrl,
 } from "./lab-state.js";
 
 let timer = null;
 onChange(() => { // draw at once, drop the answers about the hand before (the search's too); ask once changes pause
   nextGeneration();
+  nextEdit();
   searchView.cleared();
   useFamily(current().family);
   showFaces();
