@@ -150,7 +150,7 @@ def test_an_api_error_is_shown_next_to_its_field(page, server):
     expect(page.locator(".field-error[data-field='options.threshold']")).to_contain_text("options.threshold")
 
 
-def test_chan_cards_show_value_suit_and_vietnamese_name(page, server):
+def test_chan_cards_show_value_suit_and_their_names(page, server):
     open_lab(page, server, "?ruleset=cardavia-chan&hand=8m,8m,3s,CC")
     red = page.locator("#hand .card[data-code='8m'] svg").first
     expect(red).to_have_attribute("aria-label", re.compile("Bát vạn"))
@@ -158,6 +158,9 @@ def test_chan_cards_show_value_suit_and_vietnamese_name(page, server):
         == "#b3261e"  # 8m is red (docs/rules.md: the red cards are 8m, 9m, 8s, 9s and CC)
     assert page.locator("#hand .card[data-code='3s'] svg text").first.evaluate("t => t.getAttribute('fill')") \
         != "#b3261e"
+    # the Nho face by default: the rank and suit characters as printed (3s: 三 索); the simple face names the suit
+    expect(page.locator("#hand .card[data-code='3s'] svg text.glyph")).to_have_text(["三", "索"])
+    page.select_option("#faces", "simple")
     expect(page.locator("#hand .card[data-code='3s'] svg")).to_contain_text("Sách")
     chi_chi = page.locator("#hand .card[data-code='CC'] svg")
     expect(chi_chi).to_have_attribute("aria-label", re.compile("Chi chi"))

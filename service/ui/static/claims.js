@@ -3,8 +3,16 @@
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
 import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
+import { t } from "./i18n.js";
+import { kindName } from "./lab-panels.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
+
+/** A seat's role in words (the API's role names are codes). */
+export function roleName(role) {
+  const words = { drawer: t("drawer"), discarder: t("discarder"), next: t("next"), other: t("other") };
+  return words[role] || role;
+}
 
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
@@ -19,30 +27,35 @@ function waits(option) {
 
 function adviceTable(answer) {
   return h("div", {},
-    h("p", { class: "verdict" }, "Advice: ", answer.advice, answer.forced ? " (the card must be taken)" : "",
-      h("span", { class: "muted" }, ` — you are ${answer.seat_role} on this ${answer.card_source === "stock" ? "stock card" : "discard"}`)),
+    h("p", { class: "verdict" }, t("Advice: {advice}", { advice: answer.advice }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
+      h("span", { class: "muted" }, " — ", answer.card_source === "stock"
+        ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
+        : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
     h("div", { class: "scroll" }, h("table", { class: "ranked claim-advice" },
-      h("thead", {}, h("tr", {}, ["rank", "choice", "then discard", "distance", "waits", "expected gain", "why"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, [t("rank"), t("choice"), t("then discard"), t("distance"), t("waits"), t("expected gain"), t("why")]
+        .map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.choices.map((choice) => h("tr", { class: choice.rank === 1 ? "best" : "", "data-kind": choice.kind },
         h("td", { class: "num" }, choice.rank),
-        h("td", {}, h("span", { class: "kind" }, choice.kind), row(choice.cards)),
+        h("td", {}, h("span", { class: "kind" }, kindName(choice.kind)), row(choice.cards)),
         h("td", {}, choice.follow ? cardElement(choice.follow.card, { classes: "tiny" }) : h("span", { class: "muted" }, "–")),
-        h("td", { class: "num" }, choice.distance < 0 ? "win" : choice.distance), h("td", {}, waits(choice)),
-        h("td", { class: "num" }, choice.gain !== null && choice.gain !== undefined ? `${choice.gain} (win)` : fmt(choice.expected_gain, 3)),
+        h("td", { class: "num" }, choice.distance < 0 ? t("win") : choice.distance), h("td", { class: "waits" }, waits(choice)),
+        h("td", { class: "num" }, choice.gain !== null && choice.gain !== undefined ? t("{gain} (win)", { gain: choice.gain }) : fmt(choice.expected_gain, 3)),
         h("td", { class: "reason" }, choice.reason)))))));
 }
 
 function legalClaims(answer, size, total) {
   const claims = answer.claims || [];
   return h("div", {},
-    h("p", { class: "muted" }, `Advice is given for a hand between turns: ${size} cards with the exposed melds (this one has ${total}). The legal claims:`),
-    h("p", {}, "Public card ", cardElement(answer.public_card, { classes: "tiny" }), ` — you are ${answer.seat_role}`,
-      answer.must_take ? h("strong", {}, " — it must be taken") : ""),
+    h("p", { class: "muted" }, t("Advice is given for a hand between turns: {size} cards with the exposed melds (this one has {total}). The legal claims:",
+      { size, total })),
+    h("p", {}, t("Public card"), " ", cardElement(answer.public_card, { classes: "tiny" }), " — ", t("you are {role}", { role: roleName(answer.seat_role) }),
+      answer.must_take ? h("strong", {}, " — ", t("it must be taken")) : ""),
     claims.length ? h("ol", { class: "claim-list" }, claims.map((claim) => h("li", { "data-kind": claim.kind },
-      h("span", { class: "kind" }, claim.kind), row(claim.cards),
-      h("span", { class: "muted" }, ` priority ${claim.priority} (${claim.priority_class}), ${claim.points} pts`),
-      claim.discards && claim.discards.length ? h("span", {}, " then discard one of ", row(claim.discards)) : null)))
-      : h("p", { class: "muted" }, "no legal claim: pass"));
+      h("span", { class: "kind" }, kindName(claim.kind)), row(claim.cards),
+      h("span", { class: "muted" }, " ", t("priority {priority} ({cls}), {points} pts",
+        { priority: claim.priority, cls: claim.priority_class, points: claim.points })),
+      claim.discards && claim.discards.length ? h("span", {}, " ", t("then discard one of"), " ", row(claim.discards)) : null)))
+      : h("p", { class: "muted" }, t("no legal claim: pass")));
 }
 
 /** Ask for the claims on the public card and draw them in `body`. */

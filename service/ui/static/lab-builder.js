@@ -2,7 +2,9 @@
 // exposed melds, the visible cards and the public card. Hand sizes and copies come from the rule-set's answer.
 import { $, fill, h } from "./common.js";
 import { cardElement } from "./cards.js";
-import { roleOf } from "./claims.js";
+import { roleName, roleOf } from "./claims.js";
+import { t } from "./i18n.js";
+import { kindName, useFamily } from "./lab-panels.js";
 import { changed, current, held, left, pendingMeld, sortCodes, state } from "./lab-state.js";
 import { ruleLink } from "./rulelinks.js";
 
@@ -31,7 +33,7 @@ export function drawPalette() {
     const code = button.dataset.code;
     const copies = left(code);
     button.querySelector(".badge").textContent = `×${copies}`;
-    button.setAttribute("aria-label", `add ${code} (${copies} left)`);
+    button.setAttribute("aria-label", t("add {code} ({copies} left)", { code, copies }));
     button.classList.toggle("spent", copies <= 0);
   }
 }
@@ -40,7 +42,7 @@ function drawList(container, list, remove) {
   // a removed card's place takes the focus, so the keyboard can go on taking cards out
   const focused = [...container.children].indexOf(document.activeElement);
   fill(container, ...list.map((code, i) => cardElement(code, { onclick: () => remove(i),
-    label: `take ${code} out` })));
+    label: t("take {code} out", { code }) })));
   if (focused >= 0 && container.children.length) container.children[Math.min(focused, container.children.length - 1)].focus();
 }
 
@@ -52,16 +54,18 @@ export function drawPending() {
 
 function drawZones() {
   drawList($("#hand"), state.hand, (i) => { state.hand.splice(i, 1); changed(); });
-  $("#hand-count").textContent = `${state.hand.length} in hand, ${held()} with the melds (a discard is decided with ${current().hand_size.turn})`;
+  $("#hand-count").textContent = t("{hand} in hand, {held} with the melds (a discard is decided with {turn})",
+    { hand: state.hand.length, held: held(), turn: current().hand_size.turn });
   fill($("#exposed"), ...state.exposed.map((meld, i) => h("div", { class: "meld" },
-    h("span", { class: "kind" }, meld.kind),
+    h("span", { class: "kind" }, kindName(meld.kind)),
     h("span", { class: "cards small" }, meld.cards.map((code) => cardElement(code))),
     h("button", { type: "button", onclick: () => { state.exposed.splice(i, 1); changed(); },
-      "aria-label": `remove the ${meld.kind} ${meld.cards.join(" ")}` }, "✕"))));
+      "aria-label": t("remove the {kind} {cards}", { kind: kindName(meld.kind), cards: meld.cards.join(" ") }) }, "✕"))));
   drawList($("#visible"), state.visible, (i) => { state.visible.splice(i, 1); changed(); });
   fill($("#public"), state.public
-    ? cardElement(state.public, { onclick: () => { state.public = null; changed(); }, label: `take the public card ${state.public} away` })
-    : h("span", { class: "muted" }, "none"));
+    ? cardElement(state.public, { onclick: () => { state.public = null; changed(); },
+      label: t("take the public card {code} away", { code: state.public }) })
+    : h("span", { class: "muted" }, t("none")));
 }
 
 /** The cards placed, as pictures and as codes, and the seat's role on the public card. */
@@ -75,13 +79,15 @@ export function drawBuilder() {
   $("#from-seat").value = state.from;
   $("#from-seat").max = state.seats - 1;
   $("#source").value = state.source;
-  $("#role").textContent = `you (seat ${state.seat}) are ${roleOf(state.seat, state.from, state.seats, state.source)}`;
+  $("#role").textContent = t("you (seat {seat}) are {role}",
+    { seat: state.seat, role: roleName(roleOf(state.seat, state.from, state.seats, state.source)) });
   drawPalette();
 }
 
 /** The rule-set, the table (seats kept within the rule-set's range) and the options. */
 export function drawSetup() {
   const rs = current();
+  useFamily(rs.family);
   $("#ruleset").value = rs.id;
   const seats = $("#seats");
   seats.min = rs.seats.min; seats.max = rs.seats.max;
@@ -91,9 +97,9 @@ export function drawSetup() {
   state.seat = Math.min(state.seat, state.seats - 1);
   state.from = Math.min(state.from, state.seats - 1);
   $("#seat").value = state.seat;
-  fill($("#meld-kind"), ...rs.melds.map((m) => h("option", { value: m.kind }, m.kind)));
+  fill($("#meld-kind"), ...rs.melds.map((m) => h("option", { value: m.kind }, kindName(m.kind))));
   const box = $("#options");
-  fill(box, h("legend", {}, "Options"), ...rs.options.map((option) => optionField(option)));
+  fill(box, h("legend", {}, t("Options")), ...rs.options.map((option) => optionField(option)));
 }
 
 function optionField(option) {

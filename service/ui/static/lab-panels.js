@@ -1,7 +1,36 @@
-// Drawing the hand lab's answer panels: legal melds, hu with its points line by line, the ranked discards and the
-// deeper search with its progress. Each function draws one answer of the API; none asks the API itself.
+// Drawing the hand lab's answer panels: legal melds (Chắn: pairs), hu (Chắn: Ù) with its points line by line, the
+// ranked discards and the deeper search with its progress. Each function draws one answer of the API; none asks
+// the API itself. The words follow the rule-set's game: Chắn has pairs (Chắn, Cạ, Chíu) and wins (Ù), not melds
+// and hu.
 import { $, fill, fmt, h, pct, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
+import { t } from "./i18n.js";
+
+/** The game of the lab's rule-set, set by the lab before it draws ("fourcolor" or "chan"). */
+let family = "fourcolor";
+
+/** Words of the game: set the game, and retitle every element carrying `data-fourcolor` / `data-chan` words. */
+export function useFamily(name) {
+  family = name === "chan" ? "chan" : "fourcolor";
+  for (const element of document.querySelectorAll("[data-chan][data-fourcolor]")) {
+    element.textContent = element.dataset[family];
+  }
+}
+
+// the kinds' words, each a literal message so the catalogs find it
+const FOURCOLOR_KINDS = () => ({ general: t("general"), flower: t("flower"), pair: t("pair"), triple: t("triple"),
+  quad: t("quad"), general_quad: t("general quad"), command: t("command"), field: t("field"),
+  soldiers3: t("soldiers3"), soldiers4: t("soldiers4"), pass: t("pass"), hu: t("hu"), win: t("win") });
+const CHAN_CLAIMS = () => ({ pass: t("pass"), win: "Ù", capture: t("capture") });
+
+/** A meld kind in the game's own words (Chắn's pairs: Chắn, Cạ, Chíu). */
+export function kindName(kind) {
+  const chan = { chan: "Chắn", ca: "Cạ", chiu: "Chíu" }; // native names in every language
+  if (family === "chan") return chan[kind] || CHAN_CLAIMS()[kind] || kind;
+  return FOURCOLOR_KINDS()[kind] || kind;
+}
+
+const win = () => (family === "chan" ? "Ù" : t("hu"));
 
 /** The body of a panel. */
 export function panel(id) {
@@ -12,52 +41,79 @@ const cardRow = (list, classes = "small") => h("span", { class: `cards ${classes
 
 function meldRows(melds) {
   return h("ul", { class: "meld-list" }, melds.map((m) => h("li", {},
-    h("span", { class: "kind" }, `${m.concealed === false ? "exposed " : ""}${m.kind}`), cardRow(m.cards),
-    h("span", { class: "points" }, `${m.points} pt${m.points === 1 ? "" : "s"}`))));
+    h("span", { class: "kind" }, m.concealed === false ? t("exposed {kind}", { kind: kindName(m.kind) }) : kindName(m.kind)),
+    cardRow(m.cards),
+    family === "chan" ? null : h("span", { class: "points" }, m.points === 1 ? t("1 pt") : t("{n} pts", { n: m.points })))));
 }
 
-/** POST /v1/melds: the melds the concealed hand can form. */
+/** POST /v1/melds: the melds (Chắn: pairs) the concealed hand can form. */
 export function renderMelds(answer) {
   const body = panel("melds-panel");
-  if (!answer.melds.length) { fill(body, h("p", { class: "muted" }, "no meld in the concealed hand")); return; }
-  fill(body, h("p", {}, `${answer.melds.length} melds the concealed hand can form`), meldRows(answer.melds));
+  const chan = family === "chan";
+  if (!answer.melds.length) {
+    fill(body, h("p", { class: "muted" }, chan ? t("no pair in the concealed hand") : t("no meld in the concealed hand")));
+    return;
+  }
+  const n = answer.melds.length;
+  fill(body, h("p", {}, chan ? t("{n} pairs the concealed hand can form", { n }) : t("{n} melds the concealed hand can form", { n })),
+    meldRows(answer.melds));
 }
 
-/** POST /v1/hu, and for a hu its settlement (null: not asked or refused): the verdict and the points. */
+/** Every panel before there is a hand: what to do, no verdict (an empty hand is no win, and pays nobody). */
+export function renderEmpty() {
+  const pick = family === "chan"
+    ? t("Build a hand: click cards of the deck (or type their codes) to see its pairs, whether it wins (Ù) and the best discard.")
+    : t("Build a hand: click cards of the deck (or type their codes) to see its melds, whether it wins (hu) and the best discard.");
+  fill(panel("hu-panel"), h("p", { class: "empty-state" }, pick));
+  for (const id of ["melds-panel", "claims-panel", "discards-panel"]) {
+    fill(panel(id), h("p", { class: "muted" }, t("No cards yet.")));
+  }
+  for (const id of ["hu-panel", "melds-panel", "claims-panel", "discards-panel"]) panel(id).classList.remove("busy");
+}
+
+/** POST /v1/hu, and for a win its settlement (null: not asked or refused): the verdict and the points. */
 export function renderHu(answer, settlement) {
   const body = panel("hu-panel");
   if (!answer.hu) { // only Chắn answers name the unpaired cards
-    fill(body, h("p", { class: "verdict no" }, "✗ no hu", answer.public_card ? ` with ${answer.public_card}` : ""),
-      h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", r.message))),
-      answer.unpaired && answer.unpaired.length ? h("p", {}, "unpaired: ", cardRow(answer.unpaired)) : null);
+    fill(body, h("p", { class: "verdict no" }, answer.public_card
+      ? t("✗ no {win} with {card}", { win: win(), card: answer.public_card }) : t("✗ no {win}", { win: win() })),
+    h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", r.message))),
+    answer.unpaired && answer.unpaired.length ? h("p", {}, t("unpaired:"), " ", cardRow(answer.unpaired)) : null);
     return;
   }
   const lines = settlement ? h("table", { class: "breakdown" },
-    h("caption", {}, "Points, line by line"),
+    h("caption", {}, t("Points, line by line")),
     h("tbody", {}, settlement.breakdown.map((line) => h("tr", { class: `step-${line.step}` },
       h("td", {}, line.text), h("td", { class: "num" }, line.points))))) : null;
-  const deltas = settlement ? h("p", {}, "Settlement: ", settlement.deltas.map((d, seat) =>
-    h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` }, `seat ${seat} ${d > 0 ? "+" : ""}${d}`))) : null;
+  const deltas = settlement ? h("p", { class: "deltas" }, h("span", {}, t("Settlement:")), settlement.deltas.map((d, seat) =>
+    h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
+      t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null;
+  const n = answer.decompositions;
+  const points = answer.points === 1 ? t("1 point") : t("{n} points", { n: answer.points });
+  const verdict = answer.public_card
+    ? t("✓ {win}: {points} (with {card})", { win: win(), points, card: answer.public_card })
+    : t("✓ {win}: {points}", { win: win(), points });
   fill(body,
-    h("p", { class: "verdict yes" }, `✓ hu: ${answer.points} points`,
-      answer.public_card ? ` (with ${answer.public_card})` : "",
-      `, ${answer.decompositions} decomposition${answer.decompositions === 1 ? "" : "s"}`),
-    h("p", { class: "muted" }, "Best decomposition:"), meldRows(answer.melds), lines, deltas);
+    h("p", { class: "verdict yes" }, verdict, ", ",
+      n === 1 ? t("1 decomposition") : t("{n} decompositions", { n })),
+    h("p", { class: "muted" }, t("Best decomposition:")), meldRows(answer.melds), lines, deltas);
 }
 
 function waitsCell(option) {
   if (!option.waits.length) return h("td", { class: "muted" }, "–");
-  return h("td", {}, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }),
-    ` ×${w.unseen}`, w.points !== undefined ? ` (${w.points} pts)` : "")));
+  return h("td", { class: "waits" }, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }),
+    ` ×${w.unseen}`, w.points !== undefined ? ` ${t("({n} pts)", { n: w.points })}` : "")));
 }
 
 /** POST /v1/discards: every discard ranked. */
 export function renderDiscards(answer) {
   const body = panel("discards-panel");
+  const heads = [t("rank"), t("discard"), t("distance"), t("waits (unseen copies)"), t("improving"), t("expected gain"), t("why")];
   fill(body,
-    h("p", {}, `Distance to a win now: ${answer.distance}; ${answer.unseen_total} cards unseen. Best: ${answer.best.join(", ")}`),
+    h("p", { class: "summary" }, t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
+      { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") })),
     h("div", { class: "scroll" }, h("table", { class: "ranked" },
-      h("thead", {}, h("tr", {}, ["rank", "discard", "distance", "waits (unseen copies)", "improving", "expected gain", "why"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
         h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
         h("td", { class: "num" }, option.distance), waitsCell(option),
@@ -71,6 +127,7 @@ export function renderWaiting(id, text) {
 }
 
 function interval(stat, asPercent) {
+  if (!stat) return h("span", { class: "muted" }, t("– (the first)"));
   const f = asPercent ? pct : (x) => fmt(x, 2);
   return h("span", {}, h("strong", {}, f(stat.mean)), h("span", { class: "muted" }, ` [${f(stat.low)}, ${f(stat.high)}]`));
 }
@@ -80,25 +137,48 @@ function intervalBar(stat, lo, hi) {
   const x = (v) => 4 + (112 * (v - lo)) / span;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 120 12"); svg.setAttribute("class", "interval"); svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = `<line x1="${x(stat.low)}" x2="${x(stat.high)}" y1="6" y2="6" stroke="#0b5cad" stroke-width="3"/>` +
-    `<circle cx="${x(stat.mean)}" cy="6" r="3.5" fill="#111"/>`;
+  svg.innerHTML = `<line x1="${x(stat.low)}" x2="${x(stat.high)}" y1="6" y2="6" stroke="currentColor" stroke-width="3"/>` +
+    `<circle cx="${x(stat.mean)}" cy="6" r="3.5" fill="currentColor"/>`;
   return svg;
+}
+
+/**
+ * Whether the search's leader is clearly ahead: its interval on the objective lies wholly above the runner-up's.
+ * Answers [leader, runner-up or null, clear].
+ */
+export function searchVerdict(result) {
+  const [leader, next] = result.candidates;
+  if (!next) return [leader, null, true];
+  const key = result.objective;
+  return [leader, next, leader[key].low > next[key].high];
 }
 
 function renderSearch(result) {
   const body = panel("search-panel");
   const settlements = result.candidates.flatMap((c) => [c.expected_settlement.low, c.expected_settlement.high]);
   const lo = Math.min(...settlements), hi = Math.max(...settlements);
+  const [leader, next, clear] = searchVerdict(result);
+  const verdict = !next ? t("Best: {card} (the only candidate).", { card: leader.card })
+    : clear ? t("Best: {card}: its interval lies above that of {next}.", { card: leader.card, next: next.card })
+      : t("No clear best: {card} leads, but its interval overlaps that of {next}; more deals may tell them apart.",
+        { card: leader.card, next: next.card });
+  const objective = result.objective === "win_probability" ? t("win probability") : t("expected settlement");
+  const heads = [t("discard"), t("exact rank"), t("win probability (95%)"), t("expected settlement (95%)"), "",
+    t("versus the first (95%)"), t("chance of paying"), t("playouts")];
   fill(body,
-    h("p", {}, `Best: ${result.best} · ${result.deals} deals, ${result.playouts} playouts · stopped: ${result.stopped} · ranked on ${result.objective.replace("_", " ")}`),
+    h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, verdict),
+    h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
+    { deals: result.deals, playouts: result.playouts, stopped: result.stopped, objective })),
     h("div", { class: "scroll" }, h("table", { class: "ranked search-table" },
-      h("thead", {}, h("tr", {}, ["discard", "exact rank", "win probability (95%)", "expected settlement (95%)", "", "chance of paying", "playouts"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, result.candidates.map((c) => h("tr", { class: c.card === result.best ? "best" : "" },
+      h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
+      h("tbody", {}, result.candidates.map((c) => h("tr", { class: c === leader ? (clear ? "best" : "leader") : "" },
         h("td", {}, cardElement(c.card, { classes: "tiny" })), h("td", { class: "num" }, c.exact_rank),
         h("td", {}, interval(c.win_probability, true)), h("td", {}, interval(c.expected_settlement, false)),
         h("td", {}, intervalBar(c.expected_settlement, lo, hi)),
+        h("td", { class: "versus" }, interval(c.versus_first, result.objective === "win_probability")),
         h("td", {}, interval(c.pay_probability, true)),
-        h("td", { class: "num" }, c.playouts, c.eliminated_after ? h("span", { class: "muted" }, ` (out after ${c.eliminated_after})`) : "")))))));
+        h("td", { class: "num" }, c.playouts,
+          c.eliminated_after ? h("span", { class: "muted" }, " ", t("(out after {n})", { n: c.eliminated_after })) : "")))))));
 }
 
 /** The deeper search as it runs: its button, progress bar, status line and result (a table, or its problem). */
@@ -106,22 +186,29 @@ export const searchView = {
   started() {
     $("#search").disabled = true;
     const bar = $("#search-progress");
-    bar.hidden = false; bar.value = 0; $("#search-status").textContent = "queued…";
+    bar.hidden = false; bar.value = 0; $("#search-status").textContent = t("queued…");
     fill(panel("search-panel"));
   },
   progress(fraction, job) {
     $("#search-progress").value = fraction;
-    $("#search-status").textContent = `${job.status}: ${job.progress.deals_done} / ${job.progress.deals_total} deals`;
+    $("#search-status").textContent = t("{status}: {done} / {total} deals",
+      { status: job.status, done: job.progress.deals_done, total: job.progress.deals_total });
   },
   finished(result) {
     $("#search-progress").value = 1;
-    $("#search-status").textContent = "finished";
+    $("#search-status").textContent = t("finished");
     renderSearch(result);
   },
   failed(problem) {
     $("#search-status").textContent = "";
     $("#search-progress").hidden = true;
     fill(panel("search-panel"), problemBlock(problem));
+  },
+  /** The hand changed: the last search answered another hand, so it goes (a running one is left to end unseen). */
+  cleared() {
+    $("#search-status").textContent = "";
+    $("#search-progress").hidden = true;
+    fill(panel("search-panel"));
   },
   done() {
     $("#search").disabled = false;

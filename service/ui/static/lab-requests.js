@@ -3,10 +3,16 @@
 // An answer that arrives after the lab has changed again is dropped; a problem goes next to its fields.
 import { $, FieldErrors, Problem, api, fill, pageError, post, problemBlock, runJob } from "./common.js";
 import { renderClaims } from "./claims.js";
-import { current, generation, held, nextGeneration, state } from "./lab-state.js";
-import { panel, renderDiscards, renderHu, renderMelds, renderWaiting, searchView } from "./lab-panels.js";
+import { current, edits, generation, held, nextGeneration, state } from "./lab-state.js";
+import { t } from "./i18n.js";
+import { panel, renderDiscards, renderEmpty, renderHu, renderMelds, renderWaiting, searchView } from "./lab-panels.js";
 
 const errors = new FieldErrors();
+const setError = errors.set.bind(errors);
+errors.set = (source, problem) => { // an option named by a problem: open the (on a phone, folded) options
+  setError(source, problem);
+  if ($("#options .field-error:not([hidden])")) $("#options-box").open = true;
+};
 
 const asProblem = (error) => (error instanceof Problem ? error : new Problem(0, { detail: String(error) }));
 
@@ -79,21 +85,26 @@ export function refresh() {
   nextGeneration();
   const rs = current();
   pageError(null);
+  if (held() === 0 && !state.public) { // nothing to ask about: an empty hand is no win and settles nothing
+    for (const source of ["melds", "hu", "settlement", "claims", "discards"]) errors.clear(source);
+    renderEmpty();
+    return;
+  }
   ask("melds", panel("melds-panel"), "/v1/melds", cards(), renderMelds);
   refreshHu();
   if (state.public) {
     renderClaims({ state, rs, body: panel("claims-panel"), errors, generation: () => generation });
   } else {
     errors.clear("claims");
-    renderWaiting("claims-panel", "Pick a public card (target “public card”, or its code) to see the claims on it.");
+    renderWaiting("claims-panel", t("Pick a public card (target “public card”, or its code) to see the claims on it."));
   }
   const total = held();
   if (total === rs.hand_size.turn) {
     ask("discards", panel("discards-panel"), "/v1/discards", discardsRequest(), renderDiscards);
   } else {
     errors.clear("discards");
-    renderWaiting("discards-panel",
-      `A discard is decided with ${rs.hand_size.turn} cards in hand and exposed melds; this hand has ${total}.`);
+    renderWaiting("discards-panel", t("A discard is decided with {turn} cards in hand and exposed melds; this hand has {total}.",
+      { turn: rs.hand_size.turn, total }));
   }
 }
 
@@ -101,13 +112,16 @@ export function refresh() {
 export async function searchDeeper() {
   const request = { ...discardsRequest(), samples: Number($("#samples").value), time_budget: Number($("#budget").value),
     seed: Number($("#search-seed").value) };
+  const mine = edits; // the lab this search is about: a result for an edited lab is never shown
   searchView.started();
   try {
-    const result = await runJob("/v1/searches", request, searchView.progress,
+    const result = await runJob("/v1/searches", request, (...args) => mine === edits && searchView.progress(...args),
       (p) => [p.deals_done || 0, p.deals_total || 0]);
+    if (mine !== edits) return;
     errors.clear("search");
     searchView.finished(result);
   } catch (error) {
+    if (mine !== edits) return;
     const problem = asProblem(error);
     errors.set("search", problem);
     searchView.failed(problem);

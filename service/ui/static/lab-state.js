@@ -1,5 +1,8 @@
 // The hand lab's state: the rule-sets the API knows and the lab the URL holds (rule-set, options, table, cards).
-// Every change goes through `changed()`: the URL is rewritten first, so a copied link always shows this hand.
+// Every change goes through `changed()`: the URL is written first, so a copied link always shows this hand. Each
+// change is a new entry of the browser's history (pushState), so Back, the Undo button and Ctrl+Z step back
+// through the edits and Forward, Redo and Ctrl+Y forward again; `history.state.depth` counts the lab's entries
+// before this one, so Undo stops where the lab was opened instead of leaving the page.
 import { $ } from "./common.js";
 import { parseCodes } from "./cards.js";
 
@@ -7,6 +10,7 @@ export let rulesets = []; // empty until GET /v1/rulesets answers
 export let state = null; // {ruleset, options, seats, seat, hand, exposed, visible, public, from, source}
 export const pendingMeld = []; // the exposed meld being built, not in the URL
 export let generation = 0; // answers of an older state are dropped
+export let edits = 0; // changes of the lab: a search's result is shown only for the lab it was started on
 
 export const rulesetById = (id) => rulesets.find((r) => r.id === id);
 export const current = () => rulesetById(state.ruleset);
@@ -18,6 +22,12 @@ export const SEARCH_FIELDS = [["samples", "#samples"], ["budget", "#budget"], ["
 export function start(list) {
   rulesets = list;
   state = fromQuery(location.search);
+}
+
+/** The lab was edited: a search started before answers another lab. */
+export function nextEdit() {
+  edits += 1;
+  return edits;
 }
 
 /** A new state to ask about: answers of the older ones are dropped. */
@@ -62,9 +72,31 @@ function fromQuery(search) {
     public: q.get("public") || null, from, source: q.get("source") || "discard" };
 }
 
-/** Write the lab into the URL (before the state is loaded there is nothing to write). */
+/** How many of the lab's own history entries lie before this one (0: Undo has nothing to go back to). */
+export const depth = () => (history.state && Number.isInteger(history.state.depth) ? history.state.depth : 0);
+
+/** How many lab entries lie after this one that Redo can go forward to. */
+let ahead = 0;
+export const canRedo = () => ahead > 0;
+
+/** Write the lab into the URL in place (before the state is loaded there is nothing to write). */
 export function writeUrl() {
-  if (state) history.replaceState(null, "", `?${toQuery(state)}`);
+  if (state) history.replaceState({ depth: depth() }, "", `?${toQuery(state)}`);
+}
+
+/** Write the lab into a new history entry: the one before it is what Undo and Back go back to. */
+function pushUrl() {
+  const query = `?${toQuery(state)}`;
+  if (query === location.search) return; // nothing the URL holds changed: no step to undo
+  history.pushState({ depth: depth() + 1 }, "", query);
+  ahead = 0;
+}
+
+/** The browser moved through the lab's history (Back, Forward, Undo, Redo): take the state its URL holds. */
+export function restore(forward) {
+  ahead = Math.max(0, ahead + (forward ? -1 : 1));
+  state = fromQuery(location.search);
+  pendingMeld.length = 0;
 }
 
 const listeners = [];
@@ -74,9 +106,9 @@ export function onChange(listener) {
   listeners.push(listener);
 }
 
-/** The state changed: keep it in the URL and tell the page. */
-export function changed() {
-  writeUrl();
+/** The state changed: keep it in the URL (a new history entry unless `push` is false) and tell the page. */
+export function changed(push = true) {
+  if (push) pushUrl(); else writeUrl();
   for (const listener of listeners) listener();
 }
 
