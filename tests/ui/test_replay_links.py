@@ -88,6 +88,34 @@ def test_a_simulation_link_reopens_the_same_view(page, server, browser):
         context.close()
 
 
+def test_a_link_to_an_analysed_round_runs_the_analysis_again(page, server, browser):
+    open_viewer(page, server)
+    page.select_option("#sim-ruleset", RULESET)
+    page.fill("#sim-seats", "3")
+    page.fill("#sim-seed", "7")
+    page.fill("#sim-rounds", "1")
+    page.click("#simulate")
+    expect(page.locator("#position")).to_contain_text("the deal")
+    page.click("#analyse")
+    expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
+    first = page.locator("#events .tag.rank").first.locator("xpath=..")
+    first.click()  # the first reviewed discard: the table shows its advice
+    expect(page.locator("#now .advice.discard")).to_be_visible()
+    link = shared_link(page)
+    assert "analysed=1" in link and "mode=exact" in link
+    shown = the_view(page)
+    annotations = page.locator("#events .tag.rank").count()
+
+    context, other, console = opened(browser, link)
+    try:
+        expect(other.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
+        expect(other.locator("#events .tag.rank")).to_have_count(annotations)
+        assert the_view(other) == shown
+        assert console.unexpected() == []
+    finally:
+        context.close()
+
+
 def test_a_pasted_log_travels_in_the_link(page, server, browser):
     log = simulate(RULESET, 3, 3, "greedy")
     open_viewer(page, server)
