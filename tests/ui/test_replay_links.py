@@ -220,6 +220,13 @@ def test_a_step_through_a_2000_event_log_is_fast(page, server):
     }""")
 
 
+def grave_violations(axe, page) -> list:
+    """axe-core's serious and critical violations on the page: rule, impact and the first elements."""
+    found = axe.run(page).response["violations"]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
+            if v["impact"] in ("serious", "critical")]
+
+
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_viewer_passes_axe(browser, server, width):
     from axe_playwright_python.sync_playwright import Axe
@@ -238,10 +245,14 @@ def test_the_viewer_passes_axe(browser, server, width):
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / f"replay-{width}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        found = Axe().run(page).response["violations"]
-        grave = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
-                 if v["impact"] in ("serious", "critical")]
-        assert grave == []
+        assert grave_violations(Axe(), page) == []
+        # with the analysis: its table, legends and plots
+        page.goto("about:blank")  # a new fragment alone would not load the page again
+        page.goto(f"{server}/ui/replay#ruleset={RULESET}&seats=3&seed=7&policy=greedy&rounds=2&event=9&analysed=1")
+        expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
+        page.screenshot(path=str(SHOTS / f"replay-analysed-{width}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert grave_violations(Axe(), page) == []
         assert console.unexpected() == []
     finally:
         context.close()

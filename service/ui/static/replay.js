@@ -418,7 +418,7 @@ async function analyse() {
 function reviewTable(entry) {
   const head = [t("seat"), t("discards"), t("agreed with the advice"), t("expected loss"), t("claim answers"), t("agreed"),
     t("expected loss"), t("passed claims"), t("passed wins")];
-  return h("div", { class: "scroll" }, h("table", { class: "ranked" },
+  return h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Review per seat") }, h("table", { class: "ranked review" },
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, t("seat {seat}", s)), h("td", { class: "num" }, s.review.decisions),
       h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: s.review.loss_unit || "" }, fmt(s.review.expected_loss, 3)),
