@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import FunctionType
 from typing import Any
 
 from flask import Flask
@@ -11,27 +12,46 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config as settings
 from . import i18n, ui
 from .api import register_blueprints
-from .http import auth, compression, cors, errors, metrics, ratelimit, requestid, security_headers
+from .http import auth, compression, cors, errors, metrics, ratelimit
+from .http.envelope import Envelope
 from .http.jsonio import OrjsonProvider
 from .ui.docs import blueprint as docs_blueprint
+
+
+class ServiceApp(Flask):
+    """Flask, remembering which functions are plain (not coroutines): Flask asks `inspect.iscoroutinefunction`
+    about each view and hook it calls, on every request."""
+
+    plain: set[FunctionType] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """`func` itself when it is a plain function or a method of one, else Flask's answer."""
+        code = getattr(func, "__func__", func)
+        if code in self.plain:
+            return func
+        answer = super().ensure_sync(func)
+        if answer is func and type(code) is FunctionType:  # partials and other callables: asked each time
+            self.plain.add(code)
+        return answer
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: configuration, errors, security headers, HTTP conventions, CORS, metrics, keys, rate limits,
     the API, its docs, the browser pages."""
-    app = Flask(__name__)
+    app = ServiceApp(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+    # One WSGI layer adds what every answer gets (request id, security headers, Vary, metrics): cheaper than a
+    # Flask hook for each.
+    envelope = Envelope(app.wsgi_app, record_metrics=bool(app.config.get("METRICS", True)))
+    app.wsgi_app = envelope  # type: ignore[method-assign]
     errors.register(app)
-    security_headers.init_app(app)
     compression.init_app(app)
     cors.init_app(app)
-    # Request hooks run in this order: fix the request id, time the request, check its key, then spend the
-    # key's rate budget.
-    requestid.init_app(app)
+    # Request hooks run in this order: check the key, then spend the key's rate budget.
     metrics.init_app(app)
     auth.init_app(app)
     ratelimit.init_app(app)

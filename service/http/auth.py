@@ -22,7 +22,9 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
-OPEN_PATHS = ("/", "/healthz", "/readyz", "/metrics")
+#: Open without a key: the root, the probes, the metrics, and the rules page with the path answers cite it by
+#: (under /docs wherever the API docs are: `DOCS_URL`).
+OPEN_PATHS = ("/", "/healthz", "/readyz", "/metrics", "/docs/rules", "/docs/rules.md")
 NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key: refusing to start without "
                     "authentication (python -m service hash-key NAME prints an entry)")
 NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "

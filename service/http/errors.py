@@ -10,13 +10,14 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, g, has_request_context, json
+from flask import Flask, Response, has_request_context, json
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 from ..rules.errors import DomainError
 from .problems import PROBLEMS, uri
+from .requestid import request_id
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -92,8 +93,8 @@ def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]]
         body["errors"] = {clip(k): [clip(m) for m in list(v)[:MAX_REPORTED_ERRORS]] for k, v in shown}
         if len(errors) > len(shown):
             body["errors_omitted"] = len(errors) - len(shown)
-    if has_request_context() and g.get("request_id"):
-        body["request_id"] = g.request_id
+    if has_request_context():
+        body["request_id"] = request_id()
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value

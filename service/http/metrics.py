@@ -8,10 +8,10 @@ when scraped; an unreachable Redis gives `longcards_redis_up 0`, not a failed sc
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
+from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
@@ -75,20 +75,21 @@ class JobsCollector:
         yield depth
 
 
-def start_timer() -> None:
-    """Before each request: note when it began."""
-    g.metrics_started = time.perf_counter()
+#: The label children already made, by (method, endpoint, status): `labels()` takes a lock and builds a key each call.
+_children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
-def record(response: Response) -> Response:
-    """After each request: count it and time it, labelled by route rule (not the raw path)."""
-    started = g.pop("metrics_started", None)
-    method = request.method if request.method in METHODS else "other"
-    endpoint = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-    REQUESTS.labels(method, endpoint, str(response.status_code)).inc()
-    if started is not None:
-        LATENCY.labels(method, endpoint).observe(time.perf_counter() - started)
-    return response
+def observe(method: str, endpoint: str, status: str, seconds: float) -> None:
+    """Count one answered request and its latency, labelled by route rule (not the raw path); called by the
+    envelope (service/http/envelope.py) for every request when metrics are on."""
+    if method not in METHODS:
+        method = "other"
+    key = (method, endpoint, status)
+    children = _children.get(key)
+    if children is None:
+        children = _children[key] = (REQUESTS.labels(method, endpoint, status), LATENCY.labels(method, endpoint))
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def scrape() -> Response:
@@ -104,9 +105,7 @@ def scrape() -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Time every request (install first, so refused requests count too) and serve /metrics."""
+    """Serve /metrics (the envelope counts and times every request, refused ones too)."""
     if not app.config.get("METRICS", True):
         return
-    app.before_request(start_timer)
-    app.after_request(record)
     app.add_url_rule("/metrics", "metrics", scrape, methods=["GET"])

@@ -1,41 +1,49 @@
 """`X-Request-ID` on every answer: the client's when it is sane (1-128 visible ASCII characters), else a new one.
 
 The id is also in every problem document (`request_id`) and in gunicorn's access log (deploy/gunicorn.conf.py),
-so a caller's report can be matched with the server's lines.
+so a caller's report can be matched with the server's lines. The envelope (service/http/envelope.py) fixes it
+before the app runs and sends it back.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
-import uuid
+from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import request
 
 HEADER = "X-Request-ID"
+#: Where the id is kept in the WSGI environment.
+ENVIRON_KEY = "longcards.request_id"
 #: Visible ASCII only: no spaces or control characters that could forge log lines.
 SANE = re.compile(r"[\x21-\x7e]{1,128}")
 
+# A new id is 32 hex digits: 20 random per process (and per fork: a forked worker draws its own) and a counter.
+_prefix: tuple[int, str] = (-1, "")
+_counter = itertools.count()
+
+
+def new_id() -> str:
+    """A fresh id, unique across processes: a random prefix per process and a counter (no system call per id)."""
+    global _prefix
+    pid = os.getpid()
+    if _prefix[0] != pid:
+        _prefix = (pid, os.urandom(10).hex())
+    return f"{_prefix[1]}{next(_counter) & 0xFFFFFFFFFFFF:012x}"
+
+
+def assign(environ: dict[str, Any]) -> str:
+    """Fix the request's id in its environment (the client's when sane) and return it."""
+    given = environ.get("HTTP_X_REQUEST_ID", "")
+    rid = given if given and SANE.fullmatch(given) else new_id()
+    environ[ENVIRON_KEY] = rid
+    return rid
+
 
 def request_id() -> str:
-    """This request's id (assigned on first use)."""
-    if "request_id" not in g:
-        given = request.headers.get(HEADER, "")
-        g.request_id = given if SANE.fullmatch(given) else uuid.uuid4().hex
-    return g.request_id
-
-
-def assign() -> None:
-    """Before every request: fix the id before anything can fail."""
-    request_id()
-
-
-def echo(response: Response) -> Response:
-    """After every request: send the id back."""
-    response.headers[HEADER] = request_id()
-    return response
-
-
-def init_app(app: Flask) -> None:
-    """Install the hooks; call first so every later hook and error handler sees the id."""
-    app.before_request(assign)
-    app.after_request(echo)
+    """The current request's id (assigned on first use when the request did not come through the envelope)."""
+    environ = request.environ
+    rid = environ.get(ENVIRON_KEY)
+    return rid if rid is not None else assign(environ)

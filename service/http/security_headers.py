@@ -8,11 +8,12 @@
   server only and run no inline script; their scripts call this server only. The API docs (Swagger UI, served
   from this server with no inline script) also need inline styles (React sets `style` attributes) and `data:`
   images (its stylesheet's icons). Every other answer (JSON, the spec, problem pages) may load nothing.
+
+The envelope (service/http/envelope.py) adds them to every answer, errors included; a view that set its own keeps
+them.
 """
 
 from __future__ import annotations
-
-from flask import Flask, Response, request
 
 #: The pages' policy: their own files only; no inline script, style or plugin; forms post to this server only.
 PAGES = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
@@ -26,22 +27,10 @@ NOTHING = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancest
 PAGES_BLUEPRINT = "ui"
 DOCS_BLUEPRINT = "swagger_ui"
 
+POLICIES = {PAGES_BLUEPRINT: PAGES, DOCS_BLUEPRINT: DOCS}
 HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
 
 
-def policy() -> str:
-    """The Content-Security-Policy of the answer to the current request."""
-    return {PAGES_BLUEPRINT: PAGES, DOCS_BLUEPRINT: DOCS}.get(request.blueprint or "", NOTHING)
-
-
-def add_headers(response: Response) -> Response:
-    """Set the security headers (a view that set its own keeps them)."""
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    response.headers.setdefault("Content-Security-Policy", policy())
-    return response
-
-
-def init_app(app: Flask) -> None:
-    """Add the security headers to every answer, errors included."""
-    app.after_request(add_headers)
+def policy_for(blueprint: str | None) -> str:
+    """The Content-Security-Policy of an answer from `blueprint` (None: no route matched)."""
+    return POLICIES.get(blueprint or "", NOTHING)

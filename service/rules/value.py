@@ -117,13 +117,13 @@ def model_path(ruleset: str) -> Path:
 def shipped_model(ruleset: str) -> ValueModel | None:
     """The rule-set's shipped model, None when it ships none. Whether the file exists is looked up once per path,
     not on every answer (the files ship with the package); one that exists but does not load is `ModelMissing`."""
-    return _shipped(ruleset, model_path(ruleset))
+    return _shipped(ruleset, MODELS)  # keyed by the folder, not a path joined on every answer
 
 
 @cache
-def _shipped(ruleset: str, path: Path) -> ValueModel | None:
-    """`shipped_model` of the file at `path`."""
-    return load_model(ruleset) if path.exists() else None
+def _shipped(ruleset: str, models: Path) -> ValueModel | None:
+    """`shipped_model` of the rule-set's file in `models`."""
+    return load_model(ruleset) if (models / f"{ruleset}.json").exists() else None
 
 
 def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> ValueModel | None:

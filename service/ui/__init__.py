@@ -1,6 +1,6 @@
-"""The browser pages: the hand lab (`/ui`) and the replay viewer (`/ui/replay`).
+"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`) and the rules (`/docs/rules`).
 
-Two Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
+Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
 as static files (no build step, no external host): the pages call the same `/v1` API any client does, so they show
 exactly what it answers, the rule-sets' hand sizes and decks included.
 """
@@ -12,6 +12,8 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, redirect, render_template
 from werkzeug.wrappers import Response as BaseResponse
 
+from service.ui import rules_doc
+
 HERE = Path(__file__).resolve().parent
 
 # the templates live under templates/ui/ so no other blueprint's template of the same name can shadow them
@@ -19,9 +21,9 @@ blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_p
                 template_folder=str(HERE / "templates"))
 
 
-def page(name: str) -> Response:
+def page(name: str, **context) -> Response:
     """An HTML page (a few KB, its template compiled once), revalidated on every load so a new release is picked up."""
-    answer = Response(render_template(f"ui/{name}"), mimetype="text/html")
+    answer = Response(render_template(f"ui/{name}", **context), mimetype="text/html")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
 
@@ -50,17 +52,32 @@ def replay() -> Response:
     return page("replay.html")
 
 
+@blp.get(rules_doc.URL)
+def rules() -> Response:
+    """The rules the service implements (docs/rules.md, rendered once), every rule at its anchor."""
+    return page("rules.html", doc=rules_doc.page())
+
+
+@blp.get(f"/{rules_doc.CITED}")
+def rules_source() -> BaseResponse:
+    """`/docs/rules.md`, as code and answers cite the rules, is the rules page (the browser keeps the `#anchor`)."""
+    return redirect(rules_doc.URL, code=308)
+
+
 #: The pages in the OpenAPI document: what they are, open without a key (the API calls they make need one).
 PAGE_DOCS = {
     "/ui": ("get_hand_lab", "The hand lab: build a hand from the cards and see its melds, hu and points, the claim "
                             "advice, the ranked discards and a deep search."),
     "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
                                         "analysis and see every decision annotated."),
+    rules_doc.URL: ("get_rules", "The rules the service implements, each rule at the anchor that answers cite "
+                                 "(`docs/rules.md#fc-claims` is `/docs/rules#fc-claims`)."),
 }
 
 
 def document(app: Flask, spec) -> None:
-    """Add the pages to the OpenAPI document (an HTML page each, no key needed), and the root's redirect."""
+    """Add the pages to the OpenAPI document (an HTML page each, no key needed), and the redirects of the root and
+    of the rules document as cited."""
     rules = {rule.rule: rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("ui.")}
     for path, (operation_id, summary) in PAGE_DOCS.items():
         spec.path(rule=rules[path], operations={"get": {
@@ -71,10 +88,16 @@ def document(app: Flask, spec) -> None:
         "operationId": "get_home", "summary": "The site's root: a redirect to the hand lab (`/ui`).", "tags": ["ui"],
         "security": [], "responses": {"302": {"description": "to the hand lab", "headers": {"Location": {
             "description": "`/ui`", "schema": {"type": "string", "example": "/ui"}}}}}}})
+    spec.path(rule=rules[f"/{rules_doc.CITED}"], operations={"get": {
+        "operationId": "get_rules_source", "summary": "The rules document as cited (`docs/rules.md#...`): a "
+        "redirect to the rules page (`/docs/rules`); the browser keeps the anchor.", "tags": ["ui"], "security": [],
+        "responses": {"308": {"description": "to the rules page", "headers": {"Location": {
+            "description": "`/docs/rules`", "schema": {"type": "string", "example": rules_doc.URL}}}}}}})
 
 
 def init_app(app: Flask) -> None:
     """Serve the pages and their static files, and document the pages in the API's OpenAPI document."""
+    rules_doc.page()  # rendered now: a document that fails to render stops the start, not a reader's request
     app.register_blueprint(blp)
     api = app.extensions.get("longcards_api")
     if api is not None:

@@ -4,6 +4,7 @@ import { $, fill, h } from "./common.js";
 import { cardElement } from "./cards.js";
 import { roleOf } from "./claims.js";
 import { changed, current, held, left, pendingMeld, sortCodes, state } from "./lab-state.js";
+import { ruleLink } from "./rulelinks.js";
 
 function target() {
   return ($("input[name=target]:checked") || {}).value || "hand";
@@ -114,6 +115,6 @@ function optionField(option) {
     changed();
   });
   return h("div", { class: "option" },
-    h("label", { for: id, title: option.doc }, option.name, " ", input),
+    h("label", { for: id, title: option.doc }, option.name, " ", input), ruleLink(option.rule, option.name),
     h("p", { class: "field-error", "data-field": `options.${option.name}`, hidden: true }));
 }

@@ -6,6 +6,7 @@ import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
 import { LINK_LIMIT, SIMULATION, pack, readLink, unpack, writeLink } from "./replay-link.js";
+import { ruleLinks } from "./rulelinks.js";
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
@@ -317,7 +318,7 @@ function show() {
     position >= tables.length ? h("p", { class: "problem" },
       t("The replay stopped at event {k}: the tables after it are not shown.", { k: tables.length })) : null,
     at(marks.violations, position).map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
-      h("code", {}, v.code), ` ${t("seat {seat}: {message}", v)}`, h("div", { class: "muted" }, t("Rule: {rule}", v)))),
+      h("code", {}, v.code), ` ${t("seat {seat}: {message}", v)}`, h("div", { class: "muted" }, `${t("Rule:")} `, ruleLinks(v.rule)))),
     decisionBox(marks.decisions.get(position)),
     at(marks.answers, position).map(claimBox),
     at(marks.passes, position).map((p) => h("div", { class: "advice" }, p.passed === "win" ? t("Seat {seat} passed up a win", p)
@@ -359,7 +360,7 @@ function drawAudit() {
       h("span", { class: "mismatch" }, n === 1 ? t("✗ 1 violation") : t("✗ {n} violations", { n }))),
     n ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
       v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, t("event {k}", { k: v.event + 1 })) : h("span", {}, t("result")),
-      " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, `(${v.rule})`)))) : null,
+      " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
     h("div", { class: "settle" },
       outcomeBlock(t("Recomputed settlement"), found.outcome),
       outcomeBlock(t("Recorded result"), log().result)),

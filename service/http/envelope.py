@@ -1,0 +1,68 @@
+"""What every answer gets, in one WSGI layer around the app instead of seven Flask hooks.
+
+- `X-Request-ID` (service/http/requestid.py): the client's when sane, else a new one, fixed before the app runs.
+- The security headers (service/http/security_headers.py), each unless the view set its own.
+- `Vary: Accept-Encoding` (compression, service/http/compression.py, decides per answer whether to gzip).
+- The request metrics (service/http/metrics.py): a count per method, route rule and status, and the latency.
+
+Flask runs each before/after hook through `ensure_sync` and each header edit through a case-insensitive search of
+the answer's headers; here the headers are a plain list edited once, when the answer starts. The request object
+(the route rule, the blueprint) is read from the WSGI environment where werkzeug keeps it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import metrics, requestid, security_headers
+
+Headers = list[tuple[str, str]]
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+#: The headers added unless the answer has them (lower-cased names to test against).
+FIXED = tuple((name, name.lower(), value) for name, value in security_headers.HEADERS.items())
+CSP = "Content-Security-Policy"
+
+
+class Envelope:
+    """WSGI middleware: request id, security headers, `Vary`, metrics. O(headers) per answer."""
+
+    def __init__(self, app: WsgiApp, *, record_metrics: bool = True) -> None:
+        self.app = app
+        self.record_metrics = record_metrics
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        started = time.perf_counter()
+        rid = requestid.assign(environ)
+        seen: list[tuple[str, str]] = []  # (status, route rule) of the answer, noted when it starts
+
+        def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
+            # The request object is in the environment until Flask pops the request context, after this call.
+            request = environ.get("werkzeug.request")
+            rule = request.url_rule if request is not None else None
+            names = {name.lower() for name, _ in headers}
+            for name, lowered, value in FIXED:
+                if lowered not in names:
+                    headers.append((name, value))
+            if "content-security-policy" not in names:
+                headers.append((CSP, security_headers.policy_for(request.blueprint if request is not None else None)))
+            if "vary" not in names:
+                headers.append(("Vary", "Accept-Encoding"))
+            else:
+                for index, (name, value) in enumerate(headers):
+                    if name.lower() == "vary" and "accept-encoding" not in value.lower():
+                        headers[index] = (name, f"{value}, Accept-Encoding")
+            if "x-request-id" in names:
+                headers[:] = [(n, v) for n, v in headers if n.lower() != "x-request-id"]
+            headers.append((requestid.HEADER, rid))
+            seen.append((status[:3], rule.rule if rule is not None else metrics.UNMATCHED))
+            return start_response(status, headers, exc_info)
+
+        answer = self.app(environ, start)
+        if self.record_metrics and seen:
+            status, endpoint = seen[-1]
+            metrics.observe(environ.get("REQUEST_METHOD", ""), endpoint, status, time.perf_counter() - started)
+        return answer

@@ -1,0 +1,35 @@
+// Rule references as links. The API cites a rule by its anchor, `docs/rules.md#fc-claims` (an audit violation's
+// `rule`, a rule option's `rule`), and its text stays as the API gives it; the pages show each citation as a link
+// to that rule on the rules page (`/docs/rules#fc-claims`), opened in a new tab so the page being read keeps its
+// state.
+import { h } from "./common.js";
+import { t } from "./i18n.js";
+
+const CITED = "docs/rules.md";
+const CITATION = /docs\/rules\.md(?:#[A-Za-z0-9_-]+)?/g;
+
+/** The rules page's address for a citation: `docs/rules.md#fc-claims` is `/docs/rules#fc-claims`. */
+export const ruleHref = (citation) => `/docs/rules${citation.slice(CITED.length)}`;
+
+/** `text` with every rule citation in it a link to the rules page: strings and links, for h() or fill(). */
+export function ruleLinks(text) {
+  const source = String(text ?? "");
+  const parts = [];
+  let last = 0;
+  for (const found of source.matchAll(CITATION)) {
+    if (found.index > last) parts.push(source.slice(last, found.index));
+    parts.push(h("a", { href: ruleHref(found[0]), class: "rule-link", target: "_blank", rel: "noopener",
+      title: t("the rule, in a new tab") }, found[0]));
+    last = found.index + found[0].length;
+  }
+  if (last < source.length) parts.push(source.slice(last));
+  return parts;
+}
+
+/** A short link ("rule") to the rule a citation names, for a control it explains (`name`: the control's name). */
+export function ruleLink(text, name) {
+  const [citation] = String(text ?? "").match(CITATION) || [];
+  if (!citation) return null;
+  return h("a", { href: ruleHref(citation), class: "rule-link", target: "_blank", rel: "noopener",
+    "aria-label": t("rule of {name}", { name }), title: t("the rule, in a new tab") }, t("rule"));
+}
