@@ -161,6 +161,21 @@ def test_a_log_too_large_for_a_link_says_so(page, server):
     assert "log=" not in page.url
 
 
+def test_a_link_reads_only_what_it_can_use(page, server):
+    open_viewer(page, server)
+    read = page.evaluate("""async () => {
+      const { readLink, writeLink } = await import('/ui/static/replay-link.js');
+      const simulation = { ruleset: 'bga-taiwan', seats: '3', seed: '5', policy: 'greedy', rounds: '2' };
+      const view = { source: { simulation }, round: 1, position: 4, mode: 'deep', analysed: true };
+      return { back: readLink(writeLink(view)), view,
+        junk: readLink('#event=-3&round=x&mode=fast&analysed=yes'), empty: readLink('') };
+    }""")
+    assert read["back"] == read["view"]
+    # numbers it cannot use fall back to the deal and the first round; an unknown mode is left alone
+    assert read["junk"] == {"source": None, "round": 0, "position": -1, "mode": None, "analysed": False}
+    assert read["empty"] == read["junk"]
+
+
 def test_the_event_number_is_the_selected_rows_number(page, server):
     log, index, _ = planted()
     open_viewer(page, server)
