@@ -137,13 +137,16 @@ export class FieldErrors {
 
   clear(source) { if (this.bySource.delete(source)) this.render(); }
 
+  // slots are found by comparing data-field, never by a selector built from the path: a field name is the
+  // sender's text (a pasted log's unknown field may hold a quote) and would make an invalid selector
   slotFor(path) {
+    const slots = new Map([...this.root.querySelectorAll(".field-error[data-field]")].map((s) => [s.dataset.field, s]));
     const parts = path.split(".");
     for (let n = parts.length; n > 0; n--) {
-      const slot = this.root.querySelector(`.field-error[data-field="${parts.slice(0, n).join(".")}"]`);
+      const slot = slots.get(parts.slice(0, n).join("."));
       if (slot) return slot;
     }
-    return this.fallback ? this.root.querySelector(`.field-error[data-field="${this.fallback}"]`) : null;
+    return (this.fallback && slots.get(this.fallback)) || null;
   }
 
   render() {
@@ -164,8 +167,8 @@ export class FieldErrors {
       slot.toggleAttribute("hidden", !found);
       slot.setAttribute("role", found ? "alert" : "none");
       const field = slot.dataset.field;
-      for (const input of this.root.querySelectorAll(`[data-field-input="${field}"]`)) {
-        input.toggleAttribute("aria-invalid", Boolean(found));
+      for (const input of this.root.querySelectorAll("[data-field-input]")) {
+        if (input.dataset.fieldInput === field) input.toggleAttribute("aria-invalid", Boolean(found));
       }
     }
   }

@@ -1,6 +1,8 @@
 // Plots drawn as SVG in the page. Seats are told apart by colour (a palette readable with colour-blindness),
 // by line dash and marker shape, and by the legend's text.
 
+import { t } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 export const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3"];
@@ -86,7 +88,8 @@ export function barPlot(bars, title, yTitle, onpick, current) {
     const top = Math.min(y(bar.value), y(0)), h = Math.max(Math.abs(y(bar.value) - y(0)), 1.5);
     const rect = node("rect", { x, y: top, width: Math.max(step * 0.7, 1), height: h, fill: colour,
       stroke: bar.event === current ? "#000" : "none", "stroke-width": 2, class: "bar", "data-event": bar.event });
-    rect.append(node("title", {}, `event ${bar.event}, seat ${bar.seat}${bar.kind ? ` (${bar.kind})` : ""}: expected loss ${bar.value}`));
+    // the label names the event as the page numbers it (from 1)
+    rect.append(node("title", {}, `${t("event {label}, seat {seat}", bar)}${bar.kind ? ` (${bar.kind})` : ""}: ${t("expected loss {value}", bar)}`));
     if (onpick) { rect.style.cursor = "pointer"; rect.addEventListener("click", () => onpick(bar.event)); }
     svg.append(rect);
     if (step >= 14) svg.append(node("text", { x: x + step * 0.35, y: top - 2, "text-anchor": "middle", "font-size": 9 }, `S${bar.seat}`));

@@ -1,16 +1,24 @@
 // The replay viewer: load logs, audit each with the table after every event, step through them, and annotate
-// every decision with the replay analysis job's review.
-import { $, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, runJob } from "./common.js";
+// every decision with the replay analysis job's review. The view (the logs' source, the round, the event, the
+// analysis mode) is kept in the URL fragment, so a link reopens it (replay-link.js).
+import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, runJob } from "./common.js";
 import { cardElement } from "./cards.js";
+import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
+import { LINK_LIMIT, SIMULATION, pack, readLink, unpack, writeLink } from "./replay-link.js";
 import { ruleLinks } from "./rulelinks.js";
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
 let audits = [];      // their audits (with tables), same order
 let analysis = null;  // the replay job's result
+let analysedMode = null; // the review mode that analysis ran with
 let round = 0;        // which log is shown
 let position = -1;    // -1: the deal; else the index of the event shown
+let source = null;    // where the logs came from, for the link: {log: packed} | {simulation: {...}} | {tooLarge: n}
+let marks = null;     // the round's violations and review annotations by event (built once per round)
+let items = [];       // the event list's rows: the deal, then each event (built once per round)
+let selected = null;  // the row shown as selected
 
 const log = () => logs[round];
 const audit = () => audits[round];
@@ -20,12 +28,13 @@ function logsOf(document_) {
   if (Array.isArray(document_)) return document_;
   if (document_ && Array.isArray(document_.logs)) return document_.logs;
   if (document_ && typeof document_ === "object") return [document_];
-  throw new Problem(0, { code: "not_a_log", detail: "expected a game log, a list of logs or {\"logs\": [...]}" });
+  throw new Problem(0, { code: "not_a_log", detail: t("expected a game log, a list of logs or {\"logs\": [...]}") });
 }
 
-async function load(documents, source) {
+/** Load the logs of a document: audit each, then show round `view.round` at `view.position`. */
+async function load(documents, from, origin, view = { round: 0, position: -1 }) {
   const found = logsOf(documents);
-  if (!found.length) throw new Problem(0, { code: "not_a_log", detail: "the document holds no log" });
+  if (!found.length) throw new Problem(0, { code: "not_a_log", detail: t("the document holds no log") });
   const answers = [];
   for (let i = 0; i < found.length; i++) {
     try {
@@ -33,115 +42,186 @@ async function load(documents, source) {
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       if (found.length > 1) {
-        error.detail = `round ${i + 1}: ${error.detail}`;
+        error.detail = t("round {n}: {detail}", { n: i + 1, detail: error.detail });
         error.errors = Object.fromEntries(Object.entries(error.errors).map(([k, v]) => [`log.${i}.${k}`, v]));
       }
       throw error;
     }
   }
-  logs = found; audits = answers; analysis = null; round = 0; position = -1;
+  logs = found; audits = answers; analysis = null; analysedMode = null; source = origin;
+  round = Math.min(Math.max(view.round, 0), logs.length - 1);
+  position = view.position;
   for (const name of ["file", "paste", "simulate", "log", "analysis"]) errors.clear(name);
-  errors.clear(source);
+  errors.clear(from);
   $("#viewer").hidden = false;
   fill($("#analysis"));
   $("#analysis-status").textContent = "";
   $("#analysis-progress").hidden = true;
   drawRounds();
   show();
+  writeUrl();
+  $("#viewer").scrollIntoView({ block: "start" }); // the loaders are done with: show the round and its events
   $("#events").focus({ preventScroll: true }); // the arrow keys step from here on
 }
 
-async function loadText(text, source) {
-  let parsed;
-  try { parsed = JSON.parse(text); } catch (error) {
-    throw new Problem(0, { code: "malformed_json", detail: `not JSON: ${error.message}`, errors: { [source]: [`not JSON: ${error.message}`] } });
-  }
-  await load(parsed, source);
+/** Where a pasted or read log comes from, for the link: the log itself when it fits one. */
+async function logSource(parsed) {
+  const packed = await pack(JSON.stringify(parsed));
+  return packed.length <= LINK_LIMIT ? { log: packed } : { tooLarge: packed.length };
 }
 
-function reportLoad(source) {
+async function loadText(text, from, view) {
+  let parsed;
+  try { parsed = JSON.parse(text); } catch (error) {
+    const detail = t("not JSON: {message}", { message: error.message });
+    throw new Problem(0, { code: "malformed_json", detail, errors: { [from]: [detail] } });
+  }
+  await load(parsed, from, await logSource(parsed), view);
+}
+
+async function simulate(view) {
+  const simulation = { ruleset: $("#sim-ruleset").value, seats: Number($("#sim-seats").value),
+    seed: Number($("#sim-seed").value), policy: $("#sim-policy").value, rounds: Number($("#sim-rounds").value) };
+  const answer = await post("/v1/simulations", simulation);
+  await load(answer.logs, "simulate", { simulation }, view);
+}
+
+function reportLoad(from) {
   return async (work) => {
     try { await work(); } catch (error) {
       const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
-      if (!Object.keys(problem.errors).length) problem.errors = { [source]: [problem.detail] };
-      errors.set(source, problem);
+      if (!Object.keys(problem.errors).length) problem.errors = { [from]: [problem.detail] };
+      errors.set(from, problem);
     }
   };
 }
 
+// -- the link ----------------------------------------------------------------------------------------------
+let written = "";    // the fragment this page wrote last (a different one was typed or pasted in)
+let pending = null;  // a URL update waiting for the stepping to pause
+
+function view() {
+  const mode = $("#review-mode").value;
+  return { source: source && !source.tooLarge ? source : null, round, position, mode,
+    analysed: Boolean(analysis) && analysedMode === mode };
+}
+
+/** Put the view in the URL: replaced, not pushed, so Back leaves the viewer instead of undoing each step. */
+function writeUrl() {
+  clearTimeout(pending); pending = null;
+  if (!logs.length) return;
+  written = writeLink(view());
+  if (written !== location.hash) history.replaceState(history.state, "", written);
+  const link = $("#share-link");
+  link.value = location.href;
+  const shareable = !source.tooLarge;
+  link.hidden = !shareable;
+  $("#copy-link").disabled = !shareable;
+  $("#share-note").textContent = shareable ? "" : t(
+    "This log is too large for a link ({size} KB packed; a link holds at most {limit} KB): send the file with the link's event number instead.",
+    { size: (source.tooLarge / 1024).toFixed(1), limit: LINK_LIMIT / 1024 });
+}
+
+// while stepping, the URL follows once the keys pause (browsers throttle a burst of history updates)
+function scheduleUrl() {
+  clearTimeout(pending);
+  pending = setTimeout(writeUrl, 250);
+}
+
+async function copyLink() {
+  writeUrl();
+  const link = $("#share-link"), note = $("#share-note");
+  try {
+    await navigator.clipboard.writeText(link.value);
+    note.textContent = t("Link copied.");
+  } catch {
+    link.select(); // no clipboard (a page not served over HTTPS): leave the link selected to copy by hand
+    note.textContent = document.execCommand && document.execCommand("copy") ? t("Link copied.") : t("Copy the selected link.");
+  }
+}
+
+/** Open the view the URL's fragment describes (on arrival, or when another link is pasted into this tab). */
+async function openLink() {
+  const linked = readLink(location.hash);
+  written = location.hash;
+  if (linked.mode) $("#review-mode").value = linked.mode;
+  if (!linked.source) return;
+  const at = { round: linked.round, position: linked.position };
+  if (linked.source.log) {
+    await reportLoad("paste")(async () => {
+      let text;
+      try { text = await unpack(linked.source.log); } catch {
+        throw new Problem(0, { code: "broken_link", detail: t("the link's log cannot be read: the link was cut or changed") });
+      }
+      $("#paste").value = text;
+      await loadText(text, "paste", at);
+    });
+  } else {
+    const fields = { ruleset: "#sim-ruleset", seats: "#sim-seats", seed: "#sim-seed", policy: "#sim-policy", rounds: "#sim-rounds" };
+    for (const k of SIMULATION) $(fields[k]).value = linked.source.simulation[k];
+    await reportLoad("simulate")(() => simulate(at));
+  }
+  if (linked.analysed && logs.length) await guard(analyse)();
+}
+
 // -- stepping ----------------------------------------------------------------------------------------------
 function eventText(event) {
-  const seat = `seat ${event.seat}`;
+  const seat = event.seat;
   switch (event.type) {
-    case "discard": return [`${seat} discards`, event.card];
-    case "draw": return [`${seat} turns up`, event.card || "the next stock card"];
-    case "claim": return [`${seat} claims ${event.meld}`, ...(event.cards || [])];
-    case "capture": return [`${seat} captures ${event.meld}`, ...(event.cards || [])];
-    case "chiu": return [`${seat} Chíu`, ...(event.cards || [])];
-    case "hu": return [`${seat} declares hu`];
-    case "win": return [`${seat} wins`];
-    case "pass": return [`${seat} passes`];
-    default: return [`${seat} ${event.type}`];
+    case "discard": return [t("seat {seat} discards", { seat }), event.card];
+    case "draw": return [t("seat {seat} turns up", { seat }), event.card || t("the next stock card")];
+    case "claim": return [t("seat {seat} claims {meld}", { seat, meld: event.meld }), ...(event.cards || [])];
+    case "capture": return [t("seat {seat} captures {meld}", { seat, meld: event.meld }), ...(event.cards || [])];
+    case "chiu": return [t("seat {seat} Chíu", { seat }), ...(event.cards || [])];
+    case "hu": return [t("seat {seat} declares hu", { seat })];
+    case "win": return [t("seat {seat} wins", { seat })];
+    case "pass": return [t("seat {seat} passes", { seat })];
+    default: return [t("seat {seat} {type}", { seat, type: event.type })];
   }
 }
 
-function violationsAt(index) {
-  return audit().violations.filter((v) => v.event === index);
-}
-
-function decisionsOf() {
-  if (!analysis) return new Map();
-  const entry = analysis.logs[round];
+function grouped(pairs) {
   const map = new Map();
-  for (const seat of entry.seats) for (const decision of seat.decisions || []) map.set(decision.event, decision);
-  return map;
-}
-
-function claimDecisionsOf() {
-  const map = new Map();
-  if (!analysis) return map;
-  for (const seat of analysis.logs[round].seats) {
-    for (const decision of seat.claim_decisions || []) {
-      if (!map.has(decision.event)) map.set(decision.event, []);
-      map.get(decision.event).push(decision);
-    }
+  for (const [key, value] of pairs) {
+    if (!map.has(key)) map.set(key, []);
+    map.get(key).push(value);
   }
   return map;
 }
 
-function passesOf() {
-  if (!analysis) return new Map();
-  const map = new Map();
-  for (const seat of analysis.logs[round].seats) {
-    for (const pass of (seat.review && seat.review.passes) || []) {
-      if (!map.has(pass.event)) map.set(pass.event, []);
-      map.get(pass.event).push({ seat: seat.seat, ...pass });
-    }
-  }
-  return map;
+/** The round's violations, reviewed discards, claim answers and passes by event: built once, read on each step. */
+function markRound() {
+  const reviewed = analysis ? analysis.logs[round].seats : [];
+  marks = {
+    violations: grouped(audit().violations.filter((v) => v.event !== null).map((v) => [v.event, v])),
+    decisions: new Map(reviewed.flatMap((s) => (s.decisions || []).map((d) => [d.event, d]))),
+    answers: grouped(reviewed.flatMap((s) => (s.claim_decisions || []).map((d) => [d.event, d]))),
+    passes: grouped(reviewed.flatMap((s) => ((s.review && s.review.passes) || []).map((p) => [p.event, { seat: s.seat, ...p }]))),
+  };
 }
 
+const at = (map, index) => map.get(index) || [];
+
+function eventRow(event, i) {
+  const [text, ...codes] = eventText(event);
+  const broken = at(marks.violations, i);
+  const decision = marks.decisions.get(i);
+  return h("li", { role: "option", id: `event-${i}`, "data-index": i, "aria-selected": "false", class: broken.length ? "violation" : "" },
+    h("span", { class: "num" }, `${i + 1}.`), text, codes.map((c) => cardElement(c, { classes: "tiny" })),
+    broken.map((v) => h("span", { class: "tag bad" }, `⚠ ${v.code}`)),
+    decision ? h("span", { class: "tag rank" }, decision.agreed ? t("✓ best") : t("rank {rank}/{options}", decision)) : null,
+    decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, t("loss {loss}", { loss: fmt(decision.expected_loss, 3) })) : null,
+    at(marks.answers, i).map((a) => h("span", { class: "tag claim", title: t("seat {seat} answered {answer}; advice {best}", a) },
+      `S${a.seat} ${a.answer}: ${a.agreed ? "✓" : t("rank {rank}/{options}", a)}${a.expected_loss > 0 ? `, ${t("loss {loss}", { loss: fmt(a.expected_loss, 3) })}` : ""}`)));
+}
+
+/** The event list of the round, drawn once (a step only moves the selection). */
 function drawEvents() {
-  const decisions = decisionsOf();
-  const answers = claimDecisionsOf();
-  const list = $("#events");
-  const deal = h("li", { role: "option", id: "event--1", "data-index": -1, "aria-selected": String(position === -1) }, "the deal");
-  deal.addEventListener("click", () => go(-1));
-  fill(list, deal, ...log().events.map((event, i) => {
-    const [text, ...codes] = eventText(event);
-    const broken = violationsAt(i);
-    const decision = decisions.get(i);
-    const item = h("li", { role: "option", id: `event-${i}`, "data-index": i, "aria-selected": String(position === i),
-      class: broken.length ? "violation" : "" },
-      h("span", { class: "muted" }, `${i}.`), text, codes.map((c) => cardElement(c, { classes: "tiny" })),
-      broken.map((v) => h("span", { class: "tag bad" }, `⚠ ${v.code}`)),
-      decision ? h("span", { class: "tag rank" }, decision.agreed ? "✓ best" : `rank ${decision.rank}/${decision.options}`) : null,
-      decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, `loss ${fmt(decision.expected_loss, 3)}`) : null,
-      (answers.get(i) || []).map((a) => h("span", { class: "tag claim", title: `seat ${a.seat} answered ${a.answer}; advice ${a.best}` },
-        `S${a.seat} ${a.answer}: ${a.agreed ? "✓" : `rank ${a.rank}/${a.options}`}${a.expected_loss > 0 ? `, loss ${fmt(a.expected_loss, 3)}` : ""}`)));
-    item.addEventListener("click", () => go(i));
-    return item;
-  }));
+  markRound();
+  const deal = h("li", { role: "option", id: "event--1", "data-index": -1, "aria-selected": "false" }, t("the deal"));
+  items = [deal, ...log().events.map(eventRow)];
+  selected = null;
+  fill($("#events"), items);
 }
 
 function tableAt(index) {
@@ -157,10 +237,10 @@ function tableAt(index) {
 
 function seatBox(table, seat) {
   const active = table.public ? table.public.seat === seat : table.to_discard === seat;
-  const dealer = log().dealer === seat ? " · dealer" : "";
+  const title = log().dealer === seat ? t("Seat {seat} · dealer", { seat }) : t("Seat {seat}", { seat });
   return h("div", { class: `seat${active ? " active" : ""}`, "data-seat": seat },
-    h("h3", {}, `Seat ${seat}${dealer}`, h("span", { class: "muted" }, ` · ${table.hands[seat].length} in hand`),
-      table.to_discard === seat ? h("span", { class: "tag rank" }, " to discard") : null),
+    h("h3", {}, title, h("span", { class: "muted" }, ` · ${t("{n} in hand", { n: table.hands[seat].length })}`),
+      table.to_discard === seat ? h("span", { class: "tag rank" }, ` ${t("to discard")}`) : null),
     h("div", { class: "cards small" }, table.hands[seat].map((c) => cardElement(c))),
     table.exposed[seat].length ? h("div", { class: "melds" }, table.exposed[seat].map((m) => h("div", { class: "meld" },
       h("span", { class: "kind" }, m.kind), h("span", { class: "cards small" }, m.cards.map((c) => cardElement(c)))))) : null);
@@ -169,69 +249,104 @@ function seatBox(table, seat) {
 function decisionBox(decision) {
   if (!decision) return null;
   return h("div", { class: "advice discard", "data-event": decision.event },
-    h("strong", {}, `Seat ${decision.seat} discarded `), cardElement(decision.card, { classes: "tiny" }),
-    decision.agreed ? h("span", { class: "match" }, " — the advised discard") :
-      h("span", {}, ` — rank ${decision.rank} of ${decision.options}; advice: `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
-    h("div", {}, `distance ${decision.distance} (best ${decision.best_distance}); ${lossText(decision)}`),
+    h("strong", {}, `${t("Seat {seat} discarded", decision)} `), cardElement(decision.card, { classes: "tiny" }),
+    decision.agreed ? h("span", { class: "match" }, ` — ${t("the advised discard")}`) :
+      h("span", {}, ` — ${t("rank {rank} of {options}; advice:", decision)} `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
+    h("div", {}, `${t("distance {distance} (best {best_distance})", decision)}; ${lossText(decision)}`),
     h("div", { class: "muted" }, decision.reason));
 }
 
 // the loss in its unit, and the two values it is the difference of (where the rule-set's value model applies)
 function lossText(d) {
-  const unit = d.loss_unit === "expected_gain" ? "in one-card expected gain" : d.loss_unit || "";
-  const values = d.value === null || d.value === undefined ? "" : `; value ${fmt(d.value, 3)}, advice ${fmt(d.best_value, 3)}`;
-  return `expected loss ${fmt(d.expected_loss, 3)} ${unit}${values}`;
+  const unit = d.loss_unit === "expected_gain" ? t("in one-card expected gain") : d.loss_unit || "";
+  const values = d.value === null || d.value === undefined ? "" : `; ${t("value {value}, advice {best}", { value: fmt(d.value, 3), best: fmt(d.best_value, 3) })}`;
+  return `${t("expected loss {loss}", { loss: fmt(d.expected_loss, 3) })} ${unit}${values}`;
 }
 
 function claimBox(answer) {
   return h("div", { class: "advice claim", "data-event": answer.event, "data-seat": answer.seat },
-    h("strong", {}, `Seat ${answer.seat} (${answer.role}) answered ${answer.answer} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
-    answer.agreed ? h("span", { class: "match" }, " — the advised answer") :
-      h("span", {}, ` — rank ${answer.rank} of ${answer.options}; advice: ${answer.best} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
+    h("strong", {}, `${t("Seat {seat} ({role}) answered {answer}", answer)} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
+    answer.agreed ? h("span", { class: "match" }, ` — ${t("the advised answer")}`) :
+      h("span", {}, ` — ${t("rank {rank} of {options}; advice: {best}", answer)} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
     h("div", {}, lossText(answer)), h("div", { class: "muted" }, answer.reason));
 }
 
+function publicCard(table) {
+  if (!table || !table.public) return [h("span", { class: "muted" }, t("none"))];
+  const p = table.public;
+  const from = p.claims ? t("from seat {seat}'s {source}, {claims} claim(s) to resolve", p) : t("from seat {seat}'s {source}", p);
+  return [cardElement(p.card, { classes: "small" }), h("span", { class: "muted" }, ` ${from}`)];
+}
+
+/** Move the selection to row `index` and keep it in view inside the list (the page itself does not scroll). */
+function select(index) {
+  const row = items[index + 1];
+  if (selected === row) return;
+  if (selected) selected.setAttribute("aria-selected", "false");
+  selected = row;
+  if (!row) return;
+  row.setAttribute("aria-selected", "true");
+  $("#events").setAttribute("aria-activedescendant", row.id);
+  keepInView(row, 8);
+}
+
+// Rows far from view are not laid out (content-visibility) and count with an estimated height until they are drawn:
+// after a long jump the row lands a little off, so look again over the next frames until it stays put.
+function keepInView(row, frames) {
+  const list = $("#events");
+  const top = row.offsetTop, bottom = top + row.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  if (frames > 0) requestAnimationFrame(() => { if (selected === row) keepInView(row, frames - 1); });
+}
+
+/** Show the event at `position`: the selection, the public card, the stock, the violations, the advice, the seats. */
 function show() {
+  const start = performance.now();
   const events = log().events;
   position = Math.max(-1, Math.min(position, events.length - 1));
-  $("#position").textContent = position < 0 ? `the deal · ${events.length} events` : `event ${position + 1} / ${events.length}`;
-  drawEvents();
-  const selected = $(`#event-${position < 0 ? "-1" : position}`);
-  if (selected) {
-    selected.scrollIntoView({ block: "nearest" });
-    $("#events").setAttribute("aria-activedescendant", selected.id);
-  }
+  $("#position").textContent = position < 0 ? t("the deal · {n} events", { n: events.length })
+    : t("event {k} / {n}", { k: position + 1, n: events.length });
+  select(position);
   const table = tableAt(position);
   const tables = audit().tables || [];
-  const stopped = position >= tables.length;
-  const broken = position >= 0 ? violationsAt(position) : [];
-  const passes = passesOf().get(position) || [];
+  const stock = table && table.stock !== null && table.stock !== undefined ? table.stock : "?";
   fill($("#now"),
     h("div", { class: "row" },
-      h("span", {}, "Public card: ", table && table.public ? cardElement(table.public.card, { classes: "small" }) : h("span", { class: "muted" }, "none"),
-        table && table.public ? h("span", { class: "muted" }, ` from seat ${table.public.seat}'s ${table.public.source}${table.public.claims ? `, ${table.public.claims} claim(s) to resolve` : ""}`) : ""),
-      h("span", { id: "stock" }, `Stock: ${table && table.stock !== null && table.stock !== undefined ? table.stock : "?"} cards`)),
-    stopped && position >= 0 ? h("p", { class: "problem" }, `The replay stopped at event ${tables.length - 1}: the table after it is not shown.`) : null,
-    broken.map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
-      h("code", {}, v.code), ` seat ${v.seat}: ${v.message}`, h("div", { class: "muted" }, "Rule: ", ruleLinks(v.rule)))),
-    decisionBox(decisionsOf().get(position)),
-    (claimDecisionsOf().get(position) || []).map(claimBox),
-    passes.map((p) => h("div", { class: "advice" }, `Seat ${p.seat} passed up ${p.passed === "win" ? "a win" : `a claim (${(p.claims || []).join(", ")})`}`)));
-  fill($("#table"), table ? h("div", { class: "seats" }, table.hands.map((_, seat) => seatBox(table, seat))) : h("p", {}, "no table"));
+      h("span", {}, `${t("Public card:")} `, publicCard(table)),
+      h("span", { id: "stock" }, t("Stock: {n} cards", { n: stock }))),
+    position >= tables.length ? h("p", { class: "problem" },
+      t("The replay stopped at event {k}: the tables after it are not shown.", { k: tables.length })) : null,
+    at(marks.violations, position).map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
+      h("code", {}, v.code), ` ${t("seat {seat}: {message}", v)}`, h("div", { class: "muted" }, `${t("Rule:")} `, ruleLinks(v.rule)))),
+    decisionBox(marks.decisions.get(position)),
+    at(marks.answers, position).map(claimBox),
+    at(marks.passes, position).map((p) => h("div", { class: "advice" }, p.passed === "win" ? t("Seat {seat} passed up a win", p)
+      : t("Seat {seat} passed up a claim ({claims})", { seat: p.seat, claims: (p.claims || []).join(", ") }))));
+  fill($("#table"), table ? h("div", { class: "seats" }, table.hands.map((_, seat) => seatBox(table, seat))) : h("p", {}, t("no table")));
   $("#first").disabled = $("#back").disabled = position < 0;
   $("#forward").disabled = $("#last").disabled = position >= events.length - 1;
-  if (analysis) drawPlots();
+  for (const bar of $$("#analysis rect.bar")) bar.setAttribute("stroke", Number(bar.dataset.event) === position ? "#000" : "none");
+  scheduleUrl();
+  performance.measure("replay-step", { start });
 }
 
 function go(index) { position = index; show(); }
 const step = (by) => go(position + by);
 
 // -- the audit and the settlement --------------------------------------------------------------------------
+function outcomeText(outcome) {
+  const parts = [outcome.type];
+  if (outcome.winner !== null && outcome.winner !== undefined) parts.push(t("winner seat {seat}", { seat: outcome.winner }));
+  if (outcome.points !== null && outcome.points !== undefined) parts.push(t("{n} points", { n: outcome.points }));
+  return parts.join(", ");
+}
+
 function outcomeBlock(title, outcome) {
-  if (!outcome) return h("div", {}, h("h3", {}, title), h("p", { class: "muted" }, "none recorded"));
-  return h("div", {}, h("h3", {}, title),
-    h("p", {}, `${outcome.type}${outcome.winner !== null && outcome.winner !== undefined ? `, winner seat ${outcome.winner}` : ""}${outcome.points !== null && outcome.points !== undefined ? `, ${outcome.points} points` : ""}`),
-    outcome.deltas ? h("p", {}, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` }, `seat ${seat} ${d > 0 ? "+" : ""}${d}`))) : null,
+  if (!outcome) return h("div", {}, h("h3", {}, title), h("p", { class: "muted" }, t("none recorded")));
+  return h("div", {}, h("h3", {}, title), h("p", {}, outcomeText(outcome)),
+    outcome.deltas ? h("p", {}, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
+      t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null,
     outcome.breakdown ? h("table", { class: "breakdown" }, h("tbody", {}, outcome.breakdown.map((line) =>
       h("tr", { class: `step-${line.step}` }, h("td", {}, line.text), h("td", { class: "num" }, line.points))))) : null);
 }
@@ -239,49 +354,58 @@ function outcomeBlock(title, outcome) {
 function drawAudit() {
   const found = audit();
   const matches = found.recorded_result_matches;
+  const n = found.violations.length;
   fill($("#audit"),
-    h("p", {}, found.valid ? h("span", { class: "match" }, "✓ every move is legal") :
-      h("span", { class: "mismatch" }, `✗ ${found.violations.length} violation${found.violations.length === 1 ? "" : "s"}`)),
-    found.violations.length ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
-      v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, `event ${v.event}`) : h("span", {}, "result"),
+    h("p", {}, found.valid ? h("span", { class: "match" }, t("✓ every move is legal")) :
+      h("span", { class: "mismatch" }, n === 1 ? t("✗ 1 violation") : t("✗ {n} violations", { n }))),
+    n ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
+      v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, t("event {k}", { k: v.event + 1 })) : h("span", {}, t("result")),
       " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
     h("div", { class: "settle" },
-      outcomeBlock("Recomputed settlement", found.outcome),
-      outcomeBlock("Recorded result", log().result)),
-    h("p", {}, matches === null ? "The log records no result." : matches ? h("span", { class: "match" }, "✓ the recorded result matches")
-      : h("span", { class: "mismatch" }, "✗ the recorded result differs from the recomputed one")));
+      outcomeBlock(t("Recomputed settlement"), found.outcome),
+      outcomeBlock(t("Recorded result"), log().result)),
+    h("p", {}, matches === null ? t("The log records no result.") : matches ? h("span", { class: "match" }, t("✓ the recorded result matches"))
+      : h("span", { class: "mismatch" }, t("✗ the recorded result differs from the recomputed one"))));
 }
 
 function drawRounds() {
-  const select = $("#round");
-  fill(select, ...logs.map((l, i) => h("option", { value: i },
-    `${i + 1}: ${l.ruleset}, ${audits[i].outcome.type}${audits[i].valid ? "" : ` (${audits[i].violations.length} violations)`}`)));
-  select.value = String(round);
+  const select_ = $("#round");
+  fill(select_, ...logs.map((l, i) => h("option", { value: i }, audits[i].valid
+    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: audits[i].outcome.type })
+    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: audits[i].outcome.type, n: audits[i].violations.length }))));
+  select_.value = String(round);
   $("#round-label").hidden = logs.length < 2;
   drawRound();
 }
 
 function drawRound() {
   const l = log();
-  $("#round-summary").textContent = `${l.ruleset} · ${l.seats} seats · dealer seat ${l.dealer ?? 0} · ${l.events.length} events`;
+  $("#round-summary").textContent = t("{ruleset} · {seats} seats · dealer seat {dealer} · {n} events",
+    { ruleset: l.ruleset, seats: l.seats, dealer: l.dealer ?? 0, n: l.events.length });
   drawAudit();
+  drawEvents();
+  if (analysis) drawPlots();
 }
 
 // -- the analysis job --------------------------------------------------------------------------------------
 async function analyse() {
   const button = $("#analyse"), bar = $("#analysis-progress"), status = $("#analysis-status");
   const mode = $("#review-mode").value;
-  button.disabled = true; bar.hidden = false; bar.value = 0; status.textContent = "queued…";
+  button.disabled = true; bar.hidden = false; bar.value = 0; status.textContent = t("queued…");
   try {
     analysis = await runJob("/v1/replays", { logs, review: { mode } }, (fraction, job) => {
       bar.value = fraction;
       const p = job.progress;
-      status.textContent = mode === "deep" ? `${job.status}: ${p.decisions_done} / ${p.decisions_total} decisions`
-        : `${job.status}: ${p.events_done} / ${p.events_total} events`;
+      status.textContent = mode === "deep" ? t("{status}: {done} / {total} decisions", { status: job.status, done: p.decisions_done, total: p.decisions_total })
+        : t("{status}: {done} / {total} events", { status: job.status, done: p.events_done, total: p.events_total });
     }, (p) => (mode === "deep" ? [p.decisions_done || 0, p.decisions_total || 0] : [p.events_done || 0, p.events_total || 0]));
+    analysedMode = mode;
     errors.clear("analysis");
-    status.textContent = "finished: every discard is annotated in the event list";
+    status.textContent = t("finished: every discard is annotated in the event list");
+    drawEvents();
+    drawPlots();
     show();
+    writeUrl();
   } catch (error) {
     const problem = error instanceof Problem ? error : new Problem(0, { detail: String(error) });
     errors.set("analysis", problem);
@@ -292,31 +416,36 @@ async function analyse() {
   }
 }
 
+function reviewTable(entry) {
+  const head = [t("seat"), t("discards"), t("agreed with the advice"), t("expected loss"), t("claim answers"), t("agreed"),
+    t("expected loss"), t("passed claims"), t("passed wins")];
+  return h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Review per seat") }, h("table", { class: "ranked review" },
+    h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
+    h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, t("seat {seat}", s)), h("td", { class: "num" }, s.review.decisions),
+      h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: s.review.loss_unit || "" }, fmt(s.review.expected_loss, 3)),
+      h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
+      h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
+      h("td", { class: "num", title: s.review.claims ? s.review.claims.loss_unit || "" : "" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
+      h("td", { class: "num" }, s.review.passed_claims.length), h("td", { class: "num" }, s.review.passed_wins.length))))));
+}
+
 function drawPlots() {
   const entry = analysis.logs[round];
   const players = Object.entries(analysis.summary.players);
-  const roundsAxis = ["start", ...logs.map((_, i) => `round ${i + 1}`)];
+  const roundsAxis = [t("start"), ...logs.map((_, i) => t("round {k}", { k: i + 1 }))];
   // each player's running total after each of his games (the summary's trajectory), from 0
   const points = linePlot(players.map(([name, p]) => ({ name, values: [0, ...p.trajectory] })),
-    roundsAxis, "Points over the match, per player", "points");
+    roundsAxis, t("Points over the match, per player"), t("points"));
   // every decision of the round in event order: discards, then each seat's answer to a public card
   const decisions = entry.seats.flatMap((s) => [...(s.decisions || []), ...(s.claim_decisions || [])])
     .sort((a, b) => a.event - b.event || a.seat - b.seat);
-  const losses = barPlot(decisions.map((d) => ({ label: String(d.event), value: d.expected_loss, seat: d.seat, event: d.event,
-    kind: d.answer === undefined ? `discard ${d.card}` : `answer ${d.answer} to ${d.card}` })),
-    `Expected loss per decision, round ${round + 1}`, "expected loss", go, position);
-  fill($("#analysis"),
-    h("div", { class: "scroll" }, h("table", { class: "ranked" },
-      h("thead", {}, h("tr", {}, ["seat", "discards", "agreed with the advice", "expected loss", "claim answers", "agreed", "expected loss", "passed claims", "passed wins"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, `seat ${s.seat}`), h("td", { class: "num" }, s.review.decisions),
-        h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: s.review.loss_unit || "" }, fmt(s.review.expected_loss, 3)),
-        h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
-        h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
-        h("td", { class: "num", title: s.review.claims ? s.review.claims.loss_unit || "" : "" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
-        h("td", { class: "num" }, s.review.passed_claims.length), h("td", { class: "num" }, s.review.passed_wins.length)))))),
-    h("h3", {}, "Points over the match"), legend(players.map(([name]) => name)), points,
-    h("h3", {}, "Expected loss per decision"), h("p", { class: "muted" }, "Click a bar to go to its event."),
-    legend(entry.seats.map((s) => `seat ${s.seat}`), false), losses);
+  const losses = barPlot(decisions.map((d) => ({ label: String(d.event + 1), value: d.expected_loss, seat: d.seat, event: d.event,
+    kind: d.answer === undefined ? t("discard {card}", d) : t("answer {answer} to {card}", d) })),
+    t("Expected loss per decision, round {k}", { k: round + 1 }), t("expected loss"), go, position);
+  fill($("#analysis"), reviewTable(entry),
+    h("h3", {}, t("Points over the match")), legend(players.map(([name]) => name)), points,
+    h("h3", {}, t("Expected loss per decision")), h("p", { class: "muted" }, t("Click a bar to go to its event.")),
+    legend(entry.seats.map((s) => t("seat {seat}", s)), false), losses);
 }
 
 // -- wiring ------------------------------------------------------------------------------------------------
@@ -328,11 +457,18 @@ let rulesets = [];
 
 async function loadRulesets() {
   rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
+  const chosen = $("#sim-ruleset").value;
   fill($("#sim-ruleset"), ...rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
+  if (chosen) $("#sim-ruleset").value = chosen;
 }
 
+// the keys that step: arrows, j/k (forward/back), Page Up/Down (ten events), Home (the deal), End (the last event)
+const MOVES = { ArrowRight: () => step(1), ArrowDown: () => step(1), j: () => step(1), ArrowLeft: () => step(-1),
+  ArrowUp: () => step(-1), k: () => step(-1), PageDown: () => step(10), PageUp: () => step(-10),
+  Home: () => go(-1), End: () => go(log().events.length - 1) };
+
 function wire() {
-  bindApiKey($("#api-key"), () => { pageError(null); if (!rulesets.length) guard(loadRulesets)(); });
+  bindApiKey($("#api-key"), () => { pageError(null); if (!rulesets.length) guard(start)(); });
   $("#sim-ruleset").addEventListener("change", () => {
     const rs = rulesets.find((r) => r.id === $("#sim-ruleset").value);
     const seats = $("#sim-seats");
@@ -344,27 +480,34 @@ function wire() {
     if (file) await loadText(await file.text(), "file");
   }));
   $("#load-paste").addEventListener("click", () => reportLoad("paste")(() => loadText($("#paste").value, "paste")));
-  $("#simulate").addEventListener("click", () => reportLoad("simulate")(async () => {
-    const answer = await post("/v1/simulations", { ruleset: $("#sim-ruleset").value, seats: Number($("#sim-seats").value),
-      seed: Number($("#sim-seed").value), policy: $("#sim-policy").value, rounds: Number($("#sim-rounds").value) });
-    await load(answer.logs, "simulate");
-  }));
-  $("#round").addEventListener("change", (e) => { round = Number(e.target.value); position = -1; drawRound(); show(); });
+  $("#simulate").addEventListener("click", () => reportLoad("simulate")(() => simulate()));
+  $("#round").addEventListener("change", (e) => { round = Number(e.target.value); position = -1; drawRound(); show(); writeUrl(); });
+  $("#events").addEventListener("click", (e) => {
+    const row = e.target.closest("li[data-index]");
+    if (row) go(Number(row.dataset.index));
+  });
   $("#first").addEventListener("click", () => go(-1));
   $("#back").addEventListener("click", () => step(-1));
   $("#forward").addEventListener("click", () => step(1));
   $("#last").addEventListener("click", () => go(log().events.length - 1));
   $("#analyse").addEventListener("click", guard(analyse));
+  $("#review-mode").addEventListener("change", () => writeUrl());
+  $("#copy-link").addEventListener("click", guard(copyLink));
   document.addEventListener("keydown", (event) => {
     if (!logs.length || typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
-    const moves = { ArrowRight: () => step(1), ArrowDown: () => step(1), ArrowLeft: () => step(-1), ArrowUp: () => step(-1),
-      Home: () => go(-1), End: () => go(log().events.length - 1) };
-    if (moves[event.key]) {
+    if (MOVES[event.key]) {
       event.preventDefault();
-      moves[event.key]();
+      MOVES[event.key]();
     }
   });
+  window.addEventListener("hashchange", () => { if (location.hash !== written) guard(openLink)(); });
+}
+
+// the rule-sets first: a link to a simulation names one of them
+async function start() {
+  await loadRulesets();
+  await openLink();
 }
 
 wire();
-guard(loadRulesets)();
+guard(start)();
