@@ -9,20 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from service.api.examples import AUDIT_LOG
+from tests.support.pages import click_card, open_lab
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
-
-
-def click_card(page, where: str, code: str, times: int = 1) -> None:
-    """Click a deck card `times` times with the click target set to `where`."""
-    page.check(f"input[name=target][value={where}]")
-    for _ in range(times):
-        page.click(f"#palette button.card[data-code='{code}']")
-
-
-def open_lab(page, server: str, query: str = "") -> None:
-    page.goto(f"{server}/ui{query}")
-    expect(page.locator("#palette button.card").first).to_be_visible()
 
 
 def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(page, server):

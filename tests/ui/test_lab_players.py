@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from service.api.examples import AUDIT_LOG
-from tests.ui.test_lab import click_card, open_lab
+from tests.support.pages import click_card, open_lab
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 

@@ -12,35 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from service.replay.families import simulate
+from tests.support.pages import RULESET, open_viewer, planted
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
-
-RULESET = "bga-taiwan"
-
-
-def planted() -> tuple[dict, int, str]:
-    """A simulated round with one discard changed to a card the discarder was never dealt.
-
-    In Four Color Cards a seat's concealed cards only leave it: drawn cards are turned up in public and join a
-    hand only inside an exposed meld (docs/rules.md#fc-turn). So a card absent from the seat's deal is never in
-    its hand, and discarding it breaks `not_in_hand` at exactly that event. The discard chosen is one nobody
-    claimed (the next event is a draw), so the rest of the round replays as it was.
-    """
-    log = copy.deepcopy(simulate(RULESET, 11, 3, "greedy"))
-    events = log["events"]
-    index = next(i for i, e in enumerate(events[:-1]) if i >= 4 and e["type"] == "discard"
-                 and events[i + 1]["type"] == "draw")
-    seat = events[index]["seat"]
-    card = next(c for c in ("rA", "yA", "gA", "wA", "rE", "yE", "gE", "wE", "rC", "yC", "gC", "wC")
-                if c not in log["hands"][seat])
-    events[index]["card"] = card
-    return log, index, card
-
-
-def open_viewer(page, server: str) -> None:
-    page.goto(f"{server}/ui/replay")
-    expect(page.locator("#sim-ruleset option").first).to_be_attached()
-
 
 def test_a_planted_violation_is_highlighted_at_its_event(page, server):
     log, index, card = planted()

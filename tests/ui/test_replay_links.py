@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from bench.replay_steps import EVENTS, load_long_log, long_log, time_steps
 from service.replay.families import simulate
 from tests.support.browser import open_page
-from tests.ui.test_replay import RULESET, open_viewer, planted
+from tests.support.pages import RULESET, open_viewer, planted
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
