@@ -11,6 +11,8 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
+from ..rules.text import text
+
 
 class Parser(FlaskParser):
     """webargs' Flask parser with orjson decoding; invalid JSON still raises json.JSONDecodeError (400), and a
@@ -19,7 +21,8 @@ class Parser(FlaskParser):
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             shown = req.mimetype or "none"
-            raise UnsupportedMediaType(f"the request body must be application/json (Content-Type: {shown})")
+            raise UnsupportedMediaType(text("the request body must be application/json (Content-Type: {type})",
+                                            type=shown))
         data = req.get_data(cache=True)
         if not data:
             return core.missing
