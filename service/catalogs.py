@@ -81,8 +81,11 @@ def update() -> list[Path]:
     for domain in DOMAINS:
         template = extract(domain)
         pot = TRANSLATIONS / f"{domain}.pot"
-        write(template, pot)
-        written.append(pot)
+        if pot.exists() and _same(read(pot, DEFAULT, domain), template):
+            template = read(pot, DEFAULT, domain)  # unchanged: its date stays, so do the catalogs' (no churn)
+        else:
+            write(template, pot)
+            written.append(pot)
         for lang in languages():
             path = po_path(lang, domain)
             catalog = read(path, lang, domain)
@@ -92,6 +95,13 @@ def update() -> list[Path]:
             write(catalog, path)
             written.append(path)
     return written
+
+
+def _same(one: Catalog, other: Catalog) -> bool:
+    """Whether two templates hold the same messages at the same places."""
+    def listed(catalog: Catalog) -> list[tuple]:
+        return sorted((str(m.id), sorted({path for path, _ in m.locations}), m.auto_comments) for m in catalog if m.id)
+    return listed(one) == listed(other)
 
 
 def compiled(path: Path, lang: str, domain: str) -> bytes:

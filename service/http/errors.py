@@ -122,9 +122,9 @@ def title(status: int) -> Text | str:
     return Text(PHRASES[status]) if status in PHRASES and PHRASES[status] == phrase else phrase
 
 
-def clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
-    """`text`, cut to `limit` characters with an ellipsis."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def clip(value: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """`value`, cut to `limit` characters with an ellipsis."""
+    return value if len(value) <= limit else value[:limit - 3] + "..."
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:

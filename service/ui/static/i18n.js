@@ -16,7 +16,7 @@ const messages = catalog.messages || {};
 export const lang = catalog.lang || "en";
 
 // Which plural form a count takes: gettext's order of forms for each language (CLDR categories by Intl).
-const FORMS = { uk: ["one", "few", "many"], vi: ["other"], "zh-Hant": ["other"] };
+const FORMS = { uk: ["one", "few", "many"], it: ["one", "many", "other"], pt: ["one", "many", "other"], vi: ["other"], "zh-Hant": ["other"] };
 
 function pluralIndex(n) {
   const order = FORMS[lang] || ["one", "other"];
