@@ -17,9 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import Flask, Response, after_this_request, g, has_request_context, request
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel
 
 from .rules.text import Text
 
@@ -78,10 +78,15 @@ def language() -> str:
         return DEFAULT
     found = g.get("_language")
     if found is None:
-        locale = get_locale()
-        found = g._language = DEFAULT if locale is None else str(locale)
+        found = g._language = select_locale()
         after_this_request(_content_language)
     return str(found)
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def catalog(lang: str, domain: str = "messages") -> NullTranslations:
+    """A language's compiled catalog of a domain, loaded once per process (English: none, the ids are English)."""
+    return Translations.load(str(TRANSLATIONS), [lang], domain=domain)
 
 
 def _content_language(response: Response) -> Response:
@@ -95,10 +100,11 @@ def localize(value: Any) -> Any:
     (a plain string stays as it is: it is no message)."""
     if not isinstance(value, Text):
         return value
-    if language() == DEFAULT:
+    lang = language()
+    if lang == DEFAULT:
         return str(value)
-    catalog = get_translations()
-    return value.render(catalog.gettext, catalog.ngettext)
+    found = catalog(lang)
+    return value.render(found.gettext, found.ngettext)
 
 
 def _(message: str, **params: Any) -> str:
@@ -122,8 +128,7 @@ def page_catalog(lang: str) -> dict[str, Any]:
     counted message) and the language's tag; English has none (the ids are the English texts)."""
     messages: dict[str, Any] = {}
     if lang != DEFAULT:
-        found = Translations.load(str(TRANSLATIONS), [lang], domain="pages")
-        for key, value in getattr(found, "_catalog", {}).items():
+        for key, value in getattr(catalog(lang, "pages"), "_catalog", {}).items():
             if isinstance(key, tuple):  # (msgid, plural index) of a counted message
                 forms = messages.setdefault(key[0], [])
                 forms.extend([""] * (key[1] + 1 - len(forms)))
