@@ -24,7 +24,7 @@ from rq.job import Job, JobStatus
 from ..http.errors import TooManyRequests
 from ..i18n import _, localize
 from ..rules.errors import DomainError
-from ..rules.text import read_reasons
+from ..rules.text import read_texts
 from .callbacks import SECRET_ENV, CallbackRefused
 from .callbacks import resolve as resolve_callback
 from .lifecycle import ENDED as ENDED_STATUSES
@@ -258,7 +258,7 @@ def job_json(job: Job, with_result: bool = True, logs_offset: int = 0, logs_limi
     }
     if status == "finished" and with_result:
         # the result is stored language-neutral: its reasons are put in the reader's language here, as it is read
-        answer["result"] = read_reasons(read(job.connection, job, logs_offset, logs_limit), localize)
+        answer["result"] = read_texts(read(job.connection, job, logs_offset, logs_limit), localize)
     elif status == "failed":
         latest = job.latest_result()
         reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []

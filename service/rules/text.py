@@ -78,25 +78,33 @@ def ntext(one: str, many: str, n: int, **params: Any) -> Text:
     return Text(one, {"n": n, **params}, many, n)
 
 
-#: The key beside a stored `reason` that keeps its message id and parameters (`Text.as_json`).
-STORED = "reason_text"
+def paid(payer: int, payee: int, amount: int) -> Text:
+    """A payment line of a settlement."""
+    return text("seat {payer} pays seat {payee} {amount}", payer=payer, payee=payee, amount=amount)
 
 
-def stored_reason(reason: str) -> dict[str, Any]:
-    """A reason as a stored result keeps it: the English `reason`, and its message for reading it in another
-    language (`read_reasons`)."""
-    return {"reason": str(reason), STORED: reason.as_json() if isinstance(reason, Text) else None}
+#: What names the stored message of a text field `name` of a job's result: `name` + this suffix.
+STORED = "_i18n"
 
 
-def read_reasons(value: Any, localize: Callable[[Text], str]) -> Any:
-    """A stored result as a reader gets it: each `reason` with a stored message `localize`d, the messages left out."""
+def stored(name: str, value: str) -> dict[str, Any]:
+    """A text field as a stored result keeps it: `name` the English, and `name_i18n` its message (None when it is
+    no message), read in another language by `read_texts`."""
+    return {name: str(value), name + STORED: value.as_json() if isinstance(value, Text) else None}
+
+
+def read_texts(value: Any, localize: Callable[[Text], str]) -> Any:
+    """A stored result as a reader gets it: each text field with a stored message `localize`d, the messages left
+    out."""
     if isinstance(value, dict):
-        if STORED not in value:
-            return {k: read_reasons(v, localize) for k, v in value.items()}
-        out = {k: read_reasons(v, localize) for k, v in value.items() if k != STORED}
-        if value[STORED]:
-            out["reason"] = localize(Text.from_json(value[STORED]))
+        out = {}
+        for key, item in value.items():
+            if key.endswith(STORED) and key[:-len(STORED)] in value:
+                if item:
+                    out[key[:-len(STORED)]] = localize(Text.from_json(item))
+            else:
+                out.setdefault(key, read_texts(item, localize))
         return out
     if isinstance(value, list):
-        return [read_reasons(v, localize) for v in value]
+        return [read_texts(v, localize) for v in value]
     return value

@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 from service.i18n import best_of, supported
-from service.rules.text import Text, ntext, read_reasons, stored_reason, text
+from service.rules.text import Text, ntext, read_texts, stored, text
 
 LANGUAGES = ["en", "vi", "zh-Hant", "it", "pt", "uk"]
 # bga-taiwan, 21 cards (the hand of tests/api/test_discards.py): melds worth 12 points once the loose yA or wC is
@@ -200,10 +200,40 @@ def test_texts_are_english_strings_that_remember_their_message():
         "No rule-set has this id (GET /v1/rulesets/{id}: 404)."  # no parameters: braces are kept
 
 
-def test_stored_reasons_are_read_in_the_readers_language():
+def test_stored_texts_are_read_in_the_readers_language():
     """A job stores the English reason and its message; reading puts it in the reader's language and leaves
     the message out."""
-    stored = {"logs": [{"decisions": [{"event": 4, **stored_reason(text("unable to win"))}]}], "reason": "plain"}
-    read = read_reasons(stored, lambda t: f"<{t.message}>")
-    assert read == {"logs": [{"decisions": [{"event": 4, "reason": "<unable to win>"}]}], "reason": "plain"}
-    assert read_reasons(stored, str)["logs"][0]["decisions"][0] == {"event": 4, "reason": "unable to win"}
+    kept = {"logs": [{"decisions": [{"event": 4, **stored("reason", text("unable to win")), "rank": 2}]}],
+            "reason": "plain", "line": {**stored("text", "no message"), "points": 1}}
+    assert list(kept["logs"][0]["decisions"][0]) == ["event", "reason", "reason_i18n", "rank"]
+    read = read_texts(kept, lambda t: f"<{t.message}>")
+    assert read == {"logs": [{"decisions": [{"event": 4, "reason": "<unable to win>", "rank": 2}]}],
+                    "reason": "plain", "line": {"text": "no message", "points": 1}}
+    assert list(read["logs"][0]["decisions"][0]) == ["event", "reason", "rank"]  # the field keeps its place
+    assert read_texts(kept, str)["logs"][0]["decisions"][0] == {"event": 4, "reason": "unable to win", "rank": 2}
+
+
+def test_a_settlement_line_by_line_in_italian(client):
+    """The README's hand (exposed triple wS 1, concealed command 2, concealed triple yC 3: 6 points,
+    docs/rules.md#fc-melds), settled under the threshold of 10: the caller pays each opponent 10 + 1."""
+    response = client.post("/v1/settlements?lang=it", json={
+        "ruleset": "bga-taiwan", "seats": 4, "winner": 2, "hand": ["rG", "rA", "rE", "yC", "yC"],
+        "exposed": [{"kind": "triple", "cards": ["wS", "wS", "wS"]}], "public_card": "yC"})
+    body = response.get_json()
+    assert response.status_code == 200, body
+    lines = [line["text"] for line in body["breakdown"]]
+    assert "tris esposto wS wS wS" in lines and "Generale-Consigliere-Elefante coperto rG rA rE" in lines
+    assert "nessuna carta fortunata (mazzo esaurito): nessun bonus" in lines
+    assert "punti hu h = 1 esposti + 5 coperti + 0 carta fortunata = 6" in lines
+    assert "h = 6 < 10: chi dichiara paga a ogni avversario 10 + 1 = 11" in lines
+    assert "il posto 2 paga al posto 0 11" in lines
+    assert body["deltas"] == [11, 11, -33, 11]
+
+
+def test_chan_bonus_conditions_in_vietnamese(client):
+    english = client.get("/v1/rulesets/cardavia-chan").get_json()["bonuses"]
+    vietnamese = client.get("/v1/rulesets/cardavia-chan?lang=vi").get_json()["bonuses"]
+    assert [b["name"] for b in english] == [b["name"] for b in vietnamese]
+    conditions = {b["name"]: b["condition"] for b in vietnamese}
+    assert conditions["bach_dinh"] == "Bạch định: không có lá đỏ nào"
+    assert conditions["u_chi"] == "Ù chì: Ù lá nọc lật ở cửa mình"
