@@ -7,8 +7,9 @@ domain `messages` holds the server's texts (advice reasons, problems, templates)
 (`t()` in static/*.js), delivered to a page as a JSON block of base.html. `python -m service i18n` extracts,
 updates and compiles them (docs/ui.md#languages).
 
-An answer with translated texts says their language in `Content-Language`; nothing runs on a request that
-translates nothing.
+Templates translate through Flask-Babel (its `_()` in Jinja, with this module's locale selector); the API
+translates its texts (`localize`, `_`, `ngettext`) with the catalogs loaded once per process. An answer with
+translated texts says their language in `Content-Language`; nothing runs on a request that translates nothing.
 """
 
 from __future__ import annotations
