@@ -31,6 +31,8 @@ DEFAULT = "en"
 #: The BCP 47 tag of each language (`<html lang>`, `Content-Language`), where it differs from the catalog's name.
 TAGS = {"zh_Hant": "zh-Hant"}
 COOKIE = "longcards_lang"
+#: The blueprints of the pages, which follow the switch's cookie (the pages and the API docs page).
+PAGES = ("ui", "swagger_ui")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DOMAINS = ("messages", "pages")
 
@@ -68,7 +70,7 @@ def select_locale() -> str:
     asked = request.args.get("lang")
     if asked and (found := supported(asked)):
         return found
-    if request.blueprint == "ui" and (cookie := request.cookies.get(COOKIE)) and (found := supported(cookie)):
+    if request.blueprint in PAGES and (cookie := request.cookies.get(COOKIE)) and (found := supported(cookie)):
         return found
     return best_of(request.headers.get("Accept-Language", ""))
 
