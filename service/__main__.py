@@ -8,6 +8,8 @@ any log is invalid, 2 when a file cannot be read or is not a replayable log.
 duplicate deals and prints each policy's figures (docs/advice.md#arena-how-strong-the-advice-plays).
 `python -m service learn --ruleset R --deals N --seed S [--out PATH]` fits a rule-set's value model
 (docs/advice.md#value).
+`python -m service i18n update|compile|check` extracts the texts for people into the gettext catalogs, compiles
+them, or lists what a catalog misses (docs/ui.md#languages).
 `python -m service hash-key NAME` reads an API key on stdin and prints its `NAME:sha256` entry for API_KEYS.
 """
 
@@ -99,6 +101,20 @@ def hash_key(name: str) -> int:
     return 0
 
 
+def catalogs(action: str) -> int:
+    """Update, compile or check the gettext catalogs; `check` exits 1 listing what is wrong."""
+    from . import catalogs as upkeep
+
+    if action == "check":
+        found = upkeep.problems()
+        for line in found:
+            print(line)
+        return 1 if found else 0
+    for path in upkeep.update() if action == "update" else upkeep.compile_all():
+        print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="python -m service")
@@ -117,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("files", nargs="+", metavar="FILE", help="a game-log JSON file, or - for standard input")
     keys = sub.add_parser("hash-key", help="read an API key on stdin, print its API_KEYS entry (name:sha256)")
     keys.add_argument("name", help="the key's name: the owner of the jobs it creates")
+    words = sub.add_parser("i18n", help="the gettext catalogs: update (extract + merge), compile, check")
+    words.add_argument("action", choices=["update", "compile", "check"])
     from .arena.cli import add_parser as add_arena
 
     add_arena(sub)
@@ -132,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         from .arena.cli import run as run_arena
 
         return run_arena(args)
+    if args.command == "i18n":
+        return catalogs(args.action)
     if args.command == "hash-key":
         return hash_key(args.name)
     if args.command == "audit":

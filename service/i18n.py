@@ -1,28 +1,155 @@
 """Texts for people in the reader's language: the locale of a request and the gettext catalogs behind it.
 
 The locale is chosen per request, and only when a text is translated: a `lang` query parameter naming a supported
-language wins, then the best match of `Accept-Language`, then English. Templates translate with `_()`; the pages'
-scripts with `t()` from `static/i18n.js`.
+language wins, then (pages only) the `longcards_lang` cookie the language switch sets, then the best match of
+`Accept-Language`, then English. Catalogs are gettext files under `service/translations/<lang>/LC_MESSAGES/`: the
+domain `messages` holds the server's texts (advice reasons, problems, templates), `pages` the pages' scripts' texts
+(`t()` in static/*.js), delivered to a page as a JSON block of base.html. `python -m service i18n` extracts,
+updates and compiles them (docs/ui.md#languages).
+
+Templates translate through Flask-Babel (its `_()` in Jinja, with this module's locale selector); the API
+translates its texts (`localize`, `_`, `ngettext`) with the catalogs loaded once per process. An answer with
+translated texts says their language in `Content-Language`; nothing runs on a request that translates nothing.
 """
 
 from __future__ import annotations
 
-from flask import Flask, request
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.support import NullTranslations, Translations
+from flask import Flask, Response, after_this_request, g, has_request_context, request
 from flask_babel import Babel
 
-#: The languages texts are written in; English is the source language of every message.
-LANGUAGES: tuple[str, ...] = ("en",)
+from .rules.text import Text
+
+#: The languages texts are written in, by their names in their own language; English is the source language.
+LANGUAGES: dict[str, str] = {"en": "English", "vi": "Tiếng Việt", "zh_Hant": "繁體中文", "it": "Italiano",
+                             "pt": "Português", "uk": "Українська"}
 DEFAULT = "en"
+#: The BCP 47 tag of each language (`<html lang>`, `Content-Language`), where it differs from the catalog's name.
+TAGS = {"zh_Hant": "zh-Hant"}
+COOKIE = "longcards_lang"
+#: The blueprints of the pages, which follow the switch's cookie (the pages and the API docs page).
+PAGES = ("ui", "swagger_ui")
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DOMAINS = ("messages", "pages")
+
+
+def tag(language: str) -> str:
+    """The BCP 47 tag of a supported language (`zh_Hant` -> `zh-Hant`)."""
+    return TAGS.get(language, language)
+
+
+@lru_cache(maxsize=256)
+def supported(asked: str) -> str | None:
+    """The supported language a language tag asks for (`vi-VN` -> `vi`; any Chinese -> `zh_Hant`, the only
+    Chinese the catalogs have), or None."""
+    primary = asked.strip().replace("_", "-").split("-")[0].lower()
+    if primary == "zh":
+        return "zh_Hant"
+    return primary if primary in LANGUAGES else None
+
+
+@lru_cache(maxsize=256)
+def best_of(header: str) -> str:
+    """The supported language an `Accept-Language` header prefers most (English when none)."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    for asked, _quality in parse_accept_header(header, LanguageAccept):
+        found = supported(asked)
+        if found:
+            return found
+    return DEFAULT
 
 
 def select_locale() -> str:
-    """The request's language: `?lang=`, then `Accept-Language`, then English."""
-    asked = request.args.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+    """The request's language: `?lang=`, then (pages) the switch's cookie, then `Accept-Language`, then English."""
+    asked = request.args.get("lang")
+    if asked and (found := supported(asked)):
+        return found
+    if request.blueprint in PAGES and (cookie := request.cookies.get(COOKIE)) and (found := supported(cookie)):
+        return found
+    return best_of(request.headers.get("Accept-Language", ""))
+
+
+def language() -> str:
+    """The language of the current request (English outside one)."""
+    if not has_request_context():
+        return DEFAULT
+    found = g.get("_language")
+    if found is None:
+        found = g._language = select_locale()
+        after_this_request(_content_language)
+    return str(found)
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def catalog(lang: str, domain: str = "messages") -> NullTranslations:
+    """A language's compiled catalog of a domain, loaded once per process (English: none, the ids are English)."""
+    return Translations.load(str(TRANSLATIONS), [lang], domain=domain)
+
+
+def _content_language(response: Response) -> Response:
+    """Say the language of the answer's texts (only answers that translated one come here)."""
+    response.headers["Content-Language"] = tag(g.get("_language") or DEFAULT)
+    return response
+
+
+def localize(value: Any) -> Any:
+    """A text in the request's language: a `Text` translated through the `messages` catalog; anything else as is
+    (a plain string stays as it is: it is no message)."""
+    if not isinstance(value, Text):
+        return value
+    lang = language()
+    if lang == DEFAULT:
+        return str(value)
+    found = catalog(lang)
+    return value.render(found.gettext, found.ngettext)
+
+
+def _(message: str, **params: Any) -> str:
+    """The English `message` (`{name}` placeholders filled from `params`) in the request's language."""
+    return localize(Text(message, params))
+
+
+def ngettext(one: str, many: str, n: int, **params: Any) -> str:
+    """A counted message in the request's language; `n` is also the `{n}` parameter."""
+    return localize(Text(one, {"n": n, **params}, many, n))
+
+
+def N_(message: str) -> str:
+    """Mark an English message for extraction without translating it here (tables built at import)."""
+    return message
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def page_catalog(lang: str) -> dict[str, Any]:
+    """The `pages` catalog of a language as the pages' `t()` reads it: messages by id (a list of plural forms for a
+    counted message) and the language's tag; English has none (the ids are the English texts)."""
+    messages: dict[str, Any] = {}
+    if lang != DEFAULT:
+        for key, value in getattr(catalog(lang, "pages"), "_catalog", {}).items():
+            if isinstance(key, tuple):  # (msgid, plural index) of a counted message
+                forms = messages.setdefault(key[0], [])
+                forms.extend([""] * (key[1] + 1 - len(forms)))
+                forms[key[1]] = value
+            elif key and value:
+                messages[key] = value
+    return {"lang": tag(lang), "messages": messages}
+
+
+def template_globals() -> dict[str, Any]:
+    """What base.html needs to speak the reader's language: its tag, the switch's entries, the pages' catalog."""
+    lang = language()
+    return {"lang": lang, "lang_tag": tag(lang), "lang_name": LANGUAGES[lang], "languages": [(code, tag(code), name)
+                                                               for code, name in LANGUAGES.items()],
+            "page_catalog": page_catalog(lang)}
 
 
 def init_app(app: Flask) -> None:
     """Install the catalogs and the locale selector (nothing runs per request until a text is translated)."""
-    Babel(app, locale_selector=select_locale, default_locale=DEFAULT)
+    Babel(app, locale_selector=select_locale, default_locale=DEFAULT, default_domain="messages",
+          default_translation_directories=str(TRANSLATIONS))

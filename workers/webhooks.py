@@ -17,6 +17,7 @@ from typing import Any
 
 from service.jobs.callbacks import SECRET_ENV
 from service.jobs.queues import DELIVER_WEBHOOK, enqueue
+from service.rules.text import read_texts
 
 from .callbacks import CallbackRefused, allow_private, post
 
@@ -71,7 +72,7 @@ def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs:
     url = job.meta.get("callback_url")
     if url:
         enqueue(DELIVER_WEBHOOK, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
-                                                   "result": result}, ttl=job.result_ttl)
+                                                   "result": read_texts(result, str)}, ttl=job.result_ttl)
 
 
 def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:

@@ -18,6 +18,7 @@ from flask import Flask
 from flask_smorest import Api as SmorestApi
 from flask_smorest.utils import prepare_response
 
+from .. import i18n
 from ..http.errors import PROBLEM_TYPE, ProblemSchema, handle_http_exception
 from .common import CARD_COMPONENTS, Card, OneOf, card_components
 
@@ -109,6 +110,19 @@ def register_blueprints(app: Flask) -> Api:
         "ApiKeyBearer", {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer <API key>"})
     api.spec.components.security_scheme(
         "ApiKeyHeader", {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "the API key"})
+    languages = ", ".join(f"`{i18n.tag(code)}` ({name})" for code, name in i18n.LANGUAGES.items())
+    api.spec.components.parameter("Lang", "query", {
+        "name": "lang",
+        "description": f"The language of the answer's texts for people (advice `reason`s, the `message`s of a hand's "
+                       f"`reasons`, problem `title`, `detail` and `errors` messages): {languages}; it wins over "
+                       f"`Accept-Language`. Codes, card codes and field names never change. The answer says its "
+                       f"language in `Content-Language`.",
+        "required": False, "schema": {"type": "string", "example": "vi"}})
+    api.spec.components.parameter("AcceptLanguage", "header", {
+        "name": "Accept-Language",
+        "description": "The languages the reader prefers (RFC 9110): the best supported one is used, else English; "
+                       "any Chinese is answered in Traditional Chinese (`zh-Hant`).",
+        "required": False, "schema": {"type": "string", "example": "vi, en;q=0.5"}})
     for name, component in card_components().items():
         api.spec.components.schema(name, component)
     for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, drills, jobs,

@@ -11,6 +11,8 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
+from ..rules.text import text
+
 
 class Parser(FlaskParser):
     """webargs' Flask parser with orjson decoding; invalid JSON still raises json.JSONDecodeError (400), and a
@@ -19,7 +21,8 @@ class Parser(FlaskParser):
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             shown = req.mimetype or "none"
-            raise UnsupportedMediaType(f"the request body must be application/json (Content-Type: {shown})")
+            raise UnsupportedMediaType(text("the request body must be application/json (Content-Type: {type})",
+                                            type=shown))
         data = req.get_data(cache=True)
         if not data:
             return core.missing
@@ -64,6 +67,18 @@ def document_keys(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
     return doc
 
 
+#: The language parameters (components registered by service/api/__init__.py): every operation whose answers
+#: may hold texts for people (advice reasons, problem titles and details) reads them.
+LANGUAGE_PARAMETERS = ["Lang", "AcceptLanguage"]
+
+
+def document_languages(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
+    """Add the `lang` query parameter and the `Accept-Language` header to an operation."""
+    parameters = doc.setdefault("parameters", [])
+    parameters.extend(p for p in LANGUAGE_PARAMETERS if p not in parameters)
+    return doc
+
+
 def document_problems(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
     """Give every error answer of an operation its problem+json body (a generated client then parses it), and
     an operation with a JSON body its 400, 413 and 415."""
@@ -92,4 +107,5 @@ class Blueprint(flask_smorest.Blueprint):
             self._prepare_doc_cbks.append(document_keys)
         if prefix:
             self._prepare_doc_cbks.append(document_429)
+            self._prepare_doc_cbks.append(document_languages)
         self._prepare_doc_cbks.append(document_problems)

@@ -19,6 +19,10 @@ RULESET_IDS = tuple(r.id for r in all_rulesets())
 CARD_CODES = ALL_CODES + CHAN_CODES
 MELD_KINDS = KINDS + PAIR_KINDS
 
+#: The description of a text for people in an answer.
+READER_LANGUAGE = ("a text for people, in the reader's language (`lang`, else `Accept-Language`; "
+                   "docs/api.md#languages); never parse it: the other fields say the same as data")
+
 
 #: The card-code components of the spec, one per game family (their enums, named after the cards, are built in
 #: `card_components`).

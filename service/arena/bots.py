@@ -125,8 +125,8 @@ class BotProcess:
 
 def _clip(line: bytes) -> str:
     """A line as it may be quoted in an error: decoded, at most 200 characters."""
-    text = line.decode("utf-8", "replace")
-    return repr(text if len(text) <= 200 else text[:200] + "...")
+    decoded = line.decode("utf-8", "replace")
+    return repr(decoded if len(decoded) <= 200 else decoded[:200] + "...")
 
 
 #: This process's running bots by (command, seat, hello): one per bot and seat for the whole run.

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from flask import Flask, Response, current_app, g, request
 
 from ..config import ConfigError
+from ..rules.text import text
 from .cors import is_preflight
 from .errors import problem
 from .ratelimit import FailureLimit
@@ -59,8 +60,8 @@ def parse_keys(raw: str | Iterable[str] | None) -> tuple[tuple[str, str], ...]:
     else:
         entries = list(raw or ())
     keys: dict[str, str] = {}
-    for i, text in enumerate(e.strip() for e in entries):
-        name, _, hashed = text.partition(":")
+    for i, entry in enumerate(e.strip() for e in entries):
+        name, _, hashed = entry.partition(":")
         if not NAME.fullmatch(name) or not DIGEST.fullmatch(hashed):
             # The entry itself is not echoed: a plain key pasted here by mistake must not reach the logs.
             raise ConfigError(f"LONGCARDS_API_KEYS entry {i} is not name:sha256hex (python -m service hash-key NAME)")
@@ -110,17 +111,17 @@ def require_key() -> Response | None:
     address = request.remote_addr or "unknown"
     wait = failures.retry_after(address) if failures else None
     if wait is not None:
-        return problem(429, "rate_limited", "too many failed authentications from this address; retry later",
+        return problem(429, "rate_limited", text("too many failed authentications from this address; retry later"),
                        headers={"Retry-After": str(wait)})
     key = presented_key()
     name = None if key is None else key_name(key, current_app.extensions["longcards_api_keys"])
     if name is None and failures:
         failures.failed(address)
     if key is None:
-        return problem(401, "missing_api_key", "an API key is required: Authorization: Bearer <key> or X-API-Key",
+        return problem(401, "missing_api_key", text("an API key is required: Authorization: Bearer <key> or X-API-Key"),
                        headers={"WWW-Authenticate": "Bearer"})
     if name is None:
-        return problem(403, "invalid_api_key", "the API key is not valid")
+        return problem(403, "invalid_api_key", text("the API key is not valid"))
     g.api_key = name
     return None
 

@@ -13,10 +13,13 @@ import marshmallow as ma
 from flask import Flask, Response, has_request_context, json
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
+from .. import i18n
+from ..i18n import N_
 from ..rules.errors import DomainError
-from .problems import PROBLEMS, uri
+from ..rules.text import Text, text
+from .problems import PHRASES, PROBLEMS, uri
 from .requestid import request_id
 
 PROBLEM_TYPE = "application/problem+json"
@@ -31,27 +34,36 @@ HTTP_CODES = {
     400: "malformed_json", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
     415: "unsupported_media_type", 422: "invalid_request", 429: "rate_limited", 500: "internal_error",
 }
+#: werkzeug's descriptions of the HTTP errors the service answers with them (404, 405).
+DESCRIPTIONS = {
+    NotFound.description: N_("The requested URL was not found on the server. If you entered the URL manually please "
+                             "check your spelling and try again."),
+    MethodNotAllowed.description: N_("The method is not allowed for the requested URL."),
+}
 #: marshmallow's default messages as people read them ("must be an integer", not "Not a valid integer.").
 MESSAGES = {
-    "Not a valid integer.": "must be an integer", "Not a valid string.": "must be a string",
-    "Not a valid boolean.": "must be true or false", "Not a valid number.": "must be a number",
-    "Not a valid list.": "must be an array", "Not a valid mapping type.": "must be an object",
-    "Invalid type.": "must be an object", "Invalid input type.": "must be an object",
-    "Missing data for required field.": "is required", "Field may not be null.": "must not be null",
-    "Unknown field.": "is not a field of this request", "Not a valid URL.": "must be an http(s) URL",
-    "Number too large.": "is too large", "Not a valid utf-8 string.": "must be valid UTF-8",
-    "Special numeric values (nan or infinity) are not permitted.": "must be a finite number",
+    "Not a valid integer.": N_("must be an integer"), "Not a valid string.": N_("must be a string"),
+    "Not a valid boolean.": N_("must be true or false"), "Not a valid number.": N_("must be a number"),
+    "Not a valid list.": N_("must be an array"), "Not a valid mapping type.": N_("must be an object"),
+    "Invalid type.": N_("must be an object"), "Invalid input type.": N_("must be an object"),
+    "Missing data for required field.": N_("is required"), "Field may not be null.": N_("must not be null"),
+    "Unknown field.": N_("is not a field of this request"), "Not a valid URL.": N_("must be an http(s) URL"),
+    "Number too large.": N_("is too large"), "Not a valid utf-8 string.": N_("must be valid UTF-8"),
+    "Special numeric values (nan or infinity) are not permitted.": N_("must be a finite number"),
 }
+#: marshmallow's messages with values in them: the pattern and the message it becomes, named groups as parameters.
 PATTERNS = (
-    (re.compile(r"Must be greater than or equal to (\S+) and less than or equal to (\S+)\."), r"must be \1 to \2"),
-    (re.compile(r"Must be greater than or equal to (\S+)\."), r"must be at least \1"),
-    (re.compile(r"Must be less than or equal to (\S+)\."), r"must be at most \1"),
-    (re.compile(r"Must be (greater|less) than (\S+)\."), r"must be \1 than \2"),
-    (re.compile(r"Length must be between (\d+) and (\d+)\."), r"length must be \1 to \2"),
-    (re.compile(r"Length must be (\d+)\."), r"length must be \1"),
-    (re.compile(r"Longer than maximum length (\d+)\."), r"length must be at most \1"),
-    (re.compile(r"Shorter than minimum length (\d+)\."), r"length must be at least \1"),
-    (re.compile(r"Must be one of: (.*)\."), r"must be one of: \1"),
+    (re.compile(r"Must be greater than or equal to (?P<low>\S+) and less than or equal to (?P<high>\S+)\."),
+     N_("must be {low} to {high}")),
+    (re.compile(r"Must be greater than or equal to (?P<low>\S+)\."), N_("must be at least {low}")),
+    (re.compile(r"Must be less than or equal to (?P<high>\S+)\."), N_("must be at most {high}")),
+    (re.compile(r"Must be greater than (?P<low>\S+)\."), N_("must be greater than {low}")),
+    (re.compile(r"Must be less than (?P<high>\S+)\."), N_("must be less than {high}")),
+    (re.compile(r"Length must be between (?P<low>\d+) and (?P<high>\d+)\."), N_("length must be {low} to {high}")),
+    (re.compile(r"Length must be (?P<length>\d+)\."), N_("length must be {length}")),
+    (re.compile(r"Longer than maximum length (?P<high>\d+)\."), N_("length must be at most {high}")),
+    (re.compile(r"Shorter than minimum length (?P<low>\d+)\."), N_("length must be at least {low}")),
+    (re.compile(r"Must be one of: (?P<values>.*)\."), N_("must be one of: {values}")),
 )
 
 
@@ -81,29 +93,39 @@ class TooManyRequests(Exception):
 
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
             headers: Mapping[str, str] | None = None) -> Response:
-    """Build a problem+json response."""
+    """Build a problem+json response; its title, detail and messages in the reader's language where they are
+    messages (`Text`; the code never changes), with `Content-Language`."""
     if code not in PROBLEMS:
         log.warning("problem code %r has no entry in service.http.problems", code)
+    localize = i18n.localize if has_request_context() else str
     body: dict[str, Any] = {
-        "type": uri(code), "title": HTTPStatus(status).phrase, "status": status,
-        "detail": clip(detail, 2 * MAX_ERROR_TEXT), "code": code,
+        "type": uri(code), "title": localize(title(status)), "status": status,
+        "detail": clip(localize(detail), 2 * MAX_ERROR_TEXT), "code": code,
     }
     if errors:
         shown = list(errors.items())[:MAX_REPORTED_ERRORS]
-        body["errors"] = {clip(k): [clip(m) for m in list(v)[:MAX_REPORTED_ERRORS]] for k, v in shown}
+        body["errors"] = {clip(k): [clip(localize(m)) for m in list(v)[:MAX_REPORTED_ERRORS]] for k, v in shown}
         if len(errors) > len(shown):
             body["errors_omitted"] = len(errors) - len(shown)
     if has_request_context():
         body["request_id"] = request_id()
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+    if has_request_context():
+        response.headers["Content-Language"] = i18n.tag(i18n.language())
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
 
 
-def clip(text: str, limit: int = MAX_ERROR_TEXT) -> str:
-    """`text`, cut to `limit` characters with an ellipsis."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def title(status: int) -> Text | str:
+    """A problem's title: the HTTP status phrase (a message where the catalogs have it)."""
+    phrase = HTTPStatus(status).phrase
+    return Text(PHRASES[status]) if status in PHRASES and PHRASES[status] == phrase else phrase
+
+
+def clip(value: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """`value`, cut to `limit` characters with an ellipsis."""
+    return value if len(value) <= limit else value[:limit - 3] + "..."
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -128,12 +150,13 @@ def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def readable(message: str) -> str:
-    """A marshmallow message as a person reads it beside the field name."""
+    """A marshmallow message as a person reads it beside the field name (a message the catalogs translate)."""
     if message in MESSAGES:
-        return MESSAGES[message]
+        return Text(MESSAGES[message])
     for pattern, replacement in PATTERNS:
-        if pattern.fullmatch(message):
-            return pattern.sub(replacement, message)
+        found = pattern.fullmatch(message)
+        if found:
+            return Text(replacement, found.groupdict())
     return message
 
 
@@ -143,19 +166,24 @@ def handle_http_exception(error: HTTPException) -> Response:
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
     if status == 400 and messages is not None:
-        return problem(400, "malformed_json", "the request body is not valid JSON", flatten(messages) or None)
+        return problem(400, "malformed_json", text("the request body is not valid JSON"), flatten(messages) or None)
     if status == 422 and messages is not None:
         errors = flatten(messages)
         names = sorted(errors)
-        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        return problem(422, "invalid_request", f"invalid fields: {', '.join(names[:10])}{more}", errors)
+        shown = ", ".join(names[:10])
+        fields_detail = (text("invalid fields: {fields} and {more} more", fields=shown, more=len(names) - 10)
+                         if len(names) > 10 else text("invalid fields: {fields}", fields=shown))
+        return problem(422, "invalid_request", fields_detail, errors)
     if status == 413:
-        return problem(413, "payload_too_large", "the request body exceeds the configured maximum size")
+        return problem(413, "payload_too_large", text("the request body exceeds the configured maximum size"))
     code = HTTP_CODES.get(status, "http_error")
     # Keep protocol headers werkzeug sets (e.g. `Allow` on 405, RFC 9110), not its HTML content type.
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     headers.update(data.get("headers") or {})
-    return problem(status, code, error.description or HTTPStatus(status).phrase, headers=headers)
+    detail = error.description or HTTPStatus(status).phrase
+    if detail in DESCRIPTIONS:  # werkzeug's own wording: a message
+        detail = Text(DESCRIPTIONS[detail])
+    return problem(status, code, detail, headers=headers)
 
 
 def handle_domain_error(error: DomainError) -> Response:
@@ -172,14 +200,14 @@ def handle_too_many(error: TooManyRequests) -> Response:
 def handle_redis_down(error: Exception) -> Response:
     """Redis unreachable: job endpoints answer 503 with Retry-After; nothing was enqueued."""
     log.warning("redis unavailable: %s", error)
-    return problem(503, "jobs_unavailable", "the job queue (Redis) is unavailable; retry later",
+    return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
                    headers={"Retry-After": "5"})
 
 
 def handle_unexpected(error: Exception) -> Response:
     """Anything else is a bug: log it, answer a problem (never an HTML 500)."""
     log.exception("unhandled error", exc_info=error)
-    return problem(500, "internal_error", "internal error; it has been logged")
+    return problem(500, "internal_error", text("internal error; it has been logged"))
 
 
 def register(app: Flask) -> None:

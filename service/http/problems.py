@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..i18n import N_
+
 
 class Problem(NamedTuple):
     """One problem type: status (and another status some endpoint answers), when it happens, how to fix it."""
@@ -18,104 +20,120 @@ class Problem(NamedTuple):
     other_status: int | None = None
 
 
+#: The HTTP status phrases (a problem's `title`), marked for the catalogs.
+PHRASES = {
+    400: N_("Bad Request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not Found"),
+    405: N_("Method Not Allowed"), 409: N_("Conflict"), 413: N_("Request Entity Too Large"),
+    415: N_("Unsupported Media Type"), 422: N_("Unprocessable Entity"), 429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"), 503: N_("Service Unavailable"),
+}
+
+
 def uri(code: str) -> str:
     """The `type` URI of a problem code (served by GET /problems/{code})."""
     return f"/problems/{code}"
 
 
-_FIX_FIELD = "Correct the field named in `errors` and send the request again."
-_RULESETS = "GET /v1/rulesets lists the rule-sets, their cards and options."
+_FIX_FIELD = N_("Correct the field named in `errors` and send the request again.")
+_RULESETS = N_("GET /v1/rulesets lists the rule-sets, their cards and options.")
 
 PROBLEMS: dict[str, Problem] = {
-    "malformed_json": Problem(400, "The request body is not valid JSON.", "Send one JSON document (UTF-8)."),
+    "malformed_json": Problem(400, N_("The request body is not valid JSON."), N_("Send one JSON document (UTF-8).")),
     "unsupported_media_type": Problem(
-        415, "A request body whose Content-Type is absent or not application/json.",
-        "Send the body as JSON with the header `Content-Type: application/json`."),
+        415, N_("A request body whose Content-Type is absent or not application/json."),
+        N_("Send the body as JSON with the header `Content-Type: application/json`.")),
     "invalid_request": Problem(
-        422, "A field has the wrong type, is missing, is not allowed, or is out of range (schema validation).",
-        _FIX_FIELD + " The API docs (/docs) show each field's type and range."),
+        422, N_("A field has the wrong type, is missing, is not allowed, or is out of range (schema validation)."),
+        N_("Correct the field named in `errors` and send the request again. The API docs (/docs) show each field's "
+           "type and range.")),
     "invalid_field": Problem(
-        422, "A field the rest of the request rules out: `history` outside cardavia-chan, an empty `candidates`.",
+        422, N_("A field the rest of the request rules out: `history` outside cardavia-chan, an empty `candidates`."),
         _FIX_FIELD),
-    "unknown_ruleset": Problem(422, "No rule-set has this id (GET /v1/rulesets/{id}: 404).", _RULESETS, 404),
-    "unknown_option": Problem(422, "An option name the rule-set does not have.", _RULESETS),
-    "invalid_option": Problem(422, "An option value of the wrong type or outside its range.", _RULESETS),
+    "unknown_ruleset": Problem(422, N_("No rule-set has this id (GET /v1/rulesets/{id}: 404)."), _RULESETS, 404),
+    "unknown_option": Problem(422, N_("An option name the rule-set does not have."), _RULESETS),
+    "invalid_option": Problem(422, N_("An option value of the wrong type or outside its range."), _RULESETS),
     "unknown_card": Problem(
-        422, "Not a card code of the rule-set (codes are case-sensitive; flowers only in cardavia-flowers).",
+        422, N_("Not a card code of the rule-set (codes are case-sensitive; flowers only in cardavia-flowers)."),
         _RULESETS),
     "impossible_card_count": Problem(
-        422, "More copies of a card than the deck has (a fifth copy, a second flower) across hand, exposed melds, "
-        "public card and lucky card.", "Remove the surplus card named in `errors`."),
+        422, N_("More copies of a card than the deck has (a fifth copy, a second flower) across hand, exposed melds, "
+        "public card and lucky card."), N_("Remove the surplus card named in `errors`.")),
     "too_many_cards": Problem(
-        422, "More than 21 cards (Chắn: 20) in hand, exposed melds and public card.", "Send one player's cards."),
-    "invalid_meld": Problem(422, "An exposed meld whose cards do not form its `kind`.",
-                            "Give the meld kind its cards form; GET /v1/rulesets lists the meld kinds."),
+        422, N_("More than 21 cards (Chắn: 20) in hand, exposed melds and public card."),
+        N_("Send one player's cards.")),
+    "invalid_meld": Problem(422, N_("An exposed meld whose cards do not form its `kind`."),
+                            N_("Give the meld kind its cards form; GET /v1/rulesets lists the meld kinds.")),
     "invalid_seat": Problem(
-        422, "A seat count the rule-set does not allow (cardavia-flowers and cardavia-chan: 4), or a winner, seat, "
-        "opponent seat or `from_seat` that is not a seat of the table.",
-        "Give seat indices 0..seats-1 and a seat count the rule-set allows."),
+        422, N_("A seat count the rule-set does not allow (cardavia-flowers and cardavia-chan: 4), or a winner, seat, "
+        "opponent seat or `from_seat` that is not a seat of the table."),
+        N_("Give seat indices 0..seats-1 and a seat count the rule-set allows.")),
     "missing_public_card": Problem(
-        422, "Claims asked for (`seat_role` or `card_source`) without a `public_card`.",
-        "Add the `public_card` on offer, or leave out `seat_role` and `card_source`."),
-    "not_a_win": Problem(422, "A settlement of a hand that does not win.",
-                         "Check the hand with POST /v1/hu first; settle only a winning hand."),
+        422, N_("Claims asked for (`seat_role` or `card_source`) without a `public_card`."),
+        N_("Add the `public_card` on offer, or leave out `seat_role` and `card_source`.")),
+    "not_a_win": Problem(422, N_("A settlement of a hand that does not win."),
+                         N_("Check the hand with POST /v1/hu first; settle only a winning hand.")),
     "not_in_ruleset": Problem(
-        422, "A field the rule-set has no use for (`lucky_card` outside bga-taiwan, `context` outside Chắn).",
-        "Leave the field out."),
-    "deltas_not_zero_sum": Problem(422, "A match round whose deltas do not sum to 0.",
-                                   "Give each round's deltas as a settlement answers them: they sum to 0."),
-    "inconsistent_context": Problem(422, "A Chắn win context flag that contradicts the cards or another flag.",
-                                    "Give only the flags that hold for this win."),
+        422, N_("A field the rule-set has no use for (`lucky_card` outside bga-taiwan, `context` outside Chắn)."),
+        N_("Leave the field out.")),
+    "deltas_not_zero_sum": Problem(422, N_("A match round whose deltas do not sum to 0."),
+                                   N_("Give each round's deltas as a settlement answers them: they sum to 0.")),
+    "inconsistent_context": Problem(422, N_("A Chắn win context flag that contradicts the cards or another flag."),
+                                    N_("Give only the flags that hold for this win.")),
     "wrong_card_count": Problem(
-        422, "A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds; a claim decision 20 (Chắn: "
-        "19) plus the public card.",
-        "Send the hand as it is when the player must discard, the card just taken included; for a claim, the hand "
-        "between turns and the public card apart."),
-    "illegal_discard": Problem(422, "A search candidate that is not a legal discard of the hand.",
-                               "Give legal discards only (POST /v1/discards lists them), or no candidates."),
+        422, N_("A discard decision needs 21 cards (Chắn: 20) in hand and exposed melds; a claim decision 20 (Chắn: "
+        "19) plus the public card."),
+        N_("Send the hand as it is when the player must discard, the card just taken included; for a claim, the hand "
+        "between turns and the public card apart.")),
+    "illegal_discard": Problem(422, N_("A search candidate that is not a legal discard of the hand."),
+                               N_("Give legal discards only (POST /v1/discards lists them), or no candidates.")),
     "no_legal_discard": Problem(
-        422, "A hand with no legal discard (only Generals and flowers; Chắn: capture rules 2, 3, 6).",
-        "Check the hand: a player who must discard holds at least one card he may discard."),
-    "duplicate_candidate": Problem(422, "A search candidate given twice.",
-                                   "Give each candidate discard once."),
+        422, N_("A hand with no legal discard (only Generals and flowers; Chắn: capture rules 2, 3, 6)."),
+        N_("Check the hand: a player who must discard holds at least one card he may discard.")),
+    "duplicate_candidate": Problem(422, N_("A search candidate given twice."),
+                                   N_("Give each candidate discard once.")),
     "review_too_long": Problem(
-        422, "A deep review whose worst case (discards x `review.time_budget`) exceeds 300 s.",
-        "Lower `review.time_budget`, send fewer logs, or use the exact review."),
-    "invalid_log": Problem(422, "A game log whose frame cannot be replayed.",
-                           "Correct the log field named in `errors`; GET /v1/schemas/game-log describes the format."),
-    "wrong_deal_size": Problem(422, "A seat's initial deal of the wrong size for the rule-set and the dealer.",
-                               "Give each seat the cards it was dealt (the dealer one more)."),
-    "webhooks_disabled": Problem(422, "A `callback_url` while the service has no webhook secret.",
-                                 "Leave `callback_url` out and poll the job, or ask the operator to enable webhooks."),
-    "invalid_callback_url": Problem(422, "A `callback_url` that does not resolve, resolves to a non-public "
-                                    "address, or to an IPv6 form embedding an IPv4 address.",
-                                    "Give a public http(s) URL."),
+        422, N_("A deep review whose worst case (discards x `review.time_budget`) exceeds 300 s."),
+        N_("Lower `review.time_budget`, send fewer logs, or use the exact review.")),
+    "invalid_log": Problem(422, N_("A game log whose frame cannot be replayed."),
+                           N_("Correct the log field named in `errors`; GET /v1/schemas/game-log describes "
+                              "the format.")),
+    "wrong_deal_size": Problem(422, N_("A seat's initial deal of the wrong size for the rule-set and the dealer."),
+                               N_("Give each seat the cards it was dealt (the dealer one more).")),
+    "webhooks_disabled": Problem(422, N_("A `callback_url` while the service has no webhook secret."),
+                                 N_("Leave `callback_url` out and poll the job, or ask the operator to enable "
+                                    "webhooks.")),
+    "invalid_callback_url": Problem(422, N_("A `callback_url` that does not resolve, resolves to a non-public "
+                                    "address, or to an IPv6 form embedding an IPv4 address."),
+                                    N_("Give a public http(s) URL.")),
     "idempotency_key_reused": Problem(
-        422, "An `Idempotency-Key` already used with another request body.",
-        "Send a new key for a new request; the same key only repeats the same request."),
-    "missing_api_key": Problem(401, "API keys are configured and the request carries none.",
-                               "Send `Authorization: Bearer <key>` or `X-API-Key: <key>`."),
-    "invalid_api_key": Problem(403, "The key is not one the service knows.", "Check the key; ask for a new one."),
-    "rate_limited": Problem(429, "Over the configured rate limit, or too many failed authentications from the "
-                            "address.", "Wait the `Retry-After` seconds; `RateLimit-Remaining` shows what is left."),
+        422, N_("An `Idempotency-Key` already used with another request body."),
+        N_("Send a new key for a new request; the same key only repeats the same request.")),
+    "missing_api_key": Problem(401, N_("API keys are configured and the request carries none."),
+                               N_("Send `Authorization: Bearer <key>` or `X-API-Key: <key>`.")),
+    "invalid_api_key": Problem(403, N_("The key is not one the service knows."),
+                               N_("Check the key; ask for a new one.")),
+    "rate_limited": Problem(429, N_("Over the configured rate limit, or too many failed authentications from the "
+                                    "address."),
+                            N_("Wait the `Retry-After` seconds; `RateLimit-Remaining` shows what is left.")),
     "too_many_active_jobs": Problem(
-        429, "A job submission while the caller already has the most jobs queued or running that it may have.",
-        "Wait the `Retry-After` seconds, or for a job to end (GET /v1/jobs lists yours), then submit again."),
-    "payload_too_large": Problem(413, "A request body over the configured maximum size.",
-                                 "Send a smaller body: fewer logs per job, or one round per log."),
-    "not_found": Problem(404, "No resource at this path.", "Check the path; /docs lists every endpoint."),
-    "method_not_allowed": Problem(405, "A method the path does not serve.", "Use a method the `Allow` header lists."),
-    "job_not_found": Problem(404, "No job with this id for this caller (another key's job included), or it "
-                             "expired.", "Use the id (or `Location`) the submission answered, with the same key."),
-    "job_not_cancelable": Problem(409, "DELETE of a job that has already ended, or whose end (its result or its "
-                                       "failure) is being recorded.", "Nothing to do: read the job."),
-    "job_failed": Problem(500, "A job's `error` when it failed after its retries.",
-                          "Send the job again; if it fails again, report its id."),
-    "jobs_unavailable": Problem(503, "The job queue (Redis) does not answer; nothing was enqueued.",
-                                "Retry after the `Retry-After` seconds."),
-    "not_ready": Problem(503, "/readyz: Redis does not answer or no worker is alive.",
-                         "Retry after the `Retry-After` seconds; the operator starts Redis or workers."),
-    "internal_error": Problem(500, "A bug in the service; it has been logged.", "Report the `request_id`."),
+        429, N_("A job submission while the caller already has the most jobs queued or running that it may have."),
+        N_("Wait the `Retry-After` seconds, or for a job to end (GET /v1/jobs lists yours), then submit again.")),
+    "payload_too_large": Problem(413, N_("A request body over the configured maximum size."),
+                                 N_("Send a smaller body: fewer logs per job, or one round per log.")),
+    "not_found": Problem(404, N_("No resource at this path."), N_("Check the path; /docs lists every endpoint.")),
+    "method_not_allowed": Problem(405, N_("A method the path does not serve."),
+                                  N_("Use a method the `Allow` header lists.")),
+    "job_not_found": Problem(404, N_("No job with this id for this caller (another key's job included), or it "
+                             "expired."), N_("Use the id (or `Location`) the submission answered, with the same key.")),
+    "job_not_cancelable": Problem(409, N_("DELETE of a job that has already ended, or whose end (its result or its "
+                                       "failure) is being recorded."), N_("Nothing to do: read the job.")),
+    "job_failed": Problem(500, N_("A job's `error` when it failed after its retries."),
+                          N_("Send the job again; if it fails again, report its id.")),
+    "jobs_unavailable": Problem(503, N_("The job queue (Redis) does not answer; nothing was enqueued."),
+                                N_("Retry after the `Retry-After` seconds.")),
+    "not_ready": Problem(503, N_("/readyz: Redis does not answer or no worker is alive."),
+                         N_("Retry after the `Retry-After` seconds; the operator starts Redis or workers.")),
+    "internal_error": Problem(500, N_("A bug in the service; it has been logged."), N_("Report the `request_id`.")),
 }
 
 

@@ -20,6 +20,7 @@ from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from ..jobs.queues import redis_url
+from ..rules.text import text
 from .cors import is_preflight
 from .errors import problem
 
@@ -95,7 +96,7 @@ def handle_rate_limited(error: RateLimitExceeded) -> Response:
             retry_after = max(1, math.ceil(current.window.reset_time - time.time()))
     except Exception:  # the storage failed between the hit and this read: keep the defaults
         pass
-    return problem(429, "rate_limited", f"rate limit exceeded ({limit}); retry later",
+    return problem(429, "rate_limited", text("rate limit exceeded ({limit}); retry later", limit=limit),
                    headers={"Retry-After": str(retry_after)})
 
 

@@ -22,7 +22,9 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from ..http.errors import TooManyRequests
+from ..i18n import _, localize
 from ..rules.errors import DomainError
+from ..rules.text import read_texts
 from .callbacks import SECRET_ENV, CallbackRefused
 from .callbacks import resolve as resolve_callback
 from .lifecycle import ENDED as ENDED_STATUSES
@@ -182,7 +184,7 @@ def submit(key: str, digest: str, ttl: int, make: Callable[[Pipeline, str], Job]
     a job made from another payload is refused: its job answers a different question. The key lives until its
     job has ended (then as long as the job)."""
     limit, active, connection = int(current_app.config.get("MAX_ACTIVE_JOBS") or 0), active_key(), redis()
-    for _ in range(attempts):
+    for _attempt in range(attempts):
         existing = cast("bytes | None", connection.get(key))
         if existing is not None:  # the common repeat, answered without building the job
             job = _named_job(existing.decode(), digest)
@@ -255,12 +257,13 @@ def job_json(job: Job, with_result: bool = True, logs_offset: int = 0, logs_limi
         "retries_left": job.retries_left, "result": None, "error": None, "links": {"self": f"/v1/jobs/{job.id}"},
     }
     if status == "finished" and with_result:
-        answer["result"] = read(job.connection, job, logs_offset, logs_limit)
+        # the result is stored language-neutral: its reasons are put in the reader's language here, as it is read
+        answer["result"] = read_texts(read(job.connection, job, logs_offset, logs_limit), localize)
     elif status == "failed":
         latest = job.latest_result()
         reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []
-        answer["error"] = {"type": "/problems/job_failed", "title": "Job failed", "status": 500,
-                           "detail": reason[0] if reason else "the job failed", "code": "job_failed"}
+        answer["error"] = {"type": "/problems/job_failed", "title": _("Job failed"), "status": 500,
+                           "detail": reason[0] if reason else _("the job failed"), "code": "job_failed"}
     return answer
 
 

@@ -27,6 +27,7 @@ from ..rules.chan.cards import code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair
 from ..rules.errors import DomainError
+from ..rules.text import stored
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -288,5 +289,5 @@ class ChanReplay(TurnReplay):
             return
         self.outcome = {
             "type": "win", "winner": seat, "points": result.points, "deltas": list(result.deltas),
-            "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
+            "breakdown": [{"step": li.step, **stored("text", li.text), "points": li.points} for li in result.breakdown],
         }

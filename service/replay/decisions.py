@@ -27,6 +27,7 @@ from typing import Any
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.protocol import RuleSet
+from ..rules.text import stored
 from ..rules.value import ValueModel, model_for, shown_value, unit_of
 from .log import Event
 
@@ -190,7 +191,7 @@ class DecisionReview:
             "event": self.offered_by, "seat": seat, "card": show(card), "role": role, "answer": actual.kind,
             "cards": [show(c) for c in actual.cards], "rank": actual.rank, "best": best.kind,
             "best_cards": [show(c) for c in best.cards], "options": len(analysis.options),
-            **self.pricing.price(best, actual, total), "reason": best.reason,
+            **self.pricing.price(best, actual, total), **stored("reason", best.reason),
             "ranking": [{"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "distance": o.distance,
                          "expected_gain": round(o.expected_gain, 4), "gain": o.gain,
                          "value": self.pricing.value(o, total)} for o in analysis.options],
@@ -221,7 +222,7 @@ class DecisionReview:
             "event": event.index, "seat": event.seat, "card": show(card), "rank": actual.rank,
             "best": [show(o.card) for o in analysis.options if o.rank == 1],
             "options": len(analysis.options), "distance": actual.distance, "best_distance": best.distance,
-            **self.pricing.price(best, actual, total), "reason": best.reason, "deep": None,
+            **self.pricing.price(best, actual, total), **stored("reason", best.reason), "deep": None,
             "ranking": [{"card": show(o.card), "rank": o.rank, "distance": o.distance,
                          "expected_gain": round(o.expected_gain, 4), "value": self.pricing.value(o, total)}
                         for o in analysis.options],

@@ -18,6 +18,7 @@ from ..rules.fourcolor.claims import Claim
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.melds import Meld, classify
 from ..rules.fourcolor.rulesets import fourcolor_ruleset
+from ..rules.text import stored
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -257,5 +258,5 @@ class FourColorReplay(TurnReplay):
         result = self.ruleset.settle(hand, self.options, self.seats, seat, lucky)
         self.outcome = {
             "type": "hu", "winner": seat, "points": result.points, "deltas": list(result.deltas),
-            "breakdown": [{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
+            "breakdown": [{"step": li.step, **stored("text", li.text), "points": li.points} for li in result.breakdown],
         }

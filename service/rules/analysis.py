@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .text import Text, text
+
 
 @dataclass(frozen=True)
 class Wait:
@@ -143,14 +145,25 @@ def ranked_claims(options: list[ClaimOption], describe: Callable[[ClaimOption], 
     return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
 
 
-def describe_answer(option: ClaimOption, code: Any, standing: str) -> str:
+#: The claims' kinds as a reason names them (the kind codes of docs/rules.md#fc-melds and the Chắn pairs).
+KIND_NAMES: dict[str, Text] = {
+    "general": text("General"), "flower": text("flower"), "pair": text("pair"), "triple": text("triple"),
+    "quad": text("quad"), "general_quad": text("four Generals"), "command": text("command"), "field": text("field"),
+    "soldiers3": text("three Soldiers"), "soldiers4": text("four Soldiers"),
+    "chan": text("Chắn"), "ca": text("Cạ"), "chiu": text("Chíu"),
+}
+
+
+def describe_answer(option: ClaimOption, code: Any, standing: str) -> Text:
     """The reason of pass or a claim (a win's reason is its family's), given where the hand it leaves stands."""
     if option.kind == "pass":
-        return f"pass: the hand stays {standing}"
+        return text("pass: the hand stays {standing}", standing=standing)
     cards = " ".join(code(c) for c in option.cards)
+    kind = KIND_NAMES.get(option.kind, option.kind)
     if option.follow is None:
-        return f"{option.kind} {cards}: no legal discard follows"
-    return f"{option.kind} {cards}, then discard {code(option.follow.card)}: {standing}"
+        return text("{kind} {cards}: no legal discard follows", kind=kind, cards=cards)
+    return text("{kind} {cards}, then discard {card}: {standing}", kind=kind, cards=cards,
+                card=code(option.follow.card), standing=standing)
 
 
 def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int, follows: bool = True,

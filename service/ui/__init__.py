@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, redirect, render_template
+from flask import Blueprint, Flask, Response, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from service.ui import rules_doc
+
+from .. import i18n
 
 HERE = Path(__file__).resolve().parent
 
@@ -23,9 +25,14 @@ blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_p
 
 
 def page(name: str, **context) -> Response:
-    """An HTML page (a few KB, its template compiled once), revalidated on every load so a new release is picked up."""
-    answer = Response(render_template(f"ui/{name}", **context), mimetype="text/html")
+    """An HTML page (a few KB, its template compiled once) in the reader's language, revalidated on every load so a
+    new release is picked up. A `?lang=` choice is kept in a cookie: the next page opens in that language."""
+    answer = Response(render_template(f"ui/{name}", **i18n.template_globals(), **context), mimetype="text/html")
     answer.headers["Cache-Control"] = "no-cache"
+    answer.vary.update(("Accept-Language", "Cookie"))
+    asked = request.args.get("lang")
+    if asked and i18n.supported(asked):
+        answer.set_cookie(i18n.COOKIE, i18n.tag(i18n.language()), max_age=365 * 24 * 3600, samesite="Lax")
     return answer
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import flask_swagger_ui
 from flask import Blueprint, Response, render_template, send_from_directory
 
+from ..i18n import select_locale, tag
+
 HERE = Path(__file__).resolve().parent
 DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 #: The blueprint's name: compression (service/http/compression.py) and the security headers key on it.
@@ -29,7 +31,8 @@ def blueprint(url: str, spec_url: str, title: str) -> Blueprint:
     @docs.get("/index.html")
     def page() -> Response:
         """The docs page, revalidated on every load."""
-        answer = Response(render_template("ui/docs.html", base=base, title=title, settings=settings),
+        answer = Response(render_template("ui/docs.html", base=base, title=title, settings=settings,
+                                          spec_url=spec_url, lang_tag=tag(select_locale())),
                           mimetype="text/html")
         answer.headers["Cache-Control"] = "no-cache"
         return answer

@@ -7,10 +7,12 @@ from typing import Any
 from flask import current_app
 from flask.views import MethodView
 
+from ...i18n import localize
 from ...replay.audit import audit
 from ...replay.trace import audit_with_tables
 from ...replay.violations import rule_of
 from ...rules.registry import get_ruleset
+from ...rules.text import read_texts
 from ..blueprint import Blueprint
 from ..caching import cached
 from ..common import CARD_CODES, CARD_COMPONENTS, echo
@@ -30,7 +32,8 @@ def audit_json(raw: dict, tables: bool = False) -> dict:
         valid=found.valid,
         violations=[{"event": v.event, "seat": v.seat, "code": v.code, "message": v.message, "rule": rule_of(v.code)}
                     for v in found.violations],
-        outcome=dict(found.outcome), recorded_result_matches=found.recorded_result_matches, events=found.events,
+        outcome=read_texts(dict(found.outcome), localize), recorded_result_matches=found.recorded_result_matches,
+        events=found.events,
     )
     if table_list is not None:
         answer["tables"] = table_list

@@ -8,6 +8,7 @@ from typing import Any
 from flask import jsonify
 from flask.views import MethodView
 
+from ...i18n import localize
 from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
@@ -60,10 +61,10 @@ def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: i
     out = []
     for o in analysis.options:
         follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
-                                                 "rank": o.follow.rank,
-                                                 "reason": o.follow.reason, **_figures(ruleset, o.follow, others),
+                                                 "rank": o.follow.rank, "reason": localize(o.follow.reason),
+                                                 **_figures(ruleset, o.follow, others),
                                                  "value": shown_value(model, o.follow, total)}
-        out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": o.reason,
+        out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": localize(o.reason),
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
                     **_figures(ruleset, o, others), "value": shown_value(model, o, total)})
     return {"forced": analysis.forced, "advice": out[0]["kind"], "choices": out}

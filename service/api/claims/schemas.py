@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import EchoSchema, card_field, card_list, integer
+from ..common import READER_LANGUAGE, EchoSchema, card_field, card_list, integer
 from ..discards.schemas import (
     VALUE_DESCRIPTION,
     CardCountSchema,
@@ -48,7 +48,7 @@ class ClaimOptionSchema(ma.Schema):
     cards = fields.List(card_field(), required=True, metadata={
         "description": "the meld exposed, the public card included; empty for pass and a win"})
     rank = fields.Integer(required=True, metadata={"description": "1 = the advice; equal rankings share a rank"})
-    reason = fields.String(required=True)
+    reason = fields.String(required=True, metadata={"description": READER_LANGUAGE})
     priority = fields.Integer(required=True, metadata={
         "description": "the claim's priority (higher takes the card; /v1/rulesets lists the classes); pass 0"})
     forced = fields.Boolean(required=True, metadata={

@@ -8,6 +8,7 @@ from typing import Any
 from flask import jsonify
 from flask.views import MethodView
 
+from ...i18n import localize
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
@@ -34,7 +35,8 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
     others = [s for s in range(seats) if s != seat]
     model, total = model_for(ruleset, options, seats), analysis.unseen_total
     discards = [{
-        "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": o.reason, "distance": o.distance,
+        "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": localize(o.reason),
+        "distance": o.distance,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in o.waits],

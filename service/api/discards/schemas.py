@@ -5,7 +5,16 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import BoundedList, EchoSchema, ExposedMeldSchema, RulesetRequestSchema, card_field, card_list, integer
+from ..common import (
+    READER_LANGUAGE,
+    BoundedList,
+    EchoSchema,
+    ExposedMeldSchema,
+    RulesetRequestSchema,
+    card_field,
+    card_list,
+    integer,
+)
 from ..hands.schemas import HistorySchema
 
 MAX_VISIBLE = 120
@@ -72,7 +81,7 @@ class DiscardOptionSchema(ma.Schema):
         "description": "copies of the discarded card the player has not seen: between discards that leave equally "
                        "good hands, the one with fewer unseen copies ranks first"})
     rank = fields.Integer(required=True, metadata={"description": "1 = best; equal rankings share a rank"})
-    reason = fields.String(required=True)
+    reason = fields.String(required=True, metadata={"description": READER_LANGUAGE})
     distance = fields.Integer(required=True, metadata={
         "description": "fewest cards to replace before one more card wins; 0 = waiting"})
     waits = fields.List(fields.Nested(WaitSchema), required=True)

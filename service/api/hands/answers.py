@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...i18n import _, localize
 from ...rules.chan.rulesets import chan_ruleset
 from ...rules.chan.scoring import win_points
 from ...rules.fourcolor.rulesets import fourcolor_ruleset
@@ -63,7 +64,7 @@ def fourcolor_hu(ruleset: RuleSet, options: dict, hand: Any) -> dict[str, Any]:
         "decompositions": result.decompositions, "card_count": result.card_count,
         "public_card": ruleset.card_code(hand.public_card) if hand.public_card is not None else None,
         "reasons": [] if result.hu else [
-            {"code": "incomplete_melds", "message": "hand and public card do not split completely into melds"}],
+            {"code": "incomplete_melds", "message": _("hand and public card do not split completely into melds")}],
         "chan_count": None, "ca_count": None, "unpaired": None,
     }
 
@@ -77,7 +78,7 @@ def chan_hu(ruleset: RuleSet, options: dict, hand: Any) -> dict[str, Any]:
         "melds": [meld_json(p, None) for p in result.pairs] if result.hu else None,
         "decompositions": 1 if result.hu else 0, "card_count": result.card_count,
         "public_card": ruleset.card_code(hand.public_card) if hand.public_card is not None else None,
-        "reasons": [{"code": c, "message": m} for c, m in result.reasons],
+        "reasons": [{"code": c, "message": localize(m)} for c, m in result.reasons],
         "chan_count": result.chan, "ca_count": result.ca,
         "unpaired": [ruleset.card_code(c) for c in result.unpaired],
     }

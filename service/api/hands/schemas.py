@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import CHAN_CARD, BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
+from ..common import CHAN_CARD, READER_LANGUAGE, BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
 
 ROLES = ["drawer", "next", "other", "discarder"]
 
@@ -90,7 +90,7 @@ class ReasonSchema(ma.Schema):
 
     code = fields.String(required=True, metadata={"enum": [
         "incomplete_melds", "card_count", "unpaired_cards", "too_few_chan", "chi_chi_rule"]})
-    message = fields.String(required=True)
+    message = fields.String(required=True, metadata={"description": READER_LANGUAGE})
 
 
 class HuResponseSchema(EchoSchema):

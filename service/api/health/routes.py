@@ -12,6 +12,7 @@ from rq import Worker
 from ...http.errors import problem
 from ...jobs.submit import redis
 from ...rules.registry import ENGINE_VERSION
+from ...rules.text import text
 from ..blueprint import Blueprint
 
 blp = Blueprint("health", __name__, description="Liveness")
@@ -63,7 +64,8 @@ class Ready(MethodView):
             connection.ping()
             workers = Worker.count(connection=connection)
         except RedisError as error:
-            return problem(503, "not_ready", f"Redis does not answer: {error}", headers={"Retry-After": "5"})
+            return problem(503, "not_ready", text("Redis does not answer: {error}", error=error),
+                           headers={"Retry-After": "5"})
         if workers < 1:
-            return problem(503, "not_ready", "no worker is alive", headers={"Retry-After": "5"})
+            return problem(503, "not_ready", text("no worker is alive"), headers={"Retry-After": "5"})
         return {"status": "ready", "redis": "ok", "workers": workers}

@@ -8,7 +8,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 from ..audits.schemas import OutcomeSchema
-from ..common import EchoSchema, card_field
+from ..common import READER_LANGUAGE, EchoSchema, card_field
 
 OBJECTIVES = ["expected_settlement", "win_probability"]
 STOPS = ["samples", "time_budget", "leader_clear"]
@@ -132,7 +132,7 @@ class DiscardDecisionSchema(ma.Schema):
         "description": "the value of the advised discard (the first ranked)"})
     expected_loss = fields.Float(required=True, metadata={"description": LOSS})
     loss_unit = loss_unit_field()
-    reason = fields.String(required=True)
+    reason = fields.String(required=True, metadata={"description": READER_LANGUAGE})
     deep = fields.Nested(DeepRatingSchema, required=True, allow_none=True)
     ranking = fields.List(fields.Nested(RankedDiscardSchema), required=True)
 
@@ -168,7 +168,7 @@ class ClaimDecisionSchema(ma.Schema):
     best_value = fields.Float(required=True, allow_none=True, metadata={"description": "the value of the advice"})
     expected_loss = fields.Float(required=True, metadata={"description": LOSS})
     loss_unit = loss_unit_field()
-    reason = fields.String(required=True)
+    reason = fields.String(required=True, metadata={"description": READER_LANGUAGE})
     ranking = fields.List(fields.Nested(RankedAnswerSchema), required=True)
 
 

@@ -6,12 +6,20 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from ...http.errors import problem
+from ...i18n import N_
 from ...jobs.lifecycle import job_ttl, request_cancel
 from ...jobs.listing import BadCursor, page
 from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
+from ...rules.text import Text, text
 from ..blueprint import Blueprint
 from .schemas import JOB_NOT_FOUND, JOBS_UNAVAILABLE, JobListArgsSchema, JobListSchema, JobSchema, ResultPageArgsSchema
+
+#: Why a job cannot be canceled: it has ended (how), or its end is being recorded (which).
+ENDED = {"finished": N_("job {id} already finished"), "failed": N_("job {id} already failed"),
+         "stopped": N_("job {id} already canceled"), "canceled": N_("job {id} already canceled")}
+ENDING = {"finish": N_("job {id} is ending: its result is being stored"),
+          "failure": N_("job {id} is ending: its failure is being recorded")}
 
 blp = Blueprint("jobs", __name__, url_prefix="/v1", description="Asynchronous jobs (RQ on Redis)")
 
@@ -47,7 +55,7 @@ class Jobs(MethodView):
         try:
             return job_json(load(job_id), logs_offset=args["logs_offset"], logs_limit=args["logs_limit"])
         except JobNotFound:
-            return problem(404, "job_not_found", f"no job {job_id!r}")
+            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
 
     @blp.doc(operationId="cancel_job")
     @blp.response(200, JobSchema(), description="canceled before it started: the job as it is now (`ended_at` "
@@ -63,15 +71,14 @@ class Jobs(MethodView):
         try:
             job = load(job_id)
         except JobNotFound:
-            return problem(404, "job_not_found", f"no job {job_id!r}")
+            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
         outcome, detail = request_cancel(redis(), job, job_ttl(job))
         if outcome == "gone":
-            return problem(404, "job_not_found", f"no job {job_id!r}")
+            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
         if outcome == "ended":
-            ended = "canceled" if detail == "stopped" else detail
-            return problem(409, "job_not_cancelable", f"job {job_id} already {ended}")
+            return problem(409, "job_not_cancelable", Text(ENDED.get(detail, ENDED["finished"]), {"id": job_id}))
         if outcome == "ending":
-            what = "its result is being stored" if detail == "finish" else "its failure is being recorded"
-            return problem(409, "job_not_cancelable", f"job {job_id} is ending: {what}")
+            ending = ENDING["finish" if detail == "finish" else "failure"]
+            return problem(409, "job_not_cancelable", Text(ending, {"id": job_id}))
         job.refresh()
         return job_json(job), 200 if outcome == "canceled" else 202

@@ -3,27 +3,26 @@ browsers, JSON otherwise). Open without an API key, like the docs."""
 
 from __future__ import annotations
 
-from http import HTTPStatus
-
 import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
-from markupsafe import escape
+from markupsafe import Markup, escape
 
-from ...http.errors import problem
+from ...http.errors import problem, title
 from ...http.problems import PROBLEMS, uri
+from ...i18n import _, language, localize, tag
+from ...rules.text import text
 from ..blueprint import Blueprint
 from ..caching import cached
 
 blp = Blueprint("problems", __name__, url_prefix="/problems", description="Problem types (error codes)")
 
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{code}</title></head>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{code}</title></head>
 <body><h1><code>{code}</code>: {status} {phrase}</h1>
-<p><strong>When:</strong> {when}</p>
-<p><strong>How to fix:</strong> {fix}</p>
-<p>Problem answers with this <code>type</code> are <code>application/problem+json</code> with a stable
-<code>code</code>; see the <a href="/docs">API docs</a>.</p></body></html>
+<p><strong>{when_label}</strong> {when}</p>
+<p><strong>{fix_label}</strong> {fix}</p>
+<p>{about}</p></body></html>
 """
 
 
@@ -41,10 +40,20 @@ class ProblemTypeSchema(ma.Schema):
 
 
 def describe(code: str) -> dict:
-    """The JSON description of a known code."""
+    """The JSON description of a known code, in the reader's language (the code itself never changes)."""
     entry = PROBLEMS[code]
-    return {"type": uri(code), "code": code, "status": entry.status, "title": HTTPStatus(entry.status).phrase,
-            "other_status": entry.other_status, "when": entry.when, "fix": entry.fix}
+    return {"type": uri(code), "code": code, "status": entry.status, "title": localize(title(entry.status)),
+            "other_status": entry.other_status, "when": _(entry.when), "fix": _(entry.fix)}
+
+
+def page(code: str, info: dict) -> str:
+    """The HTML page of a known code, in the reader's language."""
+    about = escape(_("Problem answers with this {type} are {media} with a stable {code}; see the {docs}.")).format(
+        type=Markup("<code>type</code>"), media=Markup("<code>application/problem+json</code>"),
+        code=Markup("<code>code</code>"), docs=Markup('<a href="/docs">{}</a>').format(_("API docs")))
+    return PAGE.format(lang=tag(language()), code=escape(code), status=info["status"], phrase=escape(info["title"]),
+                       when_label=escape(_("When:")), when=escape(info["when"]), fix_label=escape(_("How to fix:")),
+                       fix=escape(info["fix"]), about=about)
 
 
 @blp.route("/<string:code>")
@@ -58,10 +67,10 @@ class ProblemType(MethodView):
     def get(self, code: str):
         """Describe a problem code: its status, when it happens and how to fix the request."""
         if code not in PROBLEMS:
-            return problem(404, "not_found", f"no problem code {code!r}")
+            return problem(404, "not_found", text("no problem code {code}", code=repr(code)))
         info = describe(code)
         if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
-            page = PAGE.format(code=escape(code), status=info["status"], phrase=escape(info["title"]),
-                               when=escape(info["when"]), fix=escape(info["fix"]))
-            return Response(page, mimetype="text/html")
+            answer = Response(page(code, info), mimetype="text/html")
+            answer.vary.update(("Accept", "Accept-Language"))
+            return answer
         return info

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from ...http.errors import problem
+from ...i18n import localize
 from ...rules.errors import UnknownRuleset
 from ...rules.registry import ENGINE_VERSION, all_rulesets, engine_version, get_ruleset
 from ..blueprint import Blueprint
@@ -12,6 +13,14 @@ from ..caching import cached
 from .schemas import RulesetListSchema, RulesetSchema
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Rule-sets and their options")
+
+
+def described(ruleset) -> dict:
+    """A rule-set's description with its texts for people (Chắn bonus conditions) in the reader's language."""
+    found = ruleset.describe()
+    if "bonuses" in found:
+        found = {**found, "bonuses": [{**b, "condition": localize(b["condition"])} for b in found["bonuses"]]}
+    return found
 
 
 @blp.route("")
@@ -25,7 +34,7 @@ class Rulesets(MethodView):
     def get(self):
         """List rule-sets with cards, meld table, claim priorities and options with defaults."""
         return {"engine_version": ENGINE_VERSION,
-                "rulesets": [{"engine_version": engine_version(r), **r.describe()} for r in all_rulesets()]}
+                "rulesets": [{"engine_version": engine_version(r), **described(r)} for r in all_rulesets()]}
 
 
 @blp.route("/<string:ruleset_id>")
@@ -43,4 +52,4 @@ class Ruleset(MethodView):
             ruleset = get_ruleset(ruleset_id)
         except UnknownRuleset as error:
             return problem(404, "unknown_ruleset", error.message)
-        return {"engine_version": engine_version(ruleset), **ruleset.describe()}
+        return {"engine_version": engine_version(ruleset), **described(ruleset)}

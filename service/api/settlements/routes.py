@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from ...i18n import localize
 from ...rules.errors import DeltasNotZeroSum, InvalidSeat
 from ...rules.fourcolor.settle import match_totals
 from ...rules.registry import check_extras
@@ -38,7 +39,7 @@ class Settlements(MethodView):
         answer.update(
             points=result.points, lucky_bonus=result.lucky_bonus, bonuses=list(result.bonuses),
             melds=[meld_json(m, rules) for m in result.melds],
-            breakdown=[{"step": li.step, "text": li.text, "points": li.points} for li in result.breakdown],
+            breakdown=[{"step": li.step, "text": localize(li.text), "points": li.points} for li in result.breakdown],
             seats=payload["seats"], winner=payload["winner"], deltas=list(result.deltas),
         )
         return answer

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer, option_at_rest, ranked_claims
 from ..errors import DomainError
+from ..text import Text, ntext, text
 from .captures import ChanClaim, History
 from .cards import code
 from .discards import analyse_discards, at_rest, count_unseen
@@ -83,21 +84,26 @@ def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[
     return ClaimAnalysis(ranked_claims(found, describe), False, sum(unseen))
 
 
-def describe(option: ClaimOption) -> str:
+def describe(option: ClaimOption) -> Text:
     """The reason shown with an option."""
     if option.kind == "win":
-        how = " by Chíu" if option.claim.by_chiu else ""
-        return f"win{how}: the settlement gains {option.gain}"
+        if option.claim.by_chiu:
+            return text("win by Chíu: the settlement gains {gain}", gain=option.gain)
+        return text("win: the settlement gains {gain}", gain=option.gain)
     return describe_answer(option, code, _standing(option))
 
 
-def _standing(option: ClaimOption) -> str:
+def _standing(option: ClaimOption) -> Text:
     """How far the hand an option leaves is from a win."""
     if option.distance >= UNREACHABLE:
-        return "unable to win"
+        return text("unable to win")
     if option.distance == 0:
         shown = " ".join(code(w.card) for w in option.waits)
         copies = sum(w.unseen for w in option.waits)
-        return f"waiting on {shown} ({copies} unseen), one-card expected gain {option.expected_gain:.2f}"
-    step = "replacement" if option.distance == 1 else "replacements"
-    return f"{option.distance} {step} from waiting, {option.improving_unseen} unseen cards improve it"
+        gain = f"{option.expected_gain:.2f}"
+        return text("waiting on {cards} ({unseen} unseen), one-card expected gain {gain}", cards=shown, unseen=copies,
+                    gain=gain)
+    return text("{replacements}, {improving}{claimable}",
+                replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
+                improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
+                claimable="")

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
+from ..text import Text, ntext, text
 from .captures import History, forbidden_faces, legal_faces
 from .cards import CHI_CHI, COPIES, N_FACES, check_copies, code, parse_card, value_of
 from .distance import UNREACHABLE, Frame, complete_distance, distance, frame_of
@@ -276,19 +277,30 @@ def least_distance(counts: Sequence[int], exposed: tuple[Pair, ...], history: Hi
     return Distances(counts, exposed, history).least
 
 
-def _describe(option: DiscardOption) -> str:
+def _describe(option: DiscardOption) -> Text:
     """A readable reason for an option's place."""
     cards = " ".join(code(c) for c, _ in option.improving)
     if option.distance == UNREACHABLE:
-        return f"discard {code(option.card)}: no replacement can make this hand win"
+        return text("discard {card}: no replacement can make this hand win", card=code(option.card))
     if option.distance:
-        step = "replacement" if option.distance == 1 else "replacements"
-        return (f"discard {code(option.card)}: {option.distance} {step} from waiting; {option.improving_unseen} "
-                f"unseen cards bring it one closer ({cards or 'none'})")
+        return text("discard {card}: {replacements}; {closer}", card=code(option.card),
+                    replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting",
+                                       option.distance),
+                    closer=ntext("{n} unseen card brings it one closer ({cards})",
+                                 "{n} unseen cards bring it one closer ({cards})", option.improving_unseen,
+                                 cards=cards or text("none")))
     best = max(option.waits, key=lambda w: w.points)
     chiu = [code(w.card) for w in option.waits if "chiu" in w.claims]
-    return (f"discard {code(option.card)}: waiting on {' '.join(code(w.card) for w in option.waits)} "
-            f"({sum(w.unseen for w in option.waits)} unseen), won on a turned-up stock card"
-            + (f" or at once by a Chíu on {' '.join(chiu)}" if chiu else "")
-            + f"; best {best.points} points, {best.gain} from the three losers on another gate's stock card "
-            f"(on his own gate Ù chì adds to it); one-card expected gain {option.expected_gain:.2f}")
+    waits = " ".join(code(w.card) for w in option.waits)
+    unseen = sum(w.unseen for w in option.waits)
+    gain = f"{option.expected_gain:.2f}"
+    if chiu:
+        return text("discard {card}: waiting on {waits} ({unseen} unseen), won on a turned-up stock card or at once by "
+                    "a Chíu on {chiu}; best {points} points, {gain} from the three losers on another gate's stock card "
+                    "(on his own gate Ù chì adds to it); one-card expected gain {expected}", card=code(option.card),
+                    waits=waits, unseen=unseen, chiu=" ".join(chiu), points=best.points, gain=best.gain,
+                    expected=gain)
+    return text("discard {card}: waiting on {waits} ({unseen} unseen), won on a turned-up stock card; best {points} "
+                "points, {gain} from the three losers on another gate's stock card (on his own gate Ù chì adds to "
+                "it); one-card expected gain {expected}", card=code(option.card), waits=waits, unseen=unseen,
+                points=best.points, gain=best.gain, expected=gain)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import ImpossibleCount
+from ..text import text
 from .cards import CHI_CHI, check_copies, code, parse_card, tally
 from .pairs import Pair, pair_up, parse_exposed
 
@@ -95,12 +96,14 @@ def evaluate_win(hand: ChanHand) -> WinResult:
     reasons: list[tuple[str, str]] = []
     cards = hand.card_count()
     if cards != 2 * PAIRS_TO_WIN:
-        reasons.append(("card_count", f"a win needs 20 cards in 10 pairs; these are {cards}"))
+        reasons.append(("card_count", text("a win needs 20 cards in 10 pairs; these are {cards}", cards=cards)))
     if pairing.unpaired:
         shown = " ".join(code(c) for c in pairing.unpaired)
-        reasons.append(("unpaired_cards", f"{shown} pair with nothing (identical pairs are never split)"))
+        reasons.append(("unpaired_cards", text("{cards} pair with nothing (identical pairs are never split)",
+                                               cards=shown)))
     if chan < MIN_CHAN:
-        reasons.append(("too_few_chan", f"{chan} Chắn; a win needs at least {MIN_CHAN}"))
+        reasons.append(("too_few_chan", text("{chan} Chắn; a win needs at least {least}", chan=chan, least=MIN_CHAN)))
     if hand.public_card == CHI_CHI and not pairing.unpaired and (chan, ca) != (MIN_CHAN, 4):
-        reasons.append(("chi_chi_rule", f"won on Chi chi the hand needs exactly 6 Chắn and 4 Cạ, not {chan} and {ca}"))
+        reasons.append(("chi_chi_rule", text("won on Chi chi the hand needs exactly 6 Chắn and 4 Cạ, not {chan} and "
+                                             "{ca}", chan=chan, ca=ca)))
     return WinResult(not reasons, pairs, chan, ca, pairing.unpaired, tuple(reasons), cards)

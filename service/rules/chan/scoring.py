@@ -13,24 +13,25 @@ from typing import Any
 
 from ..breakdown import Line
 from ..errors import DomainError, InvalidSeat, NotAWin
+from ..text import paid, text
 from .cards import CHI_CHI, CODE_INDEX, RED, value_of
 from .hand import ChanHand, WinResult, evaluate_win
 from .pairs import Pair
 
 #: bonus -> (main, dịch, condition) as in the docs/rules.md#chan-bonuses table.
 BONUSES: dict[str, tuple[int, int, str]] = {
-    "u_chi": (3, 1, "Ù chì: win on the stock card turned up at one's own gate"),
-    "thien_u": (3, 1, "Thiên ù: the dealer wins with his initial 20 cards"),
-    "tom": (4, 1, "Tôm: one each of the Tôm set's three cards (each full set counts)"),
-    "bach_thu": (4, 1, "Bạch thủ: exactly 6 Chắn, and the winning card forms a Chắn"),
-    "leo": (5, 2, "Lèo: one each of 8s, 9m, CC (each full set counts)"),
-    "thien_khai": (5, 2, "Thiên khai: four identical cards in the initial deal"),
-    "chiu_u": (5, 2, "Chíu ù: win by Chíu on a triple held since the deal"),
-    "bon": (5, 2, "Bòn: a pair held since the deal that becomes four identical cards"),
-    "bach_dinh": (7, 4, "Bạch định: no red card"),
-    "tam_do": (8, 5, "Tám đỏ: exactly eight red cards"),
-    "kinh_tu_chi": (12, 9, "Kính tứ chi: four Chi chi and every other card black"),
-    "thap_thanh": (12, 9, "Thập thành: all ten pairs are Chắn"),
+    "u_chi": (3, 1, text("Ù chì: win on the stock card turned up at one's own gate")),
+    "thien_u": (3, 1, text("Thiên ù: the dealer wins with his initial 20 cards")),
+    "tom": (4, 1, text("Tôm: one each of the Tôm set's three cards (each full set counts)")),
+    "bach_thu": (4, 1, text("Bạch thủ: exactly 6 Chắn, and the winning card forms a Chắn")),
+    "leo": (5, 2, text("Lèo: one each of 8s, 9m, CC (each full set counts)")),
+    "thien_khai": (5, 2, text("Thiên khai: four identical cards in the initial deal")),
+    "chiu_u": (5, 2, text("Chíu ù: win by Chíu on a triple held since the deal")),
+    "bon": (5, 2, text("Bòn: a pair held since the deal that becomes four identical cards")),
+    "bach_dinh": (7, 4, text("Bạch định: no red card")),
+    "tam_do": (8, 5, text("Tám đỏ: exactly eight red cards")),
+    "kinh_tu_chi": (12, 9, text("Kính tứ chi: four Chi chi and every other card black")),
+    "thap_thanh": (12, 9, text("Thập thành: all ten pairs are Chắn")),
 }
 U_XUONG = 2
 TOM_SETS = {"3m-3c-7c": ("3m", "3c", "7c"), "3m-3s-7c": ("3m", "3s", "7c")}
@@ -95,16 +96,18 @@ def _bach_thu(hand: ChanHand, chan: int, pairs: tuple[Pair, ...]) -> bool:
 def score(bonuses: list[str]) -> tuple[int, list[Line]]:
     """The score of a bonus list with its lines: main + dịch of the rest, Thập thành sums mains."""
     if not bonuses:
-        return U_XUONG, [Line("u_xuong", "Ù xuông: a win with no bonus = 2", U_XUONG)]
+        return U_XUONG, [Line("u_xuong", text("Ù xuông: a win with no bonus = {points}", points=U_XUONG), U_XUONG)]
     if "thap_thanh" in bonuses:
-        lines = [Line(b, f"{BONUSES[b][2]}: main {BONUSES[b][0]} (Thập thành adds every main value)", BONUSES[b][0])
-                 for b in bonuses]
+        lines = [Line(b, text("{bonus}: main {main} (Thập thành adds every main value)", bonus=BONUSES[b][2],
+                              main=BONUSES[b][0]), BONUSES[b][0]) for b in bonuses]
         return sum(BONUSES[b][0] for b in bonuses), lines
     main = max(range(len(bonuses)), key=lambda i: (BONUSES[bonuses[i]][0], BONUSES[bonuses[i]][1]))
     lines = []
     for i, b in enumerate(bonuses):
-        m, d, text = BONUSES[b]
-        lines.append(Line(b, f"{text}: main {m}" if i == main else f"{text}: dịch {d}", m if i == main else d))
+        m, d, name = BONUSES[b]
+        said = text("{bonus}: main {main}", bonus=name, main=m) if i == main else \
+            text("{bonus}: dịch {dich}", bonus=name, dich=d)
+        lines.append(Line(b, said, m if i == main else d))
     return sum(line.points for line in lines), lines
 
 
@@ -118,15 +121,15 @@ def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, An
     _check_context(hand, context)
     result = evaluate_win(hand)
     if not result.hu:
-        raise NotAWin("; ".join(text for _, text in result.reasons), "hand")
+        raise NotAWin("; ".join(reason for _, reason in result.reasons), "hand")
     bonuses = find_bonuses(hand, hand.all_counts(), result.chan, result.pairs, context, options)
     points, lines = score(bonuses)
-    lines.append(Line("total", f"score = {points}", points))
-    lines.append(Line("payment_rule", f"each of the three losers pays {points}; the winner receives {3 * points}",
-                      points))
+    lines.append(Line("total", text("score = {points}", points=points), points))
+    lines.append(Line("payment_rule", text("each of the three losers pays {points}; the winner receives {total}",
+                                           points=points, total=3 * points), points))
     deltas = [-points] * seats
     deltas[winner] = 3 * points
-    lines += [Line("payment", f"seat {s} pays seat {winner} {points}", points) for s in range(seats) if s != winner]
+    lines += [Line("payment", paid(s, winner, points), points) for s in range(seats) if s != winner]
     return ChanSettlement(points, result.pairs, tuple(lines), tuple(deltas), tuple(bonuses))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer, option_at_rest, ranked_claims
 from ..errors import DomainError
+from ..text import Text, ntext, text
 from .cards import code
 from .claims import Claim
 from .discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
@@ -67,20 +68,25 @@ def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
     return ClaimAnalysis(ranked_claims(found, describe), forced, sum(unseen))
 
 
-def describe(option: ClaimOption) -> str:
+def describe(option: ClaimOption) -> Text:
     """The reason shown with an option."""
     if option.claim is not None and option.claim.meld is None:
-        pays = "wins" if (option.gain or 0) > 0 else "costs"
-        return f"hu for {option.claim.points} points: the settlement {pays} {abs(option.gain or 0)}"
+        gain = option.gain or 0
+        if gain > 0:
+            return text("hu for {points} points: the settlement wins {gain}", points=option.claim.points, gain=gain)
+        return text("hu for {points} points: the settlement costs {cost}", points=option.claim.points, cost=-gain)
     return describe_answer(option, code, _standing(option))
 
 
-def _standing(option: ClaimOption) -> str:
+def _standing(option: ClaimOption) -> Text:
     """How far the hand an option leaves is from a win."""
     if option.distance == 0:
         shown = ", ".join(code(w.card) for w in option.waits)
         copies = sum(w.unseen for w in option.waits)
-        return f"waiting on {shown} ({copies} unseen), one-card expected gain {option.expected_gain:.2f}"
-    step = "replacement" if option.distance == 1 else "replacements"
-    improve = f"{option.improving_unseen} unseen cards improve it"
-    return f"{option.distance} {step} from waiting, {improve}{claimable(option)}"
+        gain = f"{option.expected_gain:.2f}"
+        return text("waiting on {cards} ({unseen} unseen), one-card expected gain {gain}", cards=shown, unseen=copies,
+                    gain=gain)
+    return text("{replacements}, {improving}{claimable}",
+                replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
+                improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
+                claimable=claimable(option))

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..analysis import ClaimOption, DiscardAnalysis, DiscardOption, Wait, ranked
 from ..errors import ImpossibleCount
+from ..text import Text, ntext, text
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
 from .discard_distances import DiscardDistances
 from .distance import limits_of
@@ -156,22 +157,24 @@ def _reach(plan: DiscardDistances, x: int, d: int, waits: Sequence[Wait], improv
     return improving_reach(rest, improving, gains.rules, gains.flowers)
 
 
-def describe(option: DiscardOption) -> str:
+def describe(option: DiscardOption) -> Text:
     """The reason shown with an option."""
     if option.distance == 0:
         shown = ", ".join(code(w.card) for w in option.waits)
         copies = sum(w.unseen for w in option.waits)
         best = max(w.points for w in option.waits)
-        return f"waiting on {shown}: {_plural(copies, 'unseen copy', 'unseen copies')}, best win {best} points"
-    return (f"{_plural(option.distance, 'replacement', 'replacements')} from waiting; "
-            f"{_plural(option.improving_unseen, 'unseen card improves', 'unseen cards improve')} it{claimable(option)}")
+        return ntext("waiting on {cards}: {n} unseen copy, best win {points} points",
+                     "waiting on {cards}: {n} unseen copies, best win {points} points", copies, cards=shown,
+                     points=best)
+    return text("{replacements}; {improving}{claimable}",
+                replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
+                improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
+                claimable=claimable(option))
 
 
-def claimable(option: DiscardOption | ClaimOption) -> str:
+def claimable(option: DiscardOption | ClaimOption) -> Text | str:
     """The reach of a far hand where it ranks (cardavia-flowers), as a clause of the reason; else nothing."""
-    return f", {option.reach:.2f} counted by who may claim them" if option.distance > 0 and option.reach else ""
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    """`n` with the singular or plural phrase."""
-    return f"{n} {one if n == 1 else many}"
+    if option.distance > 0 and option.reach:
+        reach = f"{option.reach:.2f}"
+        return text(", {reach} counted by who may claim them", reach=reach)
+    return ""

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis import KIND_NAMES
 from ..breakdown import Line
 from ..errors import ImpossibleCount, NotAWin
+from ..text import Text, paid, text
 from .cards import COPIES, FLOWER_BASE, character_of, code
 from .hand import FourColorHand
 from .hu import HuResult, evaluate_hu
@@ -31,8 +33,9 @@ def _meld_lines(result: HuResult, rules: MeldRules) -> list[Line]:
     lines = []
     for meld in result.melds or ():
         where = "concealed" if meld.concealed else "exposed"
-        text = f"{where} {meld.kind} {' '.join(meld.codes())}"
-        lines.append(Line(f"{where}_meld", text, meld.points(rules)))
+        shown = {"kind": KIND_NAMES.get(meld.kind, meld.kind), "cards": " ".join(meld.codes())}
+        said = text("concealed {kind} {cards}", **shown) if meld.concealed else text("exposed {kind} {cards}", **shown)
+        lines.append(Line(f"{where}_meld", said, meld.points(rules)))
     return lines
 
 
@@ -44,12 +47,12 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
     return result
 
 
-def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical") -> tuple[int, str]:
+def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical") -> tuple[int, Text]:
     """+1 per card matching the lucky card over hand, exposed melds and winning card (docs/rules.md#fc-lucky,
     docs/rules.md#fc-lucky-match): the identical card (`match` "identical", at most 3), or any card of its
     character ("character", at most 15)."""
     if lucky is None:
-        return 0, "no lucky card (no stock left): no bonus"
+        return 0, text("no lucky card (no stock left): no bonus")
     concealed = hand.concealed.cards()
     exposed = [c for m in hand.exposed for c in m.cards]
     winning = [] if hand.public_card is None else [hand.public_card]
@@ -60,15 +63,17 @@ def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical"
                               f"{COPIES} copies", "lucky_card")
     if match == "character":
         # Option lucky_match "character": every colour of the lucky card's character counts (4 x 4 - 1 = 15).
-        kind = "of its character"
         counts = [sum(c < FLOWER_BASE and character_of(c) == character_of(lucky) for c in part)
                   for part in (concealed, exposed, winning)]
     else:
-        kind = "identical"
         counts = [part.count(lucky) for part in (concealed, exposed, winning)]
     total = sum(counts)
-    return total, (f"lucky card {code(lucky)}: {counts[0]} in hand + {counts[1]} exposed + {counts[2]} winning card "
-                   f"= {total} {kind}: +{total}")
+    shown = {"card": code(lucky), "hand": counts[0], "exposed": counts[1], "winning": counts[2], "total": total}
+    if match == "character":
+        return total, text("lucky card {card}: {hand} in hand + {exposed} exposed + {winning} winning card = {total} "
+                           "of its character: +{total}", **shown)
+    return total, text("lucky card {card}: {hand} in hand + {exposed} exposed + {winning} winning card = {total} "
+                       "identical: +{total}", **shown)
 
 
 def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], seats: int, winner: int,
@@ -76,22 +81,26 @@ def settle_bga(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any]
     """bga-taiwan: h = exposed + concealed + lucky; opponents pay (h - T) + stake, or the caller pays T + stake."""
     result = _won(hand, rules, options["winning_meld_concealed"])
     lines = _meld_lines(result, rules)
-    bonus, text = lucky_bonus(hand, lucky, options.get("lucky_match", "identical"))
-    lines.append(Line("lucky_card", text, bonus))
+    bonus, lucky_line = lucky_bonus(hand, lucky, options.get("lucky_match", "identical"))
+    lines.append(Line("lucky_card", lucky_line, bonus))
     h = (result.points or 0) + bonus
-    lines.append(Line("total", f"hu points h = {result.exposed_points} exposed + {result.concealed_points} "
-                               f"concealed + {bonus} lucky = {h}", h))
+    lines.append(Line("total", text("hu points h = {exposed} exposed + {concealed} concealed + {lucky} lucky = {h}",
+                                    exposed=result.exposed_points, concealed=result.concealed_points, lucky=bonus,
+                                    h=h), h))
     threshold, stake = options["threshold"], options["stake"]
     if h >= threshold:
         if options["win_payment"] == "flat":
             pay = threshold + stake
-            rule = f"h = {h} >= {threshold} (flat): each opponent pays {threshold} + {stake} = {pay}"
+            rule = text("h = {h} >= {threshold} (flat): each opponent pays {threshold} + {stake} = {pay}", h=h,
+                        threshold=threshold, stake=stake, pay=pay)
         else:
             pay = h - threshold + stake
-            rule = f"h = {h} >= {threshold}: each opponent pays ({h} - {threshold}) + {stake} = {pay}"
+            rule = text("h = {h} >= {threshold}: each opponent pays ({h} - {threshold}) + {stake} = {pay}", h=h,
+                        threshold=threshold, stake=stake, pay=pay)
     else:
         pay = -(threshold + stake)
-        rule = f"h = {h} < {threshold}: the caller pays each opponent {threshold} + {stake} = {-pay}"
+        rule = text("h = {h} < {threshold}: the caller pays each opponent {threshold} + {stake} = {pay}", h=h,
+                    threshold=threshold, stake=stake, pay=-pay)
     lines.append(Line("payment_rule", rule, pay))
     # docs/rules.md#fc-payment-per-opponent: the excess and the stake are paid by each opponent.
     deltas, payments = _pay_each(seats, winner, pay)
@@ -105,11 +114,11 @@ def settle_flowers(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
     result = _won(hand, rules, True)
     lines = _meld_lines(result, rules)
     total = result.points or 0
-    lines.append(Line("total", f"meld total = {total}", total))
+    lines.append(Line("total", text("meld total = {total}", total=total), total))
     if options["payment"] == "none":
-        lines.append(Line("payment_rule", "no payments between players (option payment = none)", 0))
+        lines.append(Line("payment_rule", text("no payments between players (option payment = none)"), 0))
         return Settlement(total, result.melds or (), tuple(lines), (0,) * seats)
-    lines.append(Line("payment_rule", f"each loser pays the total {total}", total))
+    lines.append(Line("payment_rule", text("each loser pays the total {total}", total=total), total))
     deltas, payments = _pay_each(seats, winner, total)
     return Settlement(total, result.melds or (), tuple(lines + payments), deltas)
 
@@ -147,9 +156,9 @@ def _pay_each(seats: int, winner: int, pay: int) -> tuple[tuple[int, ...], list[
     for seat in range(seats):
         if seat != winner:
             if pay >= 0:
-                lines.append(Line("payment", f"seat {seat} pays seat {winner} {pay}", pay))
+                lines.append(Line("payment", paid(seat, winner, pay), pay))
             else:
-                lines.append(Line("payment", f"seat {winner} pays seat {seat} {-pay}", -pay))
+                lines.append(Line("payment", paid(winner, seat, -pay), -pay))
     return tuple(deltas), lines
 
 

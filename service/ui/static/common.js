@@ -1,5 +1,7 @@
 // Shared by the pages: DOM helpers, calls to the /v1 API, problem documents shown next to their fields, jobs.
 
+import { lang, t } from "./i18n.js";
+
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
@@ -70,10 +72,10 @@ function apiKey() {
 export class Problem extends Error {
   constructor(status, body) {
     const doc = body && typeof body === "object" ? body : {};
-    super(doc.detail || doc.title || `HTTP ${status}`);
+    super(doc.detail || doc.title || t("HTTP {status}", { status }));
     this.status = status;
     this.code = doc.code || (status ? `http_${status}` : "network_error");
-    this.detail = doc.detail || doc.title || `the service answered HTTP ${status}`;
+    this.detail = doc.detail || doc.title || t("the service answered HTTP {status}", { status });
     this.type = doc.type || null;
     this.errors = doc.errors || {};
   }
@@ -81,7 +83,7 @@ export class Problem extends Error {
 
 /** Call the API; answers {data, response}, throws a Problem for any error answer. */
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const key = apiKey();
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -89,7 +91,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new Problem(0, { title: "Network error", detail: `the service did not answer (${error.message})` });
+    throw new Problem(0, { title: t("Network error"), detail: t("the service did not answer ({error})", { error: error.message }) });
   }
   let data = null;
   try { data = await response.json(); } catch { data = null; }
@@ -108,7 +110,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function runJob(path, body, onProgress, progressOf, cancelled = () => false) {
   const { response } = await api("POST", path, body);
   const location = response.headers.get("Location");
-  if (!location) throw new Problem(response.status, { detail: "the job was accepted without a Location" });
+  if (!location) throw new Problem(response.status, { detail: t("the job was accepted without a Location") });
   let wait = 200;
   for (;;) {
     const { data: job } = await api("GET", location);
@@ -118,9 +120,9 @@ export async function runJob(path, body, onProgress, progressOf, cancelled = () 
     }
     if (job.status === "finished") { onProgress(1, job); return job.result; }
     if (job.status === "failed" || job.status === "canceled") {
-      throw new Problem(job.error ? job.error.status : 500, job.error || { detail: `the job was ${job.status}` });
+      throw new Problem(job.error ? job.error.status : 500, job.error || { detail: job.status === "failed" ? t("the job failed") : t("the job was canceled") });
     }
-    if (cancelled()) throw new Problem(0, { detail: "stopped" });
+    if (cancelled()) throw new Problem(0, { detail: t("stopped") });
     await sleep(wait);
     wait = Math.min(wait * 1.5, 1000);
   }
@@ -179,7 +181,7 @@ export function problemBlock(problem) {
   return h("div", { class: "problem", role: "alert" },
     h("strong", {}, problem.code), " ", problem.detail,
     problem.type && problem.type.startsWith("/problems/")
-      ? h("span", {}, " ", h("a", { href: problem.type, target: "_blank", rel: "noopener" }, "what this means")) : null);
+      ? h("span", {}, " ", h("a", { href: `${problem.type}?lang=${encodeURIComponent(lang)}`, target: "_blank", rel: "noopener" }, t("what this means"))) : null);
 }
 
 /** Show a problem at the top of the page (for errors no field owns). */
@@ -199,7 +201,7 @@ export function pageError(problem) {
 export function guard(fn) {
   return async (...args) => {
     try { return await fn(...args); } catch (error) {
-      pageError(error instanceof Problem ? error : new Problem(0, { title: "Error", detail: String(error && error.message || error) }));
+      pageError(error instanceof Problem ? error : new Problem(0, { title: t("Error"), detail: String(error && error.message || error) }));
       return undefined;
     }
   };

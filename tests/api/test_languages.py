@@ -1,0 +1,239 @@
+"""Texts for people in the reader's language (service/i18n.py): the API follows `lang`, then `Accept-Language`,
+and says the language in `Content-Language`; advice reasons, hand reasons, problem titles, details and field
+messages, `/problems/{code}` and the pages are translated; codes, card codes and field names never change."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from service.i18n import best_of, supported
+from service.rules.text import Text, ntext, read_texts, stored, text
+
+LANGUAGES = ["en", "vi", "zh-Hant", "it", "pt", "uk"]
+# bga-taiwan, 21 cards (the hand of tests/api/test_discards.py): melds worth 12 points once the loose yA or wC is
+# paired (docs/rules.md#fc-melds); with two yA visible, discarding yA waits on wC, 3 copies unseen.
+BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
+            "gH", "gH", "yA", "wC"]
+# bga-taiwan, 20 cards between turns (tests/api/test_claims.py): the triple rC on a discard, then wA, waits on yP.
+PAIR_C = ["rG", "rA", "rE", "yG", "yA", "yE", "gC", "gH", "gP", "wC", "wH", "wP", "rC", "rC", "yS", "gS", "wS",
+          "yC", "yH", "wA"]
+
+
+def discards(client, query="", **headers):
+    """POST /v1/discards of the hand whose best discard yA waits on wC: 3 unseen copies, a 12-point win."""
+    return client.post(f"/v1/discards{query}", json={"ruleset": "bga-taiwan", "hand": BGA_HAND,
+                                                    "visible": ["yA", "yA"], "seats": 4, "seat": 2}, headers=headers)
+
+
+@pytest.mark.parametrize(("query", "header", "expected"), [
+    ("", None, "en"),
+    ("", "vi-VN,vi;q=0.9,en;q=0.5", "vi"),
+    ("", "fr-FR, uk;q=0.8, en;q=0.2", "uk"),  # French is not offered: the next choice
+    ("", "zh-TW", "zh-Hant"),
+    ("", "zh-CN", "zh-Hant"),  # the only Chinese there is
+    ("", "pt-BR", "pt"),
+    ("", "de", "en"),
+    ("?lang=it", "vi", "it"),  # the parameter wins
+    ("?lang=zh_Hant", None, "zh-Hant"),
+    ("?lang=xx", "pt", "pt"),  # an unknown parameter is ignored, not an error
+])
+def test_the_language_follows_lang_then_accept_language(client, query, header, expected):
+    response = discards(client, query, **({"Accept-Language": header} if header else {}))
+    assert response.status_code == 200
+    assert response.headers["Content-Language"] == expected
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "waiting on wC: 3 unseen copies, best win 12 points"),
+    ("vi", "chờ wC: 3 lá chưa lộ, thắng cao nhất 12 điểm"),
+    ("zh-Hant", "聽 wC：未現 3 張，最高胡 12 點"),
+    ("it", "in attesa di wC: 3 copie non viste, vittoria migliore 12 punti"),
+    ("pt", "à espera de wC: 3 cópias não vistas, melhor vitória 12 pontos"),
+    ("uk", "чекає на wC: 3 не бачені копії, найкращий виграш 12 очок"),  # 3: the "few" form
+])
+def test_an_advice_reason_is_in_the_readers_language(client, lang, reason):
+    """The best discard's reason (docs/rules.md#fc-melds: 12 points; 4 wC less the one in hand: 3 unseen) in each
+    language, with the plural form the count takes; the card codes and figures stay as they are."""
+    body = discards(client, f"?lang={lang}").get_json()
+    best = next(d for d in body["discards"] if d["card"] == "yA")
+    assert best["reason"] == reason
+    assert body["best"] == ["yA"]  # nothing but the texts changes
+
+
+def test_ukrainian_counts_take_their_three_plural_forms():
+    from service.catalogs import po_path, read
+
+    catalog = read(po_path("uk", "messages"), "uk", "messages")
+    assert catalog.num_plurals == 3
+    forms = catalog["{n} replacement from waiting"].string
+    assert [catalog.plural_expr and f.split()[1] for f in forms] == ["заміна", "заміни", "замін"]
+
+
+def test_a_problem_is_in_vietnamese_with_its_code_unchanged(client):
+    response = client.post("/v1/hu", json={"ruleset": "bga-taiwan"}, headers={"Accept-Language": "vi"})
+    body = response.get_json()
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert response.headers["Content-Language"] == "vi"
+    assert body["code"] == "invalid_request" and body["type"] == "/problems/invalid_request"
+    assert body["title"] == "Không xử lý được nội dung"
+    assert body["detail"] == "trường không hợp lệ: hand"
+    assert body["errors"] == {"hand": ["là bắt buộc"]}
+
+
+def test_a_not_found_problem_in_italian(client):
+    response = client.get("/v1/nothing-here?lang=it")
+    body = response.get_json()
+    assert response.status_code == 404 and body["code"] == "not_found"
+    assert body["title"] == "Non trovato" and body["detail"].startswith("L'URL richiesto non è stato trovato")
+
+
+def test_a_chan_win_reason_in_traditional_chinese(client):
+    """A Chắn hand that cannot win keeps its reason codes; the messages name Chắn in its own word."""
+    response = client.post("/v1/hu?lang=zh-Hant", json={"ruleset": "cardavia-chan", "hand": ["2m", "3s", "CC"]})
+    body = response.get_json()
+    assert response.status_code == 200 and response.headers["Content-Language"] == "zh-Hant"
+    messages = {r["code"]: r["message"] for r in body["reasons"]}
+    assert messages["card_count"] == "胡牌需要 20 張成 10 對；這裡有 3 張"
+    assert messages["too_few_chan"] == "0 個 Chắn；胡牌至少需要 6 個"
+
+
+def test_claim_advice_names_the_meld_in_the_readers_language(client):
+    """Four Color claim advice in Vietnamese (the hand of tests/api/test_claims.py: the triple rC, then wA, waits on
+    yP with 4 unseen; passing stays one replacement away): the claim's kind in its Tứ Sắc name (khạp), the codes
+    as they are."""
+    response = client.post("/v1/claims?lang=vi", json={
+        "ruleset": "bga-taiwan", "hand": PAIR_C, "public_card": "rC", "card_source": "discard", "from_seat": 0,
+        "seat": 2, "seats": 4})
+    body = response.get_json()
+    assert response.status_code == 200, body
+    triple, passing = body["choices"]
+    assert triple["kind"] == "triple" and passing["kind"] == "pass"
+    assert triple["reason"].startswith("khạp rC rC rC, rồi đánh wA: chờ yP (4 lá chưa lộ), lợi kỳ vọng một lá ")
+    assert passing["reason"].startswith("bỏ qua: tay bài vẫn còn 1 lá phải thay mới vào chờ, ")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_problem_types_are_described_in_every_language(client, lang):
+    english = client.get("/problems/unknown_card").get_json()
+    response = client.get(f"/problems/unknown_card?lang={lang}")
+    body = response.get_json()
+    assert response.headers["Content-Language"] == lang and "Accept-Language" in response.headers["Vary"]
+    assert body["code"] == "unknown_card" and body["status"] == 422 and body["type"] == "/problems/unknown_card"
+    assert (body["when"] == english["when"]) == (lang == "en")
+    assert (body["fix"] == english["fix"]) == (lang == "en")
+
+
+def test_a_problem_page_in_vietnamese(client):
+    response = client.get("/problems/not_a_win", headers={"Accept": "text/html", "Accept-Language": "vi"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.headers["Content-Language"] == "vi"
+    assert '<html lang="vi">' in page and "<code>not_a_win</code>" in page
+    assert "Tính tiền cho một tay bài không thắng." in page and "Cách sửa:" in page
+    assert '<a href="/docs">Tài liệu API</a>' in page  # markup kept around the translated words
+
+
+def test_cached_answers_differ_by_language(client):
+    english = client.get("/problems/unknown_card")
+    vietnamese = client.get("/problems/unknown_card?lang=vi")
+    assert english.headers["ETag"] != vietnamese.headers["ETag"]
+    again = client.get("/problems/unknown_card?lang=vi", headers={"If-None-Match": vietnamese.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_an_answer_without_texts_says_no_language(client):
+    """A winning hand's answer holds no text: nothing is translated and no Content-Language is sent."""
+    response = client.post("/v1/hu", json={"ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE"]},
+                           headers={"Accept-Language": "vi"})
+    assert response.status_code == 200 and response.get_json()["hu"] is True
+    assert "Content-Language" not in response.headers
+    assert "Content-Language" not in client.get("/healthz").headers
+
+
+def test_a_page_in_traditional_chinese_has_its_lang_the_switch_and_its_catalog(client):
+    response = client.get("/ui?lang=zh-Hant")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.headers["Content-Language"] == "zh-Hant"
+    assert '<html lang="zh-Hant">' in page
+    for name in ("English", "Tiếng Việt", "繁體中文", "Italiano", "Português", "Українська"):
+        assert f">{name}</a>" in page
+    assert 'href="?lang=zh-Hant" data-lang="zh-Hant" lang="zh-Hant" hreflang="zh-Hant" aria-current="true"' in page
+    assert ">手牌實驗室</a>" in page and ">API 金鑰</summary>" in page  # base.html's texts
+    assert '<script type="application/json" id="i18n-catalog">' in page and '"網路錯誤"' in page
+    assert "<script>" not in page  # a data block, never an inline script (the pages' CSP allows none)
+    # the choice is kept: the next page (no parameter) opens in it
+    assert "longcards_lang=zh-Hant" in response.headers["Set-Cookie"]
+    again = client.get("/ui/replay")
+    assert '<html lang="zh-Hant">' in again.get_data(as_text=True)
+    assert '<html lang="vi">' in client.get("/ui/replay?lang=vi").get_data(as_text=True)
+
+
+def test_the_switch_cookie_does_not_change_the_apis_language(client):
+    """The cookie is the pages' memory; an API client says its language itself."""
+    client.get("/ui?lang=uk")
+    assert discards(client).headers["Content-Language"] == "en"
+
+
+@pytest.mark.parametrize(("asked", "expected"), [("vi", "vi"), ("VI-vn", "vi"), ("zh-Hant-TW", "zh_Hant"),
+                                                 ("zh_Hant", "zh_Hant"), ("uk-UA", "uk"), ("en-GB", "en"),
+                                                 ("ru", None), ("", None), ("*", None)])
+def test_supported(asked, expected):
+    assert supported(asked) == expected
+
+
+def test_best_of_a_header_by_quality():
+    assert best_of("en;q=0.1, it;q=0.9") == "it"
+    assert best_of("not a header;;;") == "en"
+
+
+def test_texts_are_english_strings_that_remember_their_message():
+    """The engine's texts compare and serialise as the English (deterministic answers); the message, parameters
+    and plural survive pickling and the JSON of a stored job result."""
+    reason = text("{replacements}; {improving}", replacements=ntext("{n} replacement from waiting",
+                                                                    "{n} replacements from waiting", 2),
+                  improving="x")
+    assert reason == "2 replacements from waiting; x" and isinstance(reason, str)
+    assert pickle.loads(pickle.dumps(reason)).params == reason.params
+    assert Text.from_json(reason.as_json()) == reason
+    assert text("No rule-set has this id (GET /v1/rulesets/{id}: 404).") == \
+        "No rule-set has this id (GET /v1/rulesets/{id}: 404)."  # no parameters: braces are kept
+
+
+def test_stored_texts_are_read_in_the_readers_language():
+    """A job stores the English reason and its message; reading puts it in the reader's language and leaves
+    the message out."""
+    kept = {"logs": [{"decisions": [{"event": 4, **stored("reason", text("unable to win")), "rank": 2}]}],
+            "reason": "plain", "line": {**stored("text", "no message"), "points": 1}}
+    assert list(kept["logs"][0]["decisions"][0]) == ["event", "reason", "reason_i18n", "rank"]
+    read = read_texts(kept, lambda t: f"<{t.message}>")
+    assert read == {"logs": [{"decisions": [{"event": 4, "reason": "<unable to win>", "rank": 2}]}],
+                    "reason": "plain", "line": {"text": "no message", "points": 1}}
+    assert list(read["logs"][0]["decisions"][0]) == ["event", "reason", "rank"]  # the field keeps its place
+    assert read_texts(kept, str)["logs"][0]["decisions"][0] == {"event": 4, "reason": "unable to win", "rank": 2}
+
+
+def test_a_settlement_line_by_line_in_italian(client):
+    """The README's hand (exposed triple wS 1, concealed command 2, concealed triple yC 3: 6 points,
+    docs/rules.md#fc-melds), settled under the threshold of 10: the caller pays each opponent 10 + 1."""
+    response = client.post("/v1/settlements?lang=it", json={
+        "ruleset": "bga-taiwan", "seats": 4, "winner": 2, "hand": ["rG", "rA", "rE", "yC", "yC"],
+        "exposed": [{"kind": "triple", "cards": ["wS", "wS", "wS"]}], "public_card": "yC"})
+    body = response.get_json()
+    assert response.status_code == 200, body
+    lines = [line["text"] for line in body["breakdown"]]
+    assert "tris esposto wS wS wS" in lines and "Generale-Consigliere-Elefante coperto rG rA rE" in lines
+    assert "nessuna carta fortunata (mazzo esaurito): nessun bonus" in lines
+    assert "punti hu h = 1 esposti + 5 coperti + 0 carta fortunata = 6" in lines
+    assert "h = 6 < 10: chi dichiara paga a ogni avversario 10 + 1 = 11" in lines
+    assert "il posto 2 paga al posto 0 11" in lines
+    assert body["deltas"] == [11, 11, -33, 11]
+
+
+def test_chan_bonus_conditions_in_vietnamese(client):
+    english = client.get("/v1/rulesets/cardavia-chan").get_json()["bonuses"]
+    vietnamese = client.get("/v1/rulesets/cardavia-chan?lang=vi").get_json()["bonuses"]
+    assert [b["name"] for b in english] == [b["name"] for b in vietnamese]
+    conditions = {b["name"]: b["condition"] for b in vietnamese}
+    assert conditions["bach_dinh"] == "Bạch định: không có lá đỏ nào"
+    assert conditions["u_chi"] == "Ù chì: Ù lá nọc lật ở cửa mình"
