@@ -31,6 +31,8 @@ METHODS = {
                  ("ui/templates/**.html", "jinja2.ext:babel_extract")],
     "pages": [("ui/static/**.js", "javascript")],
 }
+#: Extractor options: the pages' `t()` calls inside template literals (`${t("...")}`) count too.
+OPTIONS = {"messages": {}, "pages": {"ui/static/**.js": {"parse_template_string": "yes"}}}
 KEYWORDS = {
     "messages": {"_": None, "N_": None, "text": None, "ntext": (1, 2), "ngettext": (1, 2), "gettext": None},
     "pages": {"t": None, "tn": (1, 2)},
@@ -48,7 +50,8 @@ def extract(domain: str) -> Catalog:
     """The messages the code holds now for a domain, as a template catalog."""
     template = Catalog(project=PROJECT, domain=domain, fuzzy=False)
     for path, line, message, comments, context in extract_from_dir(
-            str(PACKAGE), METHODS[domain], keywords=KEYWORDS[domain], comment_tags=("TRANSLATORS:",),
+            str(PACKAGE), METHODS[domain], options_map=OPTIONS[domain], keywords=KEYWORDS[domain],
+            comment_tags=("TRANSLATORS:",),
             strip_comment_tags=True):
         template.add(message, None, [(f"service/{path}", line)], auto_comments=comments, context=context)
     return template
