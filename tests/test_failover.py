@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +19,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ pytestmark = pytest.mark.slow
 STARTUP = 60  # gunicorn and two workers build the evaluation tables first, on 2 shared cores
 READY_AGAIN_WITHIN = 30  # seconds from the kill until /readyz answers 200 again
 STREAM_AFTER_READY = 3  # seconds the stream goes on once the API is ready again
+LONG_REPLAY = 12  # logs, each reviewed: a replay of a few seconds (0.1-0.3 s a log), running at the kill
 DRAIN = 40  # seconds every accepted job has to finish
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an http_proxy
 
@@ -65,6 +66,7 @@ class Stream:
     stop: threading.Event = field(default_factory=threading.Event)
     accepted: dict[str, tuple[str, float]] = field(default_factory=dict)  # key -> (job id, when)
     refused: list[tuple[float, int, dict[str, str], Any]] = field(default_factory=list)
+    slowest_refusal: float = 0.0
     failed: list[tuple[float, int | None, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -75,6 +77,7 @@ class Stream:
             key = f"stream-{number}"
             path, body = ("/v1/searches", search_body(samples=20, time_budget=0.2, seed=number)) if number % 2 else \
                 ("/v1/replays", {"logs": logs})
+            sent = time.monotonic()
             status, headers, answer = call("POST", self.base + path, body, {"Idempotency-Key": key})
             with self.lock:
                 if status == 202:
@@ -82,6 +85,7 @@ class Stream:
                     number += 1
                 elif status == 503:
                     self.refused.append((time.monotonic(), status, headers, answer))
+                    self.slowest_refusal = max(self.slowest_refusal, time.monotonic() - sent)
                 else:
                     self.failed.append((time.monotonic(), status, answer))
             # About five jobs a second, what two workers keep up with; after a 503 the same key again.
@@ -111,7 +115,7 @@ class Readiness:
 @contextlib.contextmanager
 def serving(group: RedisGroup, run_dir: Path, log: Path) -> Iterator[str]:
     """`python -m service serve` (one gunicorn process, two workers) on the group's Sentinels; its base URL once
-    /readyz is 200. Everything it started is killed afterwards."""
+    /readyz is 200. It and everything it started are killed afterwards."""
     base = f"http://127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
     env.update(group.env, BIND=base.removeprefix("http://"), WEB_CONCURRENCY="1", LONGCARDS_WORKERS="2",
@@ -123,16 +127,14 @@ def serving(group: RedisGroup, run_dir: Path, log: Path) -> Iterator[str]:
         wait_for(lambda: call("GET", base + "/readyz", timeout=2)[0] == 200, STARTUP,
                  f"the service to be ready ({log.read_text()[-2000:]})", 0.25)
         yield base
-    finally:
+    finally:  # killed outright: how serve stops is tests/test_serve.py's business, not this test's
         children = psutil.Process(process.pid).children(recursive=True) if process.poll() is None else []
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        process.kill()
+        process.wait(timeout=10)
         for child in children:
             with contextlib.suppress(psutil.NoSuchProcess):
                 child.kill()
+        psutil.wait_procs(children, timeout=10)
 
 
 def finished(base: str, job_id: str) -> bool:
@@ -150,7 +152,12 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
         for thread in threads:
             thread.start()
         wait_for(lambda: len(stream.accepted) >= 10, 20, "ten accepted submissions before the kill", 0.1)
-        killed = time.monotonic()
+        # A longer replay, running when the primary dies: its worker must carry it over to the promoted replica.
+        status, _, running = call("POST", base + "/v1/replays", {"logs": batch(LONG_REPLAY)})
+        assert status == 202, running
+        wait_for(lambda: call("GET", f"{base}/v1/jobs/{running['id']}")[2]["status"] == "started", 20,
+                 "the long replay to start", 0.05)
+        killed, killed_at = time.monotonic(), time.time()
         group.kill("primary")
         promoted = wait_for(lambda: group.primary_port() == group.ports["replica"] and time.monotonic(),
                             READY_AGAIN_WITHIN, "the Sentinels to promote the replica", 0.1)
@@ -166,18 +173,23 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
         after = sum(1 for _, when in accepted.values() if when > killed)
         drain_began = time.monotonic()
         unfinished = {key: job_id for key, (job_id, _) in accepted.items()}
+        unfinished["long"] = running["id"]
         deadline = time.monotonic() + DRAIN
         while unfinished and time.monotonic() < deadline:
             unfinished = {key: job_id for key, job_id in unfinished.items() if not finished(base, job_id)}
             time.sleep(0.5)
         left = {job_id: call("GET", f"{base}/v1/jobs/{job_id}")[2] for job_id in list(unfinished.values())[:5]}
         not_ready = [status for start, _, status in readiness.probes if start > killed and status != 200]
+        long_job = call("GET", f"{base}/v1/jobs/{running['id']}")[2]
+        across = long_job["ended_at"] is not None and \
+            datetime.fromisoformat(long_job["ended_at"]).timestamp() > killed_at
         print(f"\nfailover: replica promoted {promoted - killed:.1f} s after the kill, API ready again after "
               f"{ready - killed:.1f} s ({len(not_ready)} /readyz probes not ready); submissions accepted "
-              f"{len(accepted)} ({accepted_before} before the kill, {after} after), refused {len(refused)} (503), "
-              f"failed {len(failed)}; accepted jobs lost {len(unfinished)} (all drained in "
-              f"{time.monotonic() - drain_began:.1f} s); serve ready {started - began:.1f} s after the start, test "
-              f"{time.monotonic() - began:.1f} s")
+              f"{len(accepted)} ({accepted_before} before the kill, {after} after), refused {len(refused)} (503, the "
+              f"slowest answered in {stream.slowest_refusal:.2f} s), failed {len(failed)}; the replay running at the "
+              f"kill {long_job['status']} (ended after the kill: {across}); accepted jobs lost {len(unfinished)} (all "
+              f"drained in {time.monotonic() - drain_began:.1f} s); serve ready {started - began:.1f} s after the "
+              f"start, test {time.monotonic() - began:.1f} s")
     assert not failed, f"submissions answered neither 202 nor 503: {failed[:5]}"
     for _, status, headers, answer in refused:
         assert status == 503 and int(headers["Retry-After"]) >= 1, headers
@@ -187,3 +199,4 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
     assert after >= 3, "the API accepted too few jobs after the failover to show it works"
     assert not unfinished, f"accepted jobs lost or never finished: {left}"
     assert not_ready, "/readyz never said not ready while the primary was gone"
+    assert across, "the long replay was not running when the primary died: it shows nothing"
