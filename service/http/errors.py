@@ -10,9 +10,9 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, has_request_context, json
+from flask import Flask, Response, current_app, has_request_context, json
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ReadOnlyError
+from redis.exceptions import ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
@@ -212,11 +212,28 @@ def handle_unavailable(error: Unavailable) -> Response:
 
 
 def handle_redis_down(error: Exception) -> Response:
-    """Redis unreachable (or, reached without Sentinel, a primary demoted to a read-only replica): job endpoints
-    answer 503 with Retry-After; nothing was enqueued."""
+    """Redis unreachable (or a primary demoted to a read-only replica): job endpoints answer 503 with Retry-After;
+    nothing was enqueued."""
     log.warning("redis unavailable: %s", error)
     return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
                    headers={"Retry-After": "5"})
+
+
+#: Errors a Redis node answers while it is not, or not yet, a primary that takes writes. A Lua script wraps them in
+#: its own error (Redis 6: "Error running script ... -READONLY ..."), which redis-py does not recognise.
+NOT_A_PRIMARY = ("READONLY", "LOADING", "MASTERDOWN")
+
+
+def handle_redis_response(error: ResponseError) -> Response:
+    """A Redis error answer: from a node that is no longer the primary (a demoted primary still connected to), 503
+    as for an unreachable Redis, the connections dropped so the next ones ask the Sentinels again; any other is a
+    bug (500)."""
+    if not any(word in str(error) for word in NOT_A_PRIMARY):
+        return handle_unexpected(error)
+    client = current_app.extensions.get("longcards_redis")
+    if client is not None:
+        client.connection_pool.disconnect()
+    return handle_redis_down(error)
 
 
 def handle_unexpected(error: Exception) -> Response:
@@ -231,7 +248,8 @@ def register(app: Flask) -> None:
     app.register_error_handler(DomainError, handle_domain_error)
     app.register_error_handler(TooManyRequests, handle_too_many)
     app.register_error_handler(Unavailable, handle_unavailable)
-    app.register_error_handler(ReadOnlyError, handle_redis_down)
+    app.register_error_handler(ReadOnlyError, handle_redis_response)
+    app.register_error_handler(ResponseError, handle_redis_response)
     app.register_error_handler(RedisConnectionError, handle_redis_down)
     app.register_error_handler(RedisTimeoutError, handle_redis_down)
     app.register_error_handler(Exception, handle_unexpected)

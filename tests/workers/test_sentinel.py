@@ -55,6 +55,7 @@ def test_every_connection_of_the_app_reaches_the_primary_the_sentinels_name(grou
         assert run_worker(worker_side)
         assert client.get(f"/v1/jobs/{job_id}").get_json()["status"] == "finished"
         assert client.get("/readyz").status_code == 503  # no worker registered: Redis itself answered
+        assert "longcards_redis_up 1.0" in client.get("/metrics").get_data(as_text=True)
         worker_side.close()
 
 
@@ -93,6 +94,17 @@ def test_a_submission_no_replica_acknowledges_is_refused_and_sent_again_safely(g
         assert accepted.status_code == 202, accepted.get_json()
         assert primary.keys("rq:job:*") == written, "the retry made a second job"
         assert Job.key_for(accepted.get_json()["id"]).encode() == written[0]
+
+
+def test_a_demoted_primary_reached_without_sentinel_answers_503_not_500(group, primary):
+    """REDIS_URL straight at a read-only replica (a primary demoted under a client that does not ask the
+    Sentinels): the submission is refused like an unreachable Redis."""
+    url = f"redis://:{group.env['REDIS_URL'].split(':')[2].split('@')[0]}@127.0.0.1:{group.ports['replica']}/0"
+    with job_app(url, REDIS_SENTINELS="") as app:
+        answer = app.test_client().post("/v1/replays", json={"logs": batch(1)})
+        body = answer.get_json()
+        assert (answer.status_code, body["code"]) == (503, "jobs_unavailable"), body
+        assert int(answer.headers["Retry-After"]) >= 1
 
 
 def test_wait_cost_per_submission(group, primary):
