@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .jobs.localredis import RedisServer, socket_path
+from .jobs.redisconf import RedisSettings
 from .lifetime import exec_hook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,6 +176,8 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
         children.append(Child("redis", lambda: server.start(spawn=spawn)))
+    else:
+        say(f"Redis: {RedisSettings.read(env).describe()}")
     python = sys.executable
     worker = [python, "-m", "workers", "--stop-grace", str(stop_grace)]
     for i in range(workers):
