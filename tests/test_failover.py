@@ -4,8 +4,8 @@ searches and replays, and the primary SIGKILLed mid-stream. Measured and printed
 refused (503 with Retry-After, sent again with the same Idempotency-Key until accepted) and failed (anything else:
 none may be), how long /readyz said not ready and when the API was ready again (target <= 30 s), when the
 Sentinels promoted the replica, when the rate limit counted on the promoted replica again, and the accepted
-jobs lost (target 0: every 202 job finishes with a result, those
-accepted after the failover included, so the workers work on the promoted primary)."""
+jobs lost (target 0: every 202 job finishes with a result, those accepted after the failover included, so the
+workers work on the promoted primary, and a replay that was running on a worker at the kill)."""
 
 from __future__ import annotations
 
