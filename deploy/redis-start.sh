@@ -10,7 +10,8 @@
 # REDIS_FIRST is the primary. Environment: REDIS_SELF (this node's host name, which the others reach it by),
 # REDIS_FIRST, SENTINEL_HOSTS (space-separated; every Sentinel listens on 26379), SENTINEL_MASTER (the name the
 # Sentinels monitor the primary under), REDIS_PASSWORD (the data nodes' and the Sentinels' password), and for a
-# Sentinel SENTINEL_DIR (a writable directory) and optionally SENTINEL_DOWN_AFTER_MS (5000).
+# Sentinel SENTINEL_DIR (a writable directory), and optionally SENTINEL_DOWN_AFTER_MS (5000) and SENTINEL_BIND (the
+# address it listens on; all of them when unset).
 set -eu
 
 # The primary as a Sentinel other than this node names it, else REDIS_FIRST.
@@ -43,6 +44,7 @@ case "$role" in
       master=$(primary)
       cat > "$conf.new" <<EOF
 port 26379
+${SENTINEL_BIND:+bind $SENTINEL_BIND}
 dir $SENTINEL_DIR
 sentinel resolve-hostnames yes
 sentinel announce-hostnames yes
