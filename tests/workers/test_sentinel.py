@@ -1,8 +1,9 @@
 """Redis through Sentinel (service/jobs/redisconf.py), on a real group: a primary, a replica and three Sentinels
-(tests/support/sentinel.py). The API's jobs, its rate limits, the workers and their schedulers all reach the
-primary the Sentinels name; an accepted submission is on the replica before its 202 (WAIT), a submission no
-replica acknowledges is refused with 503 and sent again safely; and what WAIT costs per submission is printed
-(`pytest -s`). The failover itself: tests/test_failover.py."""
+(tests/support/sentinel.py). The API's jobs, /metrics, its rate limits and failed-login limit, the workers and
+their schedulers all reach the primary the Sentinels name; a write refused by a read-only node is a 503; an
+accepted submission is on the replica before its 202 (WAIT), a submission no replica acknowledges is refused with
+503 and sent again safely; and what WAIT costs per submission is printed (`pytest -s`). The failover itself:
+tests/test_failover.py."""
 
 from __future__ import annotations
 
@@ -57,6 +58,15 @@ def test_every_connection_of_the_app_reaches_the_primary_the_sentinels_name(grou
         assert client.get("/readyz").status_code == 503  # no worker registered: Redis itself answered
         assert "longcards_redis_up 1.0" in client.get("/metrics").get_data(as_text=True)
         worker_side.close()
+
+
+def test_failed_logins_count_on_the_primary(group, primary):
+    from service.http.auth import entry
+
+    with job_app(group.env["REDIS_URL"], **group.env, API_KEYS=entry("site", "k" * 20)) as app:
+        refused = app.test_client().get("/v1/rulesets", headers={"X-API-Key": "not-the-key-0123"})
+        assert refused.status_code == 403
+    assert primary.keys("*authfail*"), f"the failed login is not counted on the primary: {primary.keys('*')}"
 
 
 def test_the_workers_scheduler_rebuilds_its_connection_through_the_sentinels(group, primary, monkeypatch):
