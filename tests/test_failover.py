@@ -34,7 +34,7 @@ from tests.support.sentinel import RedisGroup, redis_group
 
 pytestmark = pytest.mark.slow
 
-STARTUP = 60  # gunicorn and two workers build the evaluation tables first, on 2 shared cores
+STARTUP = 75  # gunicorn and two workers build the evaluation tables first, on 2 shared cores
 READY_AGAIN_WITHIN = 30  # seconds from the kill until /readyz answers 200 again
 STREAM_AFTER_READY = 3  # seconds the stream goes on once the API is ready again
 LONG_REPLAY = 12  # logs, each reviewed: a replay of a few seconds (0.1-0.3 s a log), running at the kill
