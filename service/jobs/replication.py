@@ -23,6 +23,7 @@ from redis import Redis
 
 from ..config import ConfigError
 from ..http.errors import Unavailable
+from ..rules.text import text
 from .redisconf import RedisSettings
 
 #: The key every confirmed submission writes before it waits (its value is of no interest).
@@ -40,9 +41,10 @@ class NotReplicated(Unavailable):
     exist, and the same request sent again answers it."""
 
     def __init__(self, wanted: int, acknowledged: int, timeout_ms: int) -> None:
-        super().__init__("not_replicated", f"{acknowledged} of {wanted} Redis replicas acknowledged the job within "
-                         f"{timeout_ms} ms; send the same request again (same Idempotency-Key or body): it answers "
-                         "this job if it was kept", RETRY_AFTER)
+        super().__init__("not_replicated", text(
+            "{acknowledged} of {wanted} Redis replicas acknowledged the job within {timeout_ms} ms; send the same "
+            "request again (same Idempotency-Key or body): it answers this job if it was kept",
+            acknowledged=acknowledged, wanted=wanted, timeout_ms=timeout_ms), RETRY_AFTER)
 
 
 def check(config: Mapping[str, Any]) -> None:
