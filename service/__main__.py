@@ -1,7 +1,7 @@
 """Command line.
 
 `python -m service openapi [--check] [PATH]` writes (or checks) the committed spec.
-`python -m service serve` runs the API, the workers and (without REDIS_URL) an embedded Redis.
+`python -m service serve` runs the API, the workers and (without REDIS_URL or REDIS_SENTINELS) an embedded Redis.
 `python -m service audit FILE...` audits game logs (`-`: standard input): one JSON line per file; exit 1 when
 any log is invalid, 2 when a file cannot be read or is not a replayable log.
 `python -m service arena --ruleset R --policies P0,P1,P2,P3 --deals N --seed S` plays policies against each other on
@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     spec = sub.add_parser("openapi", help="write the OpenAPI document (default: openapi.yaml)")
     spec.add_argument("path", nargs="?", default="openapi.yaml")
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
-    run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL is unset")
+    run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL and "
+                                       "REDIS_SENTINELS are unset")
     run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
     run.add_argument("--stop-grace", type=float, default=float(os.environ.get("LONGCARDS_STOP_GRACE", "10")),
                      metavar="SECONDS", help="on Ctrl-C or SIGTERM, how long a running job may go on before it is "

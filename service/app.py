@@ -15,6 +15,7 @@ from .api import register_blueprints
 from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
 from .http.jsonio import OrjsonProvider
+from .jobs import replication
 from .ui.docs import blueprint as docs_blueprint
 
 
@@ -41,6 +42,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = ServiceApp(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
+    replication.check(app.config)  # no connection: malformed Redis settings stop the app at start
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

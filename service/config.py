@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 PREFIX = "LONGCARDS_"
+#: Where Redis is (service/jobs/redisconf.py): names shared with the workers, read without the prefix.
+REDIS_SETTINGS = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_SENTINEL_PASSWORD")
 
 
 class ConfigError(RuntimeError):
@@ -40,6 +42,12 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a job is kept once it has ended, whatever its end (finished, failed, canceled): its status, result,
     # the idempotency key naming it and its webhook's delivery job all expire then.
     "JOB_RESULT_TTL": 24 * 3600,
+    # Replicas that must acknowledge a job before its submission is answered 202 (Redis WAIT), so that a failover
+    # cannot lose it; at most those attached are waited for. -1: one when Redis is reached through Sentinels, else 0.
+    "SUBMIT_REPLICAS": -1,
+    # How long a submission waits for them (ms), then answers 503 `not_replicated` (the job may exist: the same
+    # request sent again answers it). Below the Redis client's 5 s socket timeout.
+    "SUBMIT_REPLICA_WAIT_MS": 1000,
     # Serve GET /metrics (Prometheus text format).
     "METRICS": True,
     # Origins of other sites whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers,
@@ -79,7 +87,8 @@ def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] 
         if PREFIX + name in env:
             config[name] = _coerce(name, default, env[PREFIX + name])
     # Names fixed by the contract or shared with the workers, read without the prefix.
-    config.setdefault("REDIS_URL", env.get("REDIS_URL"))
+    for name in REDIS_SETTINGS:
+        config.setdefault(name, env.get(name))
     config.setdefault("WEBHOOK_SECRET", env.get("LONGCARDS_WEBHOOK_SECRET"))
     config.update(overrides or {})
     return config

@@ -1,9 +1,10 @@
 """`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when `REDIS_URL` is not set (service/jobs/localredis.py: data and socket under `.run/redis/`),
-N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket `.run/gunicorn.ctl`). A child
-that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once it has run a minute), with a
-line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it uses that server.
+Starts a private Redis when neither `REDIS_URL` nor `REDIS_SENTINELS` is set (service/jobs/localredis.py: data and
+socket under `.run/redis/`), N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket
+`.run/gunicorn.ctl`). A child that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once
+it has run a minute), with a line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it
+uses that server, with `REDIS_SENTINELS` the primary the Sentinels name (service/jobs/redisconf.py).
 
 Each child runs in a process group of its own, so a Ctrl-C at the terminal (SIGINT to serve's group) reaches serve
 alone, which stops the children in order: gunicorn and the workers first (a worker waits at most `stop_grace`
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .jobs.localredis import RedisServer, socket_path
+from .jobs.redisconf import RedisSettings
 from .lifetime import exec_hook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,15 +166,18 @@ def run_dir_socket(run_dir: Path, name: str) -> Path:
 
 
 def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: float = STOP_GRACE) -> list[Child]:
-    """Redis (when REDIS_URL is unset), the workers and gunicorn, in start order; `env` gets REDIS_URL."""
+    """Redis (when neither REDIS_URL nor REDIS_SENTINELS is set), the workers and gunicorn, in start order; `env`
+    gets the embedded Redis's REDIS_URL."""
     children = []
-    if not env.get("REDIS_URL"):
+    if not env.get("REDIS_URL") and not env.get("REDIS_SENTINELS"):
         server = RedisServer(run_dir / "redis", persist=True)
         if server.socket_moved:
             say(f"{server.data_dir / 'redis.sock'} is too long for a unix socket: using {server.socket}")
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
         children.append(Child("redis", lambda: server.start(spawn=spawn)))
+    else:
+        say(f"Redis: {RedisSettings.read(env).describe()}")
     python = sys.executable
     worker = [python, "-m", "workers", "--stop-grace", str(stop_grace)]
     for i in range(workers):

@@ -134,8 +134,7 @@ def init_app(app: Flask) -> None:
     app.extensions["longcards_api_keys"] = keys
     if keys:
         if app.config.get("AUTH_FAIL_LIMIT"):
-            app.extensions["longcards_auth_failures"] = FailureLimit(app.config["AUTH_FAIL_LIMIT"],
-                                                                     app.config.get("REDIS_URL"))
+            app.extensions["longcards_auth_failures"] = FailureLimit(app.config["AUTH_FAIL_LIMIT"], app.config)
         app.before_request(require_key)
     elif app.config.get("REQUIRE_AUTH"):
         raise ConfigError(NO_KEYS_REQUIRED)

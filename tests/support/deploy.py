@@ -18,6 +18,7 @@ DOCKERFILE = DEPLOY / "Dockerfile"
 COMPOSE = DEPLOY / "compose.yaml"
 ENTRYPOINT = DEPLOY / "docker-entrypoint.sh"
 NGINX_CONF = DEPLOY / "nginx.conf"
+REDIS_START = DEPLOY / "redis-start.sh"
 APP_TARGET = "service.app:create_app()"
 WORKER_ARGV = ["python", "-m", "workers"]
 API_PORT = 8000

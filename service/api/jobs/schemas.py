@@ -14,6 +14,12 @@ JOB_NOT_FOUND = "`job_not_found`: no such job for this caller (another key's job
 #: Every job operation reaches Redis: down, it answers 503 with Retry-After.
 JOBS_UNAVAILABLE = {"description": "`jobs_unavailable`: Redis unavailable; retry after the Retry-After seconds",
                     "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}
+#: A submission also answers 503 when no replica acknowledged its job in time (service/jobs/replication.py).
+SUBMISSION_UNAVAILABLE = {
+    **JOBS_UNAVAILABLE,
+    "description": "`jobs_unavailable`: Redis unavailable, nothing was enqueued; `not_replicated`: no Redis replica "
+                   "acknowledged the job in time, it may exist and the same request sent again (same "
+                   "Idempotency-Key, else same body) answers it. Retry after the Retry-After seconds"}
 
 
 class ProgressSchema(ma.Schema):

@@ -16,7 +16,7 @@ from ...replay.summary import initial_progress
 from ...rules.errors import DomainError
 from ..examples import CREATE_REPLAY
 from ..jobs.routes import blp
-from ..jobs.schemas import JOBS_UNAVAILABLE, JobSchema
+from ..jobs.schemas import SUBMISSION_UNAVAILABLE, JobSchema
 from .schemas import ReplayRequestSchema
 
 #: A deep review's worst case (decisions x time budget): one job never holds a worker for more than 5 minutes.
@@ -33,7 +33,7 @@ class Replays(MethodView):
     @blp.alt_response(429, description="`too_many_active_jobs`: too many jobs of this caller queued or running "
                       "(MAX_ACTIVE_JOBS); `rate_limited`: over "
                       "the rate limit, or too many failed authentications; retry after Retry-After seconds")
-    @blp.alt_response(503, **JOBS_UNAVAILABLE)
+    @blp.alt_response(503, **SUBMISSION_UNAVAILABLE)
     def post(self, payload: dict):
         """Queue an analysis: audit and per-seat statistics of every log, one summary across games."""
         for i, log in enumerate(payload["logs"]):

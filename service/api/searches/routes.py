@@ -12,7 +12,7 @@ from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
 from ..examples import CREATE_SEARCH
-from ..jobs.schemas import JOBS_UNAVAILABLE, JobSchema
+from ..jobs.schemas import SUBMISSION_UNAVAILABLE, JobSchema
 from .schemas import SearchRequestSchema
 
 blp = Blueprint("searches", __name__, url_prefix="/v1", description="Deep discard search (jobs)")
@@ -28,7 +28,7 @@ class Searches(MethodView):
     @blp.alt_response(429, description="`too_many_active_jobs`: too many jobs of this caller queued or running "
                       "(MAX_ACTIVE_JOBS); `rate_limited`: over "
                       "the rate limit, or too many failed authentications; retry after Retry-After seconds")
-    @blp.alt_response(503, **JOBS_UNAVAILABLE)
+    @blp.alt_response(503, **SUBMISSION_UNAVAILABLE)
     def post(self, payload: dict):
         """Queue a search: per candidate discard, win probability, expected settlement and chance of paying,
         each with a confidence interval, from playouts of the rest of the round over the unseen cards."""
