@@ -70,6 +70,9 @@ PROBLEMS: dict[str, Problem] = {
     "missing_public_card": Problem(
         422, N_("Claims asked for (`seat_role` or `card_source`) without a `public_card`."),
         N_("Add the `public_card` on offer, or leave out `seat_role` and `card_source`.")),
+    "no_drill_position": Problem(
+        422, N_("No position of the asked difficulty and kind came up in the rounds a drill may play."),
+        N_("Ask for the next drill (`index` + 1), another seed, or another difficulty or kind.")),
     "not_a_win": Problem(422, N_("A settlement of a hand that does not win."),
                          N_("Check the hand with POST /v1/hu first; settle only a winning hand.")),
     "not_in_ruleset": Problem(

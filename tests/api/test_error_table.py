@@ -111,6 +111,7 @@ CASES = {
                        "/v1/replays", {"json": {"logs": [LOG]}}, 503),
     "not_ready": ({"REDIS_URL": "redis"}, "GET", "/readyz", {}, 503),
     "internal_error": ({}, "POST", "/v1/hu", {"json": {"ruleset": "bga-taiwan", "hand": []}}, 500),
+    "no_drill_position": ({}, "GET", "/v1/drills?ruleset=bga-taiwan&difficulty=easy&seed=1&index=0", {}, 422),
 }
 
 
@@ -140,6 +141,10 @@ def test_request_produces_the_documented_code(code, redis_db, redis_url, dead_re
         monkeypatch.setattr(rulesets.FourColorRuleSet, "hu", lambda *_: 1 / 0)
     if code == "rate_limited":
         client.get(path)
+    if code == "no_drill_position":  # a drill that may play no round finds no position
+        from service.arena import drills
+
+        monkeypatch.setattr(drills, "MAX_ROUNDS", 0)
     if code == "not_replicated":  # tests/workers/test_replication.py stops a real replica instead
         from service.jobs import replication
 
