@@ -9,7 +9,8 @@ updates and compiles them (docs/ui.md#languages).
 
 Templates translate through Flask-Babel (its `_()` in Jinja, with this module's locale selector); the API
 translates its texts (`localize`, `_`, `ngettext`) with the catalogs loaded once per process. An answer with
-translated texts says their language in `Content-Language`; nothing runs on a request that translates nothing.
+translated texts says their language in `Content-Language` (the envelope, service/http/envelope.py, adds it);
+nothing runs on a request that translates nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.support import NullTranslations, Translations
-from flask import Flask, Response, after_this_request, g, has_request_context, request
+from flask import Flask, has_request_context, request
 from flask_babel import Babel
 
 from .rules.text import Text
@@ -53,8 +54,12 @@ def supported(asked: str) -> str | None:
 
 
 @lru_cache(maxsize=256)
+@lru_cache(maxsize=256)
 def best_of(header: str) -> str:
-    """The supported language an `Accept-Language` header prefers most (English when none)."""
+    """The supported language an `Accept-Language` header prefers most (English when none); clients send the same
+    few headers again and again, so the answer is remembered."""
+    if not header:
+        return DEFAULT
     from werkzeug.datastructures import LanguageAccept
     from werkzeug.http import parse_accept_header
 
@@ -75,27 +80,31 @@ def select_locale() -> str:
     return best_of(request.headers.get("Accept-Language", ""))
 
 
+#: Where the request's language is kept in its WSGI environment once a text asked for it: the envelope
+#: (service/http/envelope.py) then says it in `Content-Language`.
+ENVIRON_KEY = "longcards.language"
+
+
 def language() -> str:
     """The language of the current request (English outside one)."""
     if not has_request_context():
         return DEFAULT
-    found = g.get("_language")
+    environ = request.environ
+    found = environ.get(ENVIRON_KEY)
     if found is None:
-        found = g._language = select_locale()
-        after_this_request(_content_language)
+        found = environ[ENVIRON_KEY] = select_locale()
     return str(found)
+
+
+def chosen() -> str | None:
+    """The current request's language if one of its texts asked for it (its answer is in that language)."""
+    return request.environ.get(ENVIRON_KEY) if has_request_context() else None
 
 
 @lru_cache(maxsize=len(LANGUAGES))
 def catalog(lang: str, domain: str = "messages") -> NullTranslations:
     """A language's compiled catalog of a domain, loaded once per process (English: none, the ids are English)."""
     return Translations.load(str(TRANSLATIONS), [lang], domain=domain)
-
-
-def _content_language(response: Response) -> Response:
-    """Say the language of the answer's texts (only answers that translated one come here)."""
-    response.headers["Content-Language"] = tag(g.get("_language") or DEFAULT)
-    return response
 
 
 def localize(value: Any) -> Any:

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, request
+
+from .. import i18n
 
 #: Rule-sets and schemas change only with a release; an hour is short enough to pick a new one up.
 MAX_AGE = 3600
@@ -14,7 +16,7 @@ MAX_AGE = 3600
 
 def cacheable(response: Response, max_age: int = MAX_AGE) -> Response:
     """Tag the answer and answer 304 (no body) when the client already holds it."""
-    if g.get("_language"):  # its texts are in the reader's language (service/i18n.py)
+    if i18n.chosen():  # its texts are in the reader's language (service/i18n.py)
         response.vary.add("Accept-Language")
     response.add_etag()
     response.cache_control.public = True

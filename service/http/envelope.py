@@ -3,6 +3,7 @@
 - `X-Request-ID` (service/http/requestid.py): the client's when sane, else a new one, fixed before the app runs.
 - The security headers (service/http/security_headers.py), each unless the view set its own.
 - `Vary: Accept-Encoding` (compression, service/http/compression.py, decides per answer whether to gzip).
+- `Content-Language` when a text of the answer was translated (service/i18n.py).
 - The request metrics (service/http/metrics.py): a count per method, route rule and status, and the latency.
 
 Flask runs each before/after hook through `ensure_sync` and each header edit through a case-insensitive search of
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import i18n
 from . import metrics, requestid, security_headers
 
 Headers = list[tuple[str, str]]
@@ -55,6 +57,9 @@ class Envelope:
                 for index, (name, value) in enumerate(headers):
                     if name.lower() == "vary" and "accept-encoding" not in value.lower():
                         headers[index] = (name, f"{value}, Accept-Encoding")
+            language = environ.get(i18n.ENVIRON_KEY)  # a text of the answer was translated
+            if language is not None and "content-language" not in names:
+                headers.append(("Content-Language", i18n.tag(language)))
             if "x-request-id" in names:
                 headers[:] = [(n, v) for n, v in headers if n.lower() != "x-request-id"]
             headers.append((requestid.HEADER, rid))
