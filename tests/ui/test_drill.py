@@ -15,6 +15,9 @@ from playwright.sync_api import expect
 
 from tests.support.browser import open_page
 
+#: Chắn's claims as the page names them: the pairs by their Vietnamese names in every language, the win as Ù.
+CHAN_WORDS = {"chan": "Chắn", "ca": "Cạ", "chiu": "Chíu", "win": "Ù"}
+
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
 SHOTS = Path("/tmp/drill-shots")
@@ -105,13 +108,14 @@ def test_a_public_card_is_answered_with_a_digit_key(page, server):
     choices = page.locator("#choices button.choice")
     expect(choices).to_have_count(len(options))
     for i, option in enumerate(options):
-        expect(choices.nth(i)).to_contain_text(f"{i + 1}{option['kind']}")
+        expect(choices.nth(i)).to_contain_text(f"{i + 1}{CHAN_WORDS.get(option['kind'], option['kind'])}")
     page.locator("body").press("2")
     second, best = options[1], options[0]
     loss = max(0.0, best["value"] - second["value"])
     expect(page.locator("#verdict")).to_contain_text("Right" if loss <= 1e-9 else f"loses {loss:.3f}")
-    expect(page.locator("#ranking tr.mine")).to_contain_text(second["kind"])
-    expect(choices.nth(1)).to_contain_text(second["kind"])  # still drawn after the ranking shows the options
+    second_words = CHAN_WORDS.get(second["kind"], second["kind"])
+    expect(page.locator("#ranking tr.mine")).to_contain_text(second_words)
+    expect(choices.nth(1)).to_contain_text(second_words)  # still drawn after the ranking shows the options
     expect(choices.nth(1)).to_have_class(re.compile(r"\bpicked\b"))
     expect(page.locator("#stat-accuracy")).to_contain_text("of 1")
 

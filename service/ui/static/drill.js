@@ -6,6 +6,8 @@
 import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post } from "./common.js";
 import { cardElement, cardName } from "./cards.js";
 import { t } from "./i18n.js";
+import { roleName } from "./claims.js";
+import { kindName, useFamily } from "./lab-panels.js";
 import * as stats from "./drill-stats.js";
 
 const errors = new FieldErrors(document);
@@ -13,6 +15,7 @@ const SAME_VALUE = 1e-9;
 let drill = null; // the answer of GET /v1/drills
 let options = []; // the ranked options of its request, each with `key` and `label`
 let generation = 0;
+let families = {}; // rule-set id -> game family ("fourcolor", "chan"), from GET /v1/rulesets
 
 // -- the drill set in the URL -------------------------------------------------------------------------------------
 function readUrl() {
@@ -43,16 +46,17 @@ const cards = (list, size = "small") => (size === "tiny"
   : h("span", { class: `cards ${size}` }, list.map((c) => cardElement(c))));
 
 function meldList(melds) {
-  return melds.length ? melds.map((m) => h("span", { class: "meld compact" }, h("span", { class: "meld-kind" }, m.kind), cards(m.cards)))
+  return melds.length ? melds.map((m) => h("span", { class: "meld compact" }, h("span", { class: "meld-kind" }, kindName(m.kind)), cards(m.cards)))
     : [h("span", { class: "muted" }, t("none"))];
 }
 
 function describe(option) {
   // `label()` draws the option afresh each time: the choices and the ranking each hold their own
   if (drill.kind === "discard") return { key: option.card, text: cardName(option.card), label: () => cardElement(option.card, { classes: "tiny" }) };
-  const text = option.cards.length ? `${option.kind} ${option.cards.join(" ")}` : option.kind;
+  const kind = kindName(option.kind);  // in the game's own words: Chắn's pairs keep their names
+  const text = option.cards.length ? `${kind} ${option.cards.join(" ")}` : kind;
   return { key: `${option.kind}:${option.cards.join(".")}`, text,
-    label: (size = "small") => h("span", { class: "choice-label" }, h("span", { class: "kind" }, option.kind), option.cards.length ? cards(option.cards, size) : null) };
+    label: (size = "small") => h("span", { class: "choice-label" }, h("span", { class: "kind" }, kind), option.cards.length ? cards(option.cards, size) : null) };
 }
 
 function drawPosition() {
@@ -63,8 +67,8 @@ function drawPosition() {
     : t("Which card do you discard?");
   $("#context").textContent = [
     t("You are seat {seat}", { seat: p.seat }),
-    claim ? (p.card_source === "stock" ? t("seat {from} turned the card up from the stock; you are {role}", { from: p.from_seat, role: p.seat_role })
-      : t("seat {from} discarded it; you are {role}", { from: p.from_seat, role: p.seat_role })) : null,
+    claim ? (p.card_source === "stock" ? t("seat {from} turned the card up from the stock; you are {role}", { from: p.from_seat, role: roleName(p.seat_role) })
+      : t("seat {from} discarded it; you are {role}", { from: p.from_seat, role: roleName(p.seat_role) })) : null,
     p.stock_remaining === null ? null : t("{n} cards left in the stock", { n: p.stock_remaining }),
   ].filter(Boolean).join(" · ");
   $("#offer").hidden = !claim;
@@ -192,6 +196,7 @@ async function show(set) {
     errors.clear("drill");
     pageError(null);
     drill = data;
+    useFamily(families[set.ruleset]);  // the kinds' words are the game's
     options = (data.kind === "discard" ? ranked.discards : ranked.choices).map((o) => ({ ...o, ...describe(o) }));
     drawPosition();
     const before = stats.answered(stats.load(), stats.keyOf(drill));
@@ -234,6 +239,7 @@ function onKey(event) {
 // -- start --------------------------------------------------------------------------------------------------------
 async function start() {
   const { data } = await api("GET", "/v1/rulesets");
+  families = Object.fromEntries(data.rulesets.map((r) => [r.id, r.family]));
   fill($("#ruleset"), data.rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
   const set = readUrl();
   if (!data.rulesets.some((r) => r.id === set.ruleset)) set.ruleset = data.rulesets[0].id;
