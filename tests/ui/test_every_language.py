@@ -24,15 +24,17 @@ PAGES = {
     "/ui/drill": "main button",
     "/docs/rules": ".toc a",
 }
-LANGUAGES = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+LANGUAGES = list(i18n.LANGUAGES)
 #: A translated message whose English text is this short may also be a word of a card or a code on screen.
 SHORTEST = 12
 
 
 def translated(lang: str) -> set[str]:
     """English texts of the messages `lang` translates differently (both domains), long enough to be unmistakable,
-    and without placeholders (which the page fills)."""
-    texts = set()
+    and without placeholders (which the page fills); none for English, the messages' own language."""
+    texts: set[str] = set()
+    if lang == i18n.DEFAULT:
+        return texts
     for domain in i18n.DOMAINS:
         with open(i18n.TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as source:
             for message in read_po(source):
