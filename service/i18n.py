@@ -71,13 +71,17 @@ def best_of(header: str) -> str:
 
 
 def select_locale() -> str:
-    """The request's language: `?lang=`, then (pages) the switch's cookie, then `Accept-Language`, then English."""
-    asked = request.args.get("lang")
-    if asked and (found := supported(asked)):
+    """The request's language: `?lang=`, then (pages) the switch's cookie, then `Accept-Language`, then English.
+    Read from the WSGI environment first: most API requests have no query, no cookie and one header to match."""
+    environ = request.environ
+    if environ.get("QUERY_STRING"):
+        asked = request.args.get("lang")
+        if asked and (found := supported(asked)):
+            return found
+    if environ.get("HTTP_COOKIE") and request.blueprint in PAGES and (cookie := request.cookies.get(COOKIE)) \
+            and (found := supported(cookie)):
         return found
-    if request.blueprint in PAGES and (cookie := request.cookies.get(COOKIE)) and (found := supported(cookie)):
-        return found
-    return best_of(request.headers.get("Accept-Language", ""))
+    return best_of(environ.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
 #: Where the request's language is kept in its WSGI environment once a text asked for it: the envelope
@@ -121,6 +125,8 @@ def localize(value: Any) -> Any:
 
 def _(message: str, **params: Any) -> str:
     """The English `message` (`{name}` placeholders filled from `params`) in the request's language."""
+    if not params and language() == DEFAULT:
+        return message  # nothing to fill, nothing to translate
     return localize(Text(message, params))
 
 
