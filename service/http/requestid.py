@@ -20,18 +20,23 @@ ENVIRON_KEY = "longcards.request_id"
 #: Visible ASCII only: no spaces or control characters that could forge log lines.
 SANE = re.compile(r"[\x21-\x7e]{1,128}")
 
-# A new id is 32 hex digits: 20 random per process (and per fork: a forked worker draws its own) and a counter.
-_prefix: tuple[int, str] = (-1, "")
+# A new id is 32 hex digits: 20 random per process (a forked worker draws its own) and a counter.
+_prefix = os.urandom(10).hex()
 _counter = itertools.count()
 
 
-def new_id() -> str:
-    """A fresh id, unique across processes: a random prefix per process and a counter (no system call per id)."""
+def _draw_prefix() -> None:
+    """A fresh random prefix for a new process (gunicorn forks its workers from one parent)."""
     global _prefix
-    pid = os.getpid()
-    if _prefix[0] != pid:
-        _prefix = (pid, os.urandom(10).hex())
-    return f"{_prefix[1]}{next(_counter) & 0xFFFFFFFFFFFF:012x}"
+    _prefix = os.urandom(10).hex()
+
+
+os.register_at_fork(after_in_child=_draw_prefix)
+
+
+def new_id() -> str:
+    """A fresh id, unique across processes: the process's random prefix and a counter (no system call per id)."""
+    return f"{_prefix}{next(_counter) & 0xFFFFFFFFFFFF:012x}"
 
 
 def assign(environ: dict[str, Any]) -> str:

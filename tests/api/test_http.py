@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 
 import pytest
 
@@ -38,6 +39,22 @@ def test_missing_or_insane_request_id_is_replaced(client, given):
     ids = [first.headers["X-Request-ID"], second.headers["X-Request-ID"]]
     assert ids[0] != ids[1] and given not in ids and all(len(i) == 32 for i in ids)
     assert first.get_json()["request_id"] == ids[0]
+
+
+def test_a_forked_worker_makes_ids_of_its_own():
+    """gunicorn forks its workers from one process: each draws its own random part, so no two share an id."""
+    from service.http import requestid
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker
+        os.write(write, requestid.new_id().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    theirs, mine = os.read(read, 64).decode(), requestid.new_id()
+    os.close(read)
+    os.close(write)
+    assert len(theirs) == len(mine) == 32 and theirs[:20] != mine[:20]
 
 
 def test_request_id_reaches_a_refused_request(redis_url):
