@@ -65,13 +65,15 @@ def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
     return status
 
 
-def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:
+def notify_success(job: Any, connection: Any, result: Any, *args: Any, pipeline: Any = None, **kwargs: Any) -> None:
     """RQ success callback: queue the webhook of a finished job (the worker calls it once the job has claimed its
-    end, so never for a stopped one); the delivery job is kept as long as the job."""
+    end, so never for a stopped one), on `pipeline` when given: the service's worker passes the transaction that
+    records the result, so a job has its webhook exactly when it has its result. The delivery job is kept as long as
+    the job."""
     url = job.meta.get("callback_url")
     if url:
         enqueue(DELIVER_WEBHOOK, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
-                                                   "result": result}, ttl=job.result_ttl)
+                                                   "result": result}, ttl=job.result_ttl, pipeline=pipeline)
 
 
 def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
