@@ -12,7 +12,7 @@ import logging
 import os
 import signal
 import threading
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
 from redis.backoff import ExponentialBackoff, NoBackoff
@@ -60,6 +60,10 @@ HEARTBEAT_GRACE = 30
 WORKER_TTL = 30  # RQ blocks on the queues for WORKER_TTL - 15 s, then heartbeats and maybe cleans up
 DEQUEUE_TIMEOUT = WORKER_TTL - 15
 MAINTENANCE_SECONDS = 10  # registry clean-ups at most this often (one lock and one ZRANGEBYSCORE per queue)
+#: RQ's lock on a queue's clean-up lasts 899 s unless its worker releases it: a worker lost while it cleaned would
+#: keep every other from finding abandoned jobs for a quarter of an hour. A clean-up takes milliseconds; a lock
+#: older than this is cut to it.
+CLEANING_LOCK_SECONDS = MAINTENANCE_SECONDS
 #: How long every Redis command of a worker waits for Redis to come back before it gives up: 0.5, 1, 2, 4, then
 #: 5 s apart, about two minutes in all.
 REDIS_RETRIES = 25
@@ -185,7 +189,11 @@ class ClaimingWorker(BaseWorker):
             finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
 
     def clean_registries(self) -> None:
-        """RQ's registry clean-ups, and the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to CLEANING_LOCK_SECONDS first), and
+        the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        for queue in self.queues:
+            if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > CLEANING_LOCK_SECONDS:
+                self.connection.expire(queue.registry_cleaning_key, CLEANING_LOCK_SECONDS)
         super().clean_registries()
         for queue in self.queues:
             prune_canceled(self.connection, queue.name)
