@@ -13,7 +13,9 @@ import hmac
 import json
 import os
 import time
-from typing import Any
+from typing import Any, cast
+
+from rq import get_current_job
 
 from service.jobs.callbacks import SECRET_ENV
 from service.jobs.queues import DELIVER_WEBHOOK, enqueue
@@ -21,6 +23,8 @@ from service.jobs.queues import DELIVER_WEBHOOK, enqueue
 from .callbacks import CallbackRefused, allow_private, post
 
 SIGNATURE_HEADER = "X-Longcards-Signature"
+#: The field of a delivery job's hash that notes the receiver's 2xx (it expires with the job).
+DELIVERED_FIELD = "longcards_delivered"
 
 
 class WebhookRefused(Exception):
@@ -47,10 +51,16 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300, now: flo
 
 def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
     """POST the payload to the address checked now; any answer but 2xx raises, so RQ retries with backoff (the job
-    `service.jobs.queues.DELIVER_WEBHOOK`, with its retries there)."""
+    `service.jobs.queues.DELIVER_WEBHOOK`, with its retries there). A 2xx is noted on the delivery job at once
+    (DELIVERED_FIELD): an attempt whose worker was lost before RQ recorded its end is run again, and then sends
+    nothing. Only a worker lost between the receiver's answer and that note still sends twice."""
     secret = os.environ.get(SECRET_ENV)
     if not secret:
         raise RuntimeError(f"{SECRET_ENV} is not set: webhooks cannot be signed")
+    current = get_current_job()
+    delivered = current.connection.hget(current.key, DELIVERED_FIELD) if current is not None else None
+    if delivered:
+        return int(cast(bytes, delivered))
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
     headers = {"Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
                "User-Agent": "longcards-webhooks/1"}
@@ -62,6 +72,8 @@ def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
         raise WebhookRefused(f"{url} answered {status} (redirects are not followed)")
     if not 200 <= status < 300:
         raise WebhookRefused(f"{url} answered {status}")
+    if current is not None:
+        current.connection.hset(current.key, DELIVERED_FIELD, str(status))
     return status
 
 
