@@ -15,26 +15,31 @@ import time
 import urllib.parse
 
 
-def _worker(base: str, path: str, bodies: list[bytes], seconds: float, out: mp.Queue) -> None:
-    """Send requests on one keep-alive connection until the time is up."""
+def _worker(base: str, path: str, bodies: list[bytes], seconds: float, out: mp.Queue, first: int = 0,
+            step: int = 1, forwarded: bool = False) -> None:
+    """Send requests on one keep-alive connection until the time is up: bodies first, first + step, ... (so that
+    the connections send different bodies: a job submission sent twice is answered from its idempotency key)."""
     url = urllib.parse.urlparse(base)
     if url.hostname not in ("127.0.0.1", "localhost", "::1"):
         raise SystemExit("loopback only")
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
-    lat, errors, i = [], 0, 0
+    lat, errors, i = [], 0, first
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         body = bodies[i % len(bodies)] if bodies else None
-        i += 1
+        i += step
         start = time.perf_counter()
         try:
+            # With `forwarded`, each request comes from another client address (X-Forwarded-For, for a server that
+            # trusts one proxy): per-client limits and sets stay as small as one client's.
+            headers = {"X-Forwarded-For": f"10.{first}.{i // 256 % 256}.{i % 256}"} if forwarded else {}
             if body is None:
-                conn.request("GET", path)
+                conn.request("GET", path, headers=headers)
             else:
-                conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+                conn.request("POST", path, body=body, headers={"Content-Type": "application/json", **headers})
             response = conn.getresponse()
             response.read()
-            if response.status != 200:
+            if not 200 <= response.status < 300:
                 errors += 1
         except (OSError, http.client.HTTPException):
             errors += 1
@@ -44,10 +49,11 @@ def _worker(base: str, path: str, bodies: list[bytes], seconds: float, out: mp.Q
     out.put((lat, errors))
 
 
-def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: int) -> dict:
+def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: int, forwarded: bool = False) -> dict:
     """Drive the server with `connections` processes; return the figures."""
     out: mp.Queue = mp.Queue()
-    procs = [mp.Process(target=_worker, args=(base, path, bodies, seconds, out)) for _ in range(connections)]
+    procs = [mp.Process(target=_worker, args=(base, path, bodies, seconds, out, k, connections, forwarded))
+             for k in range(connections)]
     for p in procs:
         p.start()
     results = [out.get() for _ in procs]
@@ -70,12 +76,14 @@ def main() -> None:
     parser.add_argument("--body-file", help="JSON list of request bodies to cycle through (POST)")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--forwarded-for", action="store_true",
+                        help="send each request as from another client address (X-Forwarded-For)")
     args = parser.parse_args()
     bodies = []
     if args.body_file:
         with open(args.body_file, encoding="utf-8") as f:
             bodies = [json.dumps(b).encode() for b in json.load(f)]
-    print(json.dumps(run(args.base, args.path, bodies, args.seconds, args.connections)))
+    print(json.dumps(run(args.base, args.path, bodies, args.seconds, args.connections, args.forwarded_for)))
 
 
 if __name__ == "__main__":

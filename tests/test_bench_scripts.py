@@ -23,9 +23,31 @@ ROOT = Path(__file__).resolve().parents[1]
     ("calibration.py", ["--ruleset", "cardavia-chan", "--decisions", "40"]),
 ])
 def test_bench_runs_and_prints_json(script, args):
+    assert printed_json(script, args)
+
+
+def printed_json(script: str, args: list[str]) -> dict | list:
+    """Run a bench script with --json; the JSON it printed."""
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args, "--json"], capture_output=True,
                           text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(("{", "[")))  # a table may come first
-    assert json.loads("\n".join(lines[start:]))
+    return json.loads("\n".join(lines[start:]))
+
+
+@pytest.mark.slow
+def test_capacity_bench_measures_every_figure_its_doc_uses():
+    """bench/capacity.py --tiny: gunicorn, burst workers, idle workers and a private Redis, for real; every figure
+    docs/capacity.md quotes is there, and the jobs it ran each finished with one webhook (the script checks)."""
+    figures = printed_json("capacity.py", ["--tiny"])
+    endpoints = {row["endpoint"] for row in figures["api"]}
+    assert {"/healthz", "/v1/hu", "/v1/melds", "/v1/claims", "/v1/discards", "/v1/settlements",
+            "/v1/audits"} <= endpoints
+    assert all(row["errors"] == 0 and row["rps_per_core"] > 0 for row in figures["api"])
+    assert [row["redis_commands"] for row in figures["api"] if row["endpoint"] == "/v1/hu"] == [0]
+    for row in figures["jobs"]:
+        assert row["jobs_per_core_s"] > 0 and row["run_commands"] > 0 and row["memory_per_job"] > 0
+        assert row["result_bytes"] > 0 and row["webhook_bytes"] > row["result_bytes"]
+    assert figures["idle"]["commands_per_s_per_worker"] > 0
+    assert set(figures["derived"]["per_kind"]) == {row["kind"] for row in figures["jobs"]}

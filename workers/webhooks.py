@@ -13,7 +13,9 @@ import hmac
 import json
 import os
 import time
-from typing import Any
+from typing import Any, cast
+
+from rq import get_current_job
 
 from service.jobs.callbacks import SECRET_ENV
 from service.jobs.queues import DELIVER_WEBHOOK, enqueue
@@ -22,6 +24,8 @@ from service.rules.text import read_texts
 from .callbacks import CallbackRefused, allow_private, post
 
 SIGNATURE_HEADER = "X-Longcards-Signature"
+#: The field of a delivery job's hash that notes the receiver's 2xx (it expires with the job).
+DELIVERED_FIELD = "longcards_delivered"
 
 
 class WebhookRefused(Exception):
@@ -48,10 +52,16 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300, now: flo
 
 def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
     """POST the payload to the address checked now; any answer but 2xx raises, so RQ retries with backoff (the job
-    `service.jobs.queues.DELIVER_WEBHOOK`, with its retries there)."""
+    `service.jobs.queues.DELIVER_WEBHOOK`, with its retries there). A 2xx is noted on the delivery job at once
+    (DELIVERED_FIELD): an attempt whose worker was lost before RQ recorded its end is run again, and then sends
+    nothing. Only a worker lost between the receiver's answer and that note still sends twice."""
     secret = os.environ.get(SECRET_ENV)
     if not secret:
         raise RuntimeError(f"{SECRET_ENV} is not set: webhooks cannot be signed")
+    current = get_current_job()
+    delivered = current.connection.hget(current.key, DELIVERED_FIELD) if current is not None else None
+    if delivered:
+        return int(cast(bytes, delivered))
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
     headers = {"Content-Type": "application/json", SIGNATURE_HEADER: sign(secret, int(time.time()), body),
                "User-Agent": "longcards-webhooks/1"}
@@ -63,16 +73,21 @@ def deliver_webhook(url: str, payload: dict[str, Any]) -> int:
         raise WebhookRefused(f"{url} answered {status} (redirects are not followed)")
     if not 200 <= status < 300:
         raise WebhookRefused(f"{url} answered {status}")
+    if current is not None:
+        current.connection.hset(current.key, DELIVERED_FIELD, str(status))
     return status
 
 
-def notify_success(job: Any, connection: Any, result: Any, *args: Any, **kwargs: Any) -> None:
+def notify_success(job: Any, connection: Any, result: Any, *args: Any, pipeline: Any = None, **kwargs: Any) -> None:
     """RQ success callback: queue the webhook of a finished job (the worker calls it once the job has claimed its
-    end, so never for a stopped one); the delivery job is kept as long as the job."""
+    end, so never for a stopped one), on `pipeline` when given: the service's worker passes the transaction that
+    records the result, so a job has its webhook exactly when it has its result. The delivery job is kept as long as
+    the job."""
     url = job.meta.get("callback_url")
     if url:
         enqueue(DELIVER_WEBHOOK, connection, url, {"id": job.id, "kind": job.meta.get("kind"), "status": "finished",
-                                                   "result": read_texts(result, str)}, ttl=job.result_ttl)
+                                                   "result": read_texts(result, str)}, ttl=job.result_ttl,
+                pipeline=pipeline)
 
 
 def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:

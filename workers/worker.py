@@ -1,8 +1,9 @@
 """The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
-finds the jobs of dead workers within a minute, and registers itself again when Redis lost its data. It claims a
-job before running it and before recording its end (service/jobs/lifecycle.py), so a canceled job never runs and a
-stopped one stores nothing; a replay's result is stored page by page (service/jobs/pages.py); every job expires
-with its TTL whatever its end. It never loses the job it runs when it is stopped: a warm shutdown may wait a
+finds the jobs of dead workers within a minute and queues them again at once, and registers itself again when Redis
+lost its data. It claims a job before running it and before recording its end (service/jobs/lifecycle.py), so a
+canceled job never runs and a stopped one stores nothing; a replay's result is stored page by page
+(service/jobs/pages.py), and a job's success webhook is queued in the transaction that records its result; every
+job expires with its TTL whatever its end. It never loses the job it runs when it is stopped: a warm shutdown may wait a
 bounded time for it, and a cold shutdown puts it back at the front of its queue."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 import os
 import signal
 import threading
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
 from redis.backoff import ExponentialBackoff, NoBackoff
@@ -20,6 +21,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 from rq import SimpleWorker, Worker, worker_registration
+from rq.exceptions import AbandonedJobError
 from rq.job import Job, JobStatus
 from rq.queue import Queue
 from rq.worker import WorkerStatus
@@ -49,13 +51,19 @@ JOB_CALLBACKS = frozenset(CALLBACKS)
 
 #: Seconds between two heartbeats of a running job. A job's started-registry entry expires this long plus
 #: HEARTBEAT_GRACE after its last heartbeat; a worker's idle heartbeat and registry clean-up come every
-#: DEQUEUE_TIMEOUT seconds at most. So the job of a worker killed mid-job is found abandoned (retried, or failed
-#: with no retries left) at most JOB_HEARTBEAT + HEARTBEAT_GRACE + DEQUEUE_TIMEOUT = 55 s after the kill.
+#: DEQUEUE_TIMEOUT seconds at most (a busy worker's every MAINTENANCE_SECONDS, between jobs). So the job of a worker
+#: killed mid-job is found abandoned at most JOB_HEARTBEAT + HEARTBEAT_GRACE + DEQUEUE_TIMEOUT = 55 s after the kill,
+#: and then queued again at once at the front of its queue (ServiceJob.retry), or failed with no retries left. Any
+#: worker on the same Redis finds it, whichever machine it runs on.
 JOB_HEARTBEAT = 10
 HEARTBEAT_GRACE = 30
 WORKER_TTL = 30  # RQ blocks on the queues for WORKER_TTL - 15 s, then heartbeats and maybe cleans up
 DEQUEUE_TIMEOUT = WORKER_TTL - 15
 MAINTENANCE_SECONDS = 10  # registry clean-ups at most this often (one lock and one ZRANGEBYSCORE per queue)
+#: RQ's lock on a queue's clean-up lasts 899 s unless its worker releases it: a worker lost while it cleaned would
+#: keep every other from finding abandoned jobs for a quarter of an hour. A clean-up takes milliseconds; a lock
+#: older than this is cut to it.
+CLEANING_LOCK_SECONDS = MAINTENANCE_SECONDS
 #: How long every Redis command of a worker waits for Redis to come back before it gives up: 0.5, 1, 2, 4, then
 #: 5 s apart, about two minutes in all.
 REDIS_RETRIES = 25
@@ -122,18 +130,39 @@ class ServiceJob(Job):
         return result
 
     def execute_failure_callback(self, death_penalty_class: Any, *exc_info: Any) -> None:
-        """The failure webhook of a job that failed, never of one that was stopped (the end is claimed first)."""
+        """The failure webhook of a job that failed, never of one that was stopped (the end is claimed first). RQ
+        calls this first when it finds a job abandoned, then retries it: the job remembers why (`retry`)."""
+        self.abandoned = bool(exc_info) and exc_info[0] is AbandonedJobError
         if claim_end(self.connection, self.id):
             super().execute_failure_callback(death_penalty_class, *exc_info)
 
+    def execute_success_callback(self, death_penalty_class: Any, result: Any) -> None:
+        """Nothing yet: the success webhook is queued in the transaction that records the result
+        (`_handle_success`). Queued here, before it, a worker lost in between would leave a webhook queued for a
+        job that then runs again and sends a second one."""
+
+    def retry(self, queue: Queue, pipeline: Any) -> None:
+        """A job whose worker died goes back at the front of its queue at once, a retry fewer: the back-off is for a
+        job that raised, and waiting for it would also wait for a live scheduler (a dead node's scheduler lock
+        lasts 61 s). Any other failure is retried after its back-off, by the scheduler."""
+        if not getattr(self, "abandoned", False):
+            super().retry(queue, pipeline)
+            return
+        self.retries_left = (self.retries_left or 1) - 1
+        queue._enqueue_job(self, pipeline=pipeline, at_front=True)
+        log.warning("job %s was abandoned by its worker: queued again at once, %s retries left", self.id,
+                    self.retries_left)
+
     def _handle_success(self, result_ttl: int, pipeline: Any, *args: Any, **kwargs: Any) -> None:
         """Store a replay result page by page, in the transaction that marks the job finished (RQ keeps its head);
-        every key of the job expires with the result."""
+        every key of the job expires with the result; its success webhook is queued in that transaction too."""
         result = self._result
         if pageable(result):
             self._result = store(pipeline, self.id, result, result_ttl)
         super()._handle_success(result_ttl, pipeline, *args, **kwargs)
         expire_job(pipeline, self, result_ttl)
+        if self.success_callback is not None:  # the webhook, in the same transaction (a result and its webhook)
+            self.success_callback(self, self.connection, result, pipeline=pipeline)
 
     def _handle_failure(self, exc_string: str, pipeline: Any, *args: Any, **kwargs: Any) -> None:
         """A failed or stopped job, and every key it has, expire like a result (RQ would keep its hash for ever)."""
@@ -160,7 +189,11 @@ class ClaimingWorker(BaseWorker):
             finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
 
     def clean_registries(self) -> None:
-        """RQ's registry clean-ups, and the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to CLEANING_LOCK_SECONDS first), and
+        the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        for queue in self.queues:
+            if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > CLEANING_LOCK_SECONDS:
+                self.connection.expire(queue.registry_cleaning_key, CLEANING_LOCK_SECONDS)
         super().clean_registries()
         for queue in self.queues:
             prune_canceled(self.connection, queue.name)

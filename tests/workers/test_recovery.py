@@ -11,9 +11,23 @@ from dataclasses import replace
 import pytest
 from rq import Callback, Queue, Retry, Worker
 from rq.job import JobStatus
+from rq.registry import StartedJobRegistry
+from rq.timeouts import UnixSignalDeathPenalty
 
 from service.app import create_app
-from service.jobs.queues import QUEUE_REPLAYS, SERIALIZER, SPECS, fetch, job_name, spec
+from service.jobs.queues import (
+    ANALYSE_REPLAYS,
+    NOTIFY_SUCCESS,
+    QUEUE_REPLAYS,
+    QUEUE_WEBHOOKS,
+    SERIALIZER,
+    SPECS,
+    enqueue,
+    fetch,
+    job_name,
+    queue,
+    spec,
+)
 from tests.support.jobs import LONG_BATCH, batch, long_job
 from tests.support.processes import (
     alive,
@@ -26,6 +40,7 @@ from tests.support.processes import (
     worker_processes,
 )
 from workers.replays import analyse_replays
+from workers.worker import CLEANING_LOCK_SECONDS, InProcessWorker, ServiceJob
 
 #: The target: the job of a killed worker is retried (or failed) this soon, every other worker idle.
 ABANDONED_WITHIN = 90
@@ -80,16 +95,24 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
         killed_at = time.monotonic()
         assert fetch(retried.id, connection).get_status() == JobStatus.STARTED
 
-        def left_started(job_id: str) -> float | None:
-            return None if fetch(job_id, connection).get_status() == JobStatus.STARTED else time.monotonic()
+        # Found: failed, or queued again with a retry fewer (and maybe running again already: the idle worker
+        # takes it at once, so its status alone may never be seen to leave `started`).
+        retries = {job.id: fetch(job.id, connection).retries_left for job in (retried, failed)}
+        ended: dict[str, float] = {}
 
-        ended = {job.id: wait_for(lambda job=job: left_started(job.id), ABANDONED_WITHIN + 5, "an abandoned job",
-                                  every=0.5) - killed_at for job in (retried, failed)}
+        def found() -> bool:
+            for job_id, left in retries.items():
+                job = fetch(job_id, connection)
+                if job_id not in ended and (job.get_status() != JobStatus.STARTED or job.retries_left != left):
+                    ended[job_id] = time.monotonic() - killed_at
+            return len(ended) == len(retries)
+
+        wait_for(found, ABANDONED_WITHIN + 5, "the abandoned jobs", every=0.2)
         print(f"\nabandoned job found after {ended[retried.id]:.1f} s (retried), {ended[failed.id]:.1f} s (failed)")
         assert max(ended.values()) <= ABANDONED_WITHIN
         assert fetch(failed.id, connection).get_status() == JobStatus.FAILED
-        # Retried after 5 s by the scheduler, whose lock the killed workers held (it expires 61 s after their
-        # last scheduler heartbeat; the idle worker takes it at its next maintenance).
+        # Queued again at once, at the front (no back-off, so no wait for the scheduler lock the killed workers
+        # held), and run by the idle worker.
         wait_for(lambda: fetch(retried.id, connection).get_status() in (JobStatus.STARTED, JobStatus.FINISHED), 120,
                  "the retry to start", every=0.5)
         print(f"retried job running again {time.monotonic() - killed_at:.1f} s after the kill")
@@ -142,3 +165,51 @@ def test_a_job_naming_another_function_is_failed_without_running(redis_server, t
         assert "ForeignJobError" in job.latest_result().exc_string and name in job.latest_result().exc_string
     assert fetch(foreign.id, connection).retries_left == 3  # failed at once, never retried
     assert fetch(own.id, connection).get_status() == JobStatus.FINISHED
+
+
+def test_an_abandoned_job_is_queued_again_at_once_at_the_front_a_retry_fewer(redis_server):
+    """A started job whose worker stopped heartbeating (its started-registry entry has expired): the next clean-up
+    puts it back first in its queue, with one retry fewer, and not in the scheduled registry to wait for its
+    back-off (which would also wait for a live scheduler)."""
+    _, connection = redis_server
+    waiting = enqueue(ANALYSE_REPLAYS, connection, batch(1), None)
+    lost = enqueue(ANALYSE_REPLAYS, connection, batch(2), None)
+    replays = queue(QUEUE_REPLAYS, connection)
+    connection.lrem(replays.key, 1, lost.id)  # a worker took it, started it and died
+    connection.hset(lost.key, "status", JobStatus.STARTED)
+    connection.zadd(StartedJobRegistry(queue=replays).key, {f"{lost.id}:dead-execution": 1})
+    InProcessWorker([QUEUE_REPLAYS], connection=connection, serializer=SERIALIZER).clean_registries()  # as workers run
+    back = fetch(lost.id, connection)
+    assert back.get_status() == JobStatus.QUEUED and back.retries_left == spec(analyse_replays).retries - 1
+    assert replays.job_ids == [lost.id, waiting.id]
+    # ZCARD: RQ's `count` would clean the registry up itself first.
+    assert not connection.zcard(replays.scheduled_job_registry.key) and not connection.zcard(
+        StartedJobRegistry(queue=replays).key)
+
+
+def test_the_success_webhook_is_queued_with_the_result_not_before(redis_server):
+    """RQ runs a job's success callback before it records the result; a worker lost in between would leave a
+    webhook queued for a job that then runs again and sends a second one. The service's job queues its webhook in
+    the result's transaction: nothing when the callback is due, one delivery once the result is stored."""
+    _, connection = redis_server
+    job = enqueue(ANALYSE_REPLAYS, connection, batch(1), None, meta={"callback_url": "http://127.0.0.1:9/hook"},
+                  on_success=NOTIFY_SUCCESS)
+    hooks = queue(QUEUE_WEBHOOKS, connection)
+    ServiceJob.fetch(job.id, connection=connection, serializer=SERIALIZER).execute_success_callback(
+        UnixSignalDeathPenalty, {"summary": {}})
+    assert hooks.count == 0
+    worker = InProcessWorker([queue(QUEUE_REPLAYS, connection)], connection=connection, serializer=SERIALIZER)
+    assert worker.work(burst=True)
+    [delivery] = hooks.get_jobs()
+    assert delivery.args[1]["id"] == job.id and delivery.args[1]["result"]["summary"]["games"] == 1
+    assert fetch(job.id, connection).get_status() == JobStatus.FINISHED
+
+
+def test_a_clean_up_lock_left_by_a_lost_worker_lasts_seconds_not_a_quarter_of_an_hour(redis_server):
+    """RQ's clean-up lock of a queue lasts 899 s unless its worker releases it; a worker lost mid-clean-up would
+    stop every other from finding abandoned jobs that long. The next clean-up cuts it to CLEANING_LOCK_SECONDS."""
+    _, connection = redis_server
+    replays = queue(QUEUE_REPLAYS, connection)
+    connection.set(replays.registry_cleaning_key, 1, ex=899)  # as a worker lost while it cleaned leaves it
+    InProcessWorker([QUEUE_REPLAYS], connection=connection, serializer=SERIALIZER).clean_registries()
+    assert 0 < connection.ttl(replays.registry_cleaning_key) <= CLEANING_LOCK_SECONDS

@@ -17,7 +17,7 @@ from tests.support.jobs import WEBHOOK_SECRET, batch, run_worker
 from tests.support.receivers import Receiver, receiving
 from workers import callbacks
 from workers.callbacks import ALLOW_PRIVATE_ENV
-from workers.webhooks import SECRET_ENV, SIGNATURE_HEADER, WebhookRefused, deliver_webhook, verify
+from workers.webhooks import DELIVERED_FIELD, SECRET_ENV, SIGNATURE_HEADER, WebhookRefused, deliver_webhook, verify
 
 PAYLOAD = {"id": "job-1", "kind": "replay", "status": "finished", "result": {"ok": True}}
 HOST = "hooks.example.test"
@@ -143,3 +143,16 @@ def test_ipv6_forms_embedding_ipv4_are_refused_at_submission(app, redis_db, addr
     assert body["code"] == "invalid_callback_url" and "embeds an IPv4 address" in body["detail"]
     assert "callback_url" in body["errors"]
     assert queue(QUEUE_REPLAYS, redis_db).count == 0
+
+
+def test_a_delivery_run_again_after_its_worker_was_lost_sends_nothing_twice(receivers, redis_db):
+    """A delivery job whose receiver answered 2xx but whose worker was lost before RQ recorded the end is found
+    abandoned and run again: the second run sees the delivery noted on the job and sends nothing."""
+    first, _ = receivers
+    job = enqueue(deliver_webhook, redis_db, first.url, PAYLOAD)
+    run_worker(redis_db, (QUEUE_WEBHOOKS,))
+    assert len(first.requests) == 1 and redis_db.hget(job.key, DELIVERED_FIELD) == b"200"
+    hooks = queue(QUEUE_WEBHOOKS, redis_db)
+    hooks._enqueue_job(hooks.fetch_job(job.id), at_front=True)  # as the clean-up queues an abandoned job again
+    assert run_worker(redis_db, (QUEUE_WEBHOOKS,))
+    assert len(first.requests) == 1 and hooks.fetch_job(job.id).get_status() == "finished"
