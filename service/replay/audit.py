@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.text import text
 from .families import replay_family
 from .log import GameLog, parse_log
 from .violations import Violation
@@ -46,8 +47,8 @@ def audit_replay(log: GameLog, replay: Any) -> Audit:
         if not matches:
             shown = {k: outcome.get(k) for k in ("type", "winner", "points", "deltas")}
             violations.append(Violation(None, None, "result_mismatch",
-                                        f"the recorded result {_json(log.result)} differs from the replay's "
-                                        f"{_json(shown)}"))
+                                        text("the recorded result {recorded} differs from the replay's {replayed}",
+                                             recorded=_json(log.result), replayed=_json(shown))))
     return Audit(not violations, tuple(violations), outcome, matches, len(log.events))
 
 

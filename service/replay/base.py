@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules.text import Text, text
 from .log import Event, GameLog
 from .violations import CODES, Violation
 
@@ -23,25 +24,27 @@ class TurnReplay:
         self.to_discard: int | None = None
         self.losers: set[int] = set()
 
-    def flag(self, event: Event | None, code_: str, message: str) -> None:
+    def flag(self, event: Event | None, code_: str, message: Text) -> None:
         """Record a violation; stop when the state no longer makes sense."""
         self.violations.append(Violation(None if event is None else event.index,
                                          None if event is None else event.seat, code_, message))
         if not CODES[code_][1]:
             raise Stop(code_)
 
-    def discarded_card(self, event: Event, waiting: str) -> int:
+    def discarded_card(self, event: Event, waiting: Text) -> int:
         """The card of a discard, after checking it is this seat's turn to discard (`waiting`: what the table
         waits for instead when nobody is to discard)."""
         if self.to_discard is None:
-            self.flag(event, "out_of_turn", f"nobody is to discard now: {waiting}")
+            self.flag(event, "out_of_turn", text("nobody is to discard now: {waiting}", waiting=waiting))
         if event.seat != self.to_discard:
             if event.seat in self.losers:
                 self.flag(event, "lower_priority_claim",
-                          f"seat {event.seat}'s claim lost to seat {self.to_discard}'s higher-priority claim")
-            self.flag(event, "out_of_turn", f"seat {self.to_discard} is to discard, not seat {event.seat}")
+                          text("seat {seat}'s claim lost to seat {winner}'s higher-priority claim", seat=event.seat,
+                               winner=self.to_discard))
+            self.flag(event, "out_of_turn", text("seat {due} is to discard, not seat {seat}", due=self.to_discard,
+                                                   seat=event.seat))
         if event.card is None:
-            self.flag(event, "not_in_hand", "a discard needs a card")
+            self.flag(event, "not_in_hand", text("a discard needs a card"))
             raise Stop("not_in_hand")
         return event.card
 
@@ -52,12 +55,13 @@ class TurnReplay:
         """The card a draw turns up: the next stock card; a different card shown is `draw_mismatch`."""
         stock = self.log.stock
         if stock is not None and self.drawn >= len(stock):
-            self.flag(event, "stock_exhausted", "the stock is exhausted: the round is a draw")
+            self.flag(event, "stock_exhausted", text("the stock is exhausted: the round is a draw"))
         card = event.card if event.card is not None else (stock[self.drawn] if stock is not None else None)
         if card is None:
-            self.flag(event, "draw_mismatch", "a draw needs a card when the log has no stock")
+            self.flag(event, "draw_mismatch", text("a draw needs a card when the log has no stock"))
             raise Stop("draw_mismatch")
         if stock is not None and card != stock[self.drawn]:
-            self.flag(event, "draw_mismatch", f"drew {show(card)} but the next stock card is {show(stock[self.drawn])}")
+            self.flag(event, "draw_mismatch", text("drew {card} but the next stock card is {next}",
+                                                        card=show(card), next=show(stock[self.drawn])))
         self.drawn += 1
         return card

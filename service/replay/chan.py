@@ -27,7 +27,7 @@ from ..rules.chan.cards import code, tally
 from ..rules.chan.hand import ChanHand, evaluate_win
 from ..rules.chan.pairs import Pair
 from ..rules.errors import DomainError
-from ..rules.text import stored
+from ..rules.text import stored, text
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -90,18 +90,18 @@ class ChanReplay(TurnReplay):
     def step(self, event: Event) -> None:
         """One event."""
         if self.outcome is not None:
-            self.flag(event, "event_after_end", "the round is over")
+            self.flag(event, "event_after_end", text("the round is over"))
         if event.type in ("capture", "chiu", "win") and self.public is not None and self.to_discard is None:
             self.public.claims.append(event)
             return
         if self.public is not None and self.public.claims:
             self.resolve()
             if self.outcome is not None:
-                self.flag(event, "event_after_end", "the round ended with the win on the previous card")
+                self.flag(event, "event_after_end", text("the round ended with the win on the previous card"))
         if event.type == "win":
             self.heavenly(event)
         elif event.type in ("capture", "chiu"):
-            self.flag(event, "claim_without_public_card", "there is no public card to take")
+            self.flag(event, "claim_without_public_card", text("there is no public card to take"))
         elif event.type == "discard":
             self.discard(event)
         elif event.type == "draw":
@@ -113,20 +113,22 @@ class ChanReplay(TurnReplay):
     def heavenly(self, event: Event) -> None:
         """Thiên ù: the dealer's initial 20 cards win before his first discard."""
         if not (self.opening and event.seat == self.log.dealer and self.to_discard == event.seat):
-            self.flag(event, "out_of_turn", "a win without a public card is only the dealer's opening Thiên ù")
+            self.flag(event, "out_of_turn", text("a win without a public card is only the dealer's opening Thiên ù"))
         hand = ChanHand(tuple(self.counts[event.seat]), (), None)
         if not evaluate_win(hand).hu:
-            self.flag(event, "false_hu", "the dealer's initial cards do not win")
+            self.flag(event, "false_hu", text("the dealer's initial cards do not win"))
         self.finish(event.seat, hand, {"heavenly": True})
 
     def discard(self, event: Event) -> None:
         """A discard by the seat that must discard."""
-        card = self.discarded_card(event, "the card on offer awaits a capture or a draw")
+        card = self.discarded_card(event, text("the card on offer awaits a capture or a draw"))
         broken = discard_rule_broken(self.counts[event.seat], card, self.history[event.seat])
         if broken is not None:
             rule = rule_number(broken)
-            self.flag(event, broken, f"seat {event.seat} may not discard {code(card)} (rule {rule})"
-                      if rule else f"{code(card)} is not in seat {event.seat}'s hand")
+            self.flag(event, broken,
+                      text("seat {seat} may not discard {card} (rule {rule})", seat=event.seat, card=code(card),
+                           rule=rule)
+                      if rule else text("{card} is not in seat {seat}'s hand", card=code(card), seat=event.seat))
         if self.counts[event.seat][card]:
             self.discarding(event, card)
             self.counts[event.seat][card] -= 1
@@ -141,12 +143,14 @@ class ChanReplay(TurnReplay):
     def draw(self, event: Event) -> None:
         """A stock card turned up at the drawer's own gate: the card on offer moved on untaken."""
         if self.to_discard is not None:
-            self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
+            self.flag(event, "out_of_turn", text("seat {seat} must discard before anyone draws", seat=self.to_discard))
         expected = self.to_act
         if self.public is not None and self.public.source == "stock" and expected == self.public.gate:
             expected = (self.public.gate + 1) % self.seats  # the gate owner passed; the next player passed too
         if event.seat != expected:
-            self.flag(event, "draw_out_of_order", f"seat {expected} turns up the next card, not seat {event.seat}")
+            self.flag(event, "draw_out_of_order",
+                      text("seat {due} turns up the next card, not seat {seat}", due=expected,
+                           seat=event.seat))
         if self.public is not None:
             self.offered(self.public, [])
             self.passed(self.public)
@@ -158,7 +162,7 @@ class ChanReplay(TurnReplay):
     def pass_(self, event: Event) -> None:
         """An explicit pass on the card on offer (the gate owner on his stock card, or the next player)."""
         if self.public is None or self.to_discard is not None:
-            self.flag(event, "out_of_turn", "there is nothing to pass on")
+            self.flag(event, "out_of_turn", text("there is nothing to pass on"))
 
     def passed(self, public: Public, seats: list[int | None] | None = None) -> None:
         """Rule 3: players who could capture the untaken card identically and did not, passed it up."""
@@ -233,29 +237,33 @@ class ChanReplay(TurnReplay):
         seat, card = claim.seat, public.card
         counts, history = self.counts[seat], self.history[seat]
         if history.dead_hand:
-            self.flag(claim, "dead_hand_move", f"seat {seat} has a dead hand: he only draws")
+            self.flag(claim, "dead_hand_move", text("seat {seat} has a dead hand: he only draws", seat=seat))
             return None
         role = self.role(seat, public)
         if claim.type == "win":
             hand = ChanHand(tuple(counts), tuple(self.exposed[seat]), card)
             if not evaluate_win(hand).hu:
-                self.flag(claim, "false_hu", f"seat {seat}'s cards with {code(card)} do not win")
+                self.flag(claim, "false_hu",
+                          text("seat {seat}'s cards with {card} do not win", seat=seat, card=code(card)))
                 return None
             if public.source != "stock" and counts[card] != 3:
-                self.flag(claim, "win_on_discard", "only a turned-up stock card can be won on (or a Chíu)")
+                self.flag(claim, "win_on_discard", text("only a turned-up stock card can be won on (or a Chíu)"))
                 return None
             return PRIORITY["win"] if public.source == "stock" else PRIORITY["chiu"]
         if claim.type == "chiu":
             if counts[card] != 3 or role == "discarder":
-                self.flag(claim, "false_chiu", f"seat {seat} does not hold three {code(card)}")
+                self.flag(claim, "false_chiu",
+                          text("seat {seat} does not hold three {card}", seat=seat, card=code(card)))
                 return None
             return PRIORITY["chiu"]
         if role not in ("drawer", "next"):
-            self.flag(claim, "ineligible_claim", f"seat {seat} ({role}) may not capture {code(card)} now")
+            self.flag(claim, "ineligible_claim",
+                      text("seat {seat} ({role}) may not capture {card} now", seat=seat, role=role,
+                           card=code(card)))
             return None
         cards = sorted(claim.cards or ())
         if len(cards) != 2 or card not in cards or claim.meld not in ("chan", "ca"):
-            self.flag(claim, "invalid_meld", f"a capture pairs {code(card)} with one hand card")
+            self.flag(claim, "invalid_meld", text("a capture pairs {card} with one hand card", card=code(card)))
             return None
         cards.remove(card)
         broken = capture_rule_broken(counts, card, cards[0], history)
@@ -264,8 +272,11 @@ class ChanReplay(TurnReplay):
             broken = NO_PAIR
         if broken is not None:
             rule = rule_number(broken)
-            self.flag(claim, broken, f"seat {seat} may not capture {code(card)} with {code(cards[0])}"
-                      + (f" (capture rule {rule})" if rule else ""))
+            self.flag(claim, broken,
+                      text("seat {seat} may not capture {card} with {other} (capture rule {rule})", seat=seat,
+                           card=code(card), other=code(cards[0]), rule=rule)
+                      if rule else text("seat {seat} may not capture {card} with {other}", seat=seat, card=code(card),
+                                        other=code(cards[0])))
             return None
         return PRIORITY["capture"]
 

@@ -18,7 +18,7 @@ from ..rules.fourcolor.claims import Claim
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.melds import Meld, classify
 from ..rules.fourcolor.rulesets import fourcolor_ruleset
-from ..rules.text import stored
+from ..rules.text import stored, text
 from .base import Stop, TurnReplay
 from .log import Event, GameLog
 
@@ -84,18 +84,18 @@ class FourColorReplay(TurnReplay):
     def step(self, event: Event) -> None:
         """One event."""
         if self.outcome is not None:
-            self.flag(event, "event_after_end", "the round is over")
+            self.flag(event, "event_after_end", text("the round is over"))
         if event.type in ("claim", "hu") and self.public is not None and self.to_discard is None:
             self.public.claims.append(event)
             return
         if self.public is not None and self.public.claims:
             self.resolve(event)
             if self.outcome is not None:
-                self.flag(event, "event_after_end", "the round ended with the hu on the previous card")
+                self.flag(event, "event_after_end", text("the round ended with the hu on the previous card"))
         if event.type == "hu":
             self.hu_without_card(event)
         elif event.type == "claim":
-            self.flag(event, "claim_without_public_card", "there is no public card to claim")
+            self.flag(event, "claim_without_public_card", text("there is no public card to claim"))
         elif event.type == "discard":
             self.discard(event)
         else:
@@ -105,26 +105,28 @@ class FourColorReplay(TurnReplay):
     def hu_without_card(self, event: Event) -> None:
         """The dealer's heavenly hu on his initial 21 cards (bga), before his first discard."""
         if event.seat != self.to_discard or self.public is not None:
-            self.flag(event, "out_of_turn", "hu without a public card is only the dealer's, before his first discard")
+            self.flag(event, "out_of_turn",
+                      text("hu without a public card is only the dealer's, before his first discard"))
         hand = self.hand_of(event.seat, None)
         if not self.ruleset.hu(hand, self.options).hu:
-            self.flag(event, "false_hu", "the hand does not split entirely into melds")
+            self.flag(event, "false_hu", text("the hand does not split entirely into melds"))
         self.finish_hu(event.seat, hand)
 
     def discard(self, event: Event) -> None:
         """A discard by the seat whose turn it is (the dealer's opening or after a claim)."""
-        card = self.discarded_card(event, "the public card awaits claims or a draw")
+        card = self.discarded_card(event, text("the public card awaits claims or a draw"))
         hand = self.hands[event.seat]
         if hand.count(card):
             self.discarding(event, card)
         if hand.count(card) == 0:
-            self.flag(event, "not_in_hand", f"{code(card)} is not in seat {event.seat}'s hand")
+            self.flag(event, "not_in_hand",
+                      text("{card} is not in seat {seat}'s hand", card=code(card), seat=event.seat))
         else:
             hand.remove(card)
         if is_flower(card):
-            self.flag(event, "flower_discard", "flowers can never be discarded")
+            self.flag(event, "flower_discard", text("flowers can never be discarded"))
         elif character_of(card) == GENERAL:
-            self.flag(event, "general_discard", "Generals can never be discarded")
+            self.flag(event, "general_discard", text("Generals can never be discarded"))
         self.public, self.to_discard, self.losers = Public(card, "discard", event.seat), None, set()
         self.next_drawer = (event.seat + 1) % self.seats
 
@@ -133,14 +135,16 @@ class FourColorReplay(TurnReplay):
         if self.to_discard is not None:
             if self.ruleset.dealer_extra_card and self.public is None and not any(self.exposed):
                 # docs/rules.md#fc-deal: "The dealer starts by discarding" (bga-taiwan; the flowers dealer draws).
-                self.flag(event, "opening_not_discard", "the dealer starts by discarding (or declares hu)")
-            self.flag(event, "out_of_turn", f"seat {self.to_discard} must discard before anyone draws")
+                self.flag(event, "opening_not_discard", text("the dealer starts by discarding (or declares hu)"))
+            self.flag(event, "out_of_turn", text("seat {seat} must discard before anyone draws", seat=self.to_discard))
         if self.public is not None:
             self.offered(self.public, [])
             if self.public.source == "draw":
                 self.check_taken(event, self.public)
         if event.seat != self.next_drawer:
-            self.flag(event, "draw_out_of_order", f"seat {self.next_drawer} turns up the next card, not {event.seat}")
+            self.flag(event, "draw_out_of_order",
+                      text("seat {due} turns up the next card, not {seat}", due=self.next_drawer,
+                           seat=event.seat))
         card = self.stock_card(event, code)
         self.public = Public(card, "draw", event.seat)
         self.next_drawer = (event.seat + 1) % self.seats
@@ -148,8 +152,9 @@ class FourColorReplay(TurnReplay):
     def check_taken(self, event: Event, public: Public) -> None:
         """A turned-up General (flowers: or flower) left unclaimed breaks the must-take rule."""
         if self.must_take(public.card):
-            self.flag(event, "general_not_taken", f"seat {public.seat} turned up {code(public.card)} and had to "
-                                                  "take it")
+            self.flag(event, "general_not_taken",
+                      text("seat {seat} turned up {card} and had to take it", seat=public.seat,
+                           card=code(public.card)))
 
     def must_take(self, card: int) -> bool:
         """docs/rules.md#fc-must-take: a player who turns up a General must take it; flowers: a General or a flower
@@ -165,8 +170,10 @@ class FourColorReplay(TurnReplay):
             return
         taking = self.ruleset.claim_class("flower" if is_flower(public.card) else "general", "drawer")
         if taking is not None and claim.priority <= taking[1]:
-            self.flag(winner, "general_not_taken", f"seat {public.seat} turned up {code(public.card)} and had to "
-                                                   f"take it; seat {winner.seat}'s {claim.kind} is no higher claim")
+            self.flag(winner, "general_not_taken",
+                      text("seat {seat} turned up {card} and had to take it; seat {winner}'s {kind} is no higher claim",
+                           seat=public.seat, card=code(public.card), winner=winner.seat,
+                           kind=claim.kind))
 
     # -- claims --------------------------------------------------------------------------------------------
     def offered(self, public: Public, claims: list[Event]) -> None:
@@ -214,34 +221,37 @@ class FourColorReplay(TurnReplay):
         """The engine's matching legal claim, or None after flagging why the logged claim is not legal."""
         role = self.role(claim.seat, public)
         if claim.type == "hu" and role == "discarder":
-            self.flag(claim, "own_discard_claim", f"seat {claim.seat} cannot take back his own discard")
+            self.flag(claim, "own_discard_claim", text("seat {seat} cannot take back his own discard", seat=claim.seat))
             return None
         if claim.type == "hu":
             legal = [] if role == "discarder" else self.ruleset.legal_claims(
                 self.hand_of(claim.seat, public.card), role, self.options)[0]
             hu = [c for c in legal if c.kind == "hu"]
             if not hu:
-                self.flag(claim, "false_hu", f"seat {claim.seat}'s hand plus {code(public.card)} does not split "
-                                             "entirely into melds")
+                self.flag(claim, "false_hu", text("seat {seat}'s hand plus {card} does not split entirely into melds",
+                                                  seat=claim.seat, card=code(public.card)))
             return hu[0] if hu else None
         cards = tuple(sorted(claim.cards or ()))
         meld = claim.meld
         if meld is None or classify(cards, self.rules) != meld or public.card not in cards:
             # docs/rules.md#logs-claims: the claimed cards form the meld the claim names; a claim naming none fails
             # here too, whatever its cards form.
-            named = f"a {meld}" if meld else "a named meld"
-            self.flag(claim, "invalid_meld", f"{' '.join(code(c) for c in cards)} with the public card "
-                                             f"{code(public.card)} is not {named}")
+            named = text("a {meld}", meld=meld) if meld else text("a named meld")
+            self.flag(claim, "invalid_meld", text("{cards} with the public card {card} is not {named}",
+                                                  cards=" ".join(code(c) for c in cards), card=code(public.card),
+                                                  named=named))
             return None
         needed = list(cards)
         needed.remove(public.card)
         if any(needed.count(c) > self.hands[claim.seat].count(c) for c in set(needed)):
-            self.flag(claim, "not_in_hand", f"seat {claim.seat} does not hold the cards of this {meld}")
+            self.flag(claim, "not_in_hand",
+                      text("seat {seat} does not hold the cards of this {meld}", seat=claim.seat, meld=meld))
             return None
         allowed = self.ruleset.claim_class(meld, role)
         if allowed is None:
             code_ = "own_discard_claim" if role == "discarder" else "ineligible_claim"
-            self.flag(claim, code_, f"seat {claim.seat} ({role}) may not claim a {meld} on {code(public.card)}")
+            self.flag(claim, code_, text("seat {seat} ({role}) may not claim a {meld} on {card}", seat=claim.seat,
+                                           role=role, meld=meld, card=code(public.card)))
             return None
         return Claim(meld, Meld(meld, cards, concealed=False), allowed[0], allowed[1], 0)
 

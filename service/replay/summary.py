@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rules.registry import ENGINE_VERSION, get_ruleset
+from ..rules.text import stored
 from ..rules.value import model_for
 from .audit import Audit
 from .decisions import COSTLIEST, REVIEW_VERSION, common_unit
@@ -34,7 +35,7 @@ def log_entry(index: int, found: Audit, seats: list[dict[str, Any]], names: list
         stats["player"] = names[seat]
     return {
         "index": index, "valid": found.valid, "recorded_result_matches": found.recorded_result_matches,
-        "violations": [{"event": v.event, "seat": v.seat, "code": v.code, "message": v.message}
+        "violations": [{"event": v.event, "seat": v.seat, "code": v.code, **stored("message", v.message)}
                        for v in found.violations],
         "outcome": dict(found.outcome), "seats": seats,
     }

@@ -8,8 +8,10 @@ import pickle
 
 import pytest
 
+from service import catalogs
 from service.i18n import best_of, supported
 from service.rules.text import Text, ntext, read_texts, stored, text
+from tests.support.pages import planted
 
 LANGUAGES = ["en", "vi", "zh-Hant", "it", "pt", "uk"]
 # bga-taiwan, 21 cards (the hand of tests/api/test_discards.py): melds worth 12 points once the loose yA or wC is
@@ -237,3 +239,21 @@ def test_chan_bonus_conditions_in_vietnamese(client):
     conditions = {b["name"]: b["condition"] for b in vietnamese}
     assert conditions["bach_dinh"] == "Bạch định: không có lá đỏ nào"
     assert conditions["u_chi"] == "Ù chì: Ù lá nọc lật ở cửa mình"
+
+
+def test_an_audit_violation_is_in_the_readers_language(client):
+    # a discard of a card the seat was never dealt breaks not_in_hand there (tests/support/pages.py)
+    log, index, card = planted()
+    seat = log["events"][index]["seat"]
+    english = client.post("/v1/audits", json=log).get_json()["violations"]
+    vietnamese_answer = client.post("/v1/audits", json=log, headers={"Accept-Language": "vi"})
+    vietnamese = vietnamese_answer.get_json()["violations"]
+    assert vietnamese_answer.headers["Content-Language"] == "vi"
+    assert [(v["event"], v["seat"], v["code"]) for v in english] == [(index, seat, "not_in_hand")]
+    assert english[0]["message"] == f"{card} is not in seat {seat}'s hand"  # the English as it always was
+    assert {k: v for k, v in vietnamese[0].items() if k != "message"} == {k: v for k, v in english[0].items()
+                                                                          if k != "message"}
+    vi_catalog = catalogs.read(catalogs.po_path("vi", "messages"), "vi", "messages")
+    found = vi_catalog.get("{card} is not in seat {seat}'s hand")
+    assert found is not None and found.string and not found.fuzzy, "the message awaits its Vietnamese translation"
+    assert vietnamese[0]["message"] == found.string.format(card=card, seat=seat)

@@ -10,6 +10,7 @@ from service.jobs.pages import read
 from service.jobs.queues import fetch
 from service.rules.text import STORED
 from tests.support.jobs import batch, run_worker
+from tests.support.pages import planted
 from workers import webhooks
 from workers.webhooks import notify_success
 
@@ -40,3 +41,23 @@ def test_a_finished_review_reads_in_each_language(client, redis_db, monkeypatch)
     monkeypatch.setattr(webhooks, "enqueue", lambda name, connection, url, payload, ttl: sent.append(payload))
     notify_success(job, redis_db, job.return_value())
     assert sent and STORED not in json.dumps(sent[0])
+
+
+def test_a_violation_of_a_finished_replay_is_stored_with_its_message_and_read_in_english(client, redis_db):
+    # a discard of a card the seat was never dealt breaks not_in_hand there (tests/support/pages.py)
+    log, index, card = planted()
+    seat = log["events"][index]["seat"]
+    location = client.post("/v1/replays", json={"logs": [log]}).headers["Location"]
+    assert run_worker(redis_db)
+    english = client.get(location)
+    (violation,) = english.get_json()["result"]["logs"][0]["violations"]
+    assert violation == {"event": index, "seat": seat, "code": "not_in_hand",
+                         "message": f"{card} is not in seat {seat}'s hand"}
+    assert STORED not in english.get_data(as_text=True)
+    vietnamese = client.get(location, headers={"Accept-Language": "vi"}).get_json()["result"]["logs"][0]
+    assert {k: v for k, v in vietnamese["violations"][0].items() if k != "message"} == {
+        k: v for k, v in violation.items() if k != "message"}
+    (stored_violation,) = read(redis_db, fetch(location.rsplit("/", 1)[-1], redis_db))["logs"][0]["violations"]
+    assert stored_violation["message"] == violation["message"]
+    assert stored_violation["message" + STORED] == {"message": "{card} is not in seat {seat}'s hand",
+                                                    "params": {"card": card, "seat": seat}}

@@ -30,8 +30,8 @@ def audit_json(raw: dict, tables: bool = False) -> dict:
     answer = echo(ruleset, dict(ruleset.resolve_options(raw.get("options"))))
     answer.update(
         valid=found.valid,
-        violations=[{"event": v.event, "seat": v.seat, "code": v.code, "message": v.message, "rule": rule_of(v.code)}
-                    for v in found.violations],
+        violations=[{"event": v.event, "seat": v.seat, "code": v.code, "message": localize(v.message),
+                     "rule": rule_of(v.code)} for v in found.violations],
         outcome=read_texts(dict(found.outcome), localize), recorded_result_matches=found.recorded_result_matches,
         events=found.events,
     )
