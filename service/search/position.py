@@ -97,8 +97,8 @@ def position_of(ruleset: RuleSet, options: Mapping[str, Any], hand: Sequence[int
     by_seat = [tuple(() if s == seat else opponents[s]) for s in range(seats)]
     for s, melds in enumerate(by_seat):
         if _size(melds) >= ruleset.resting_size:
-            raise ImpossibleCount(text("seat {s} cannot have {exposed} exposed cards: a seat holds {resting_size} "
-                                       "between turns", s=s,
+            raise ImpossibleCount(text("seat {seat} cannot have {exposed} exposed cards: a seat holds {resting_size} "
+                                       "between turns", seat=s,
                                        exposed=_size(melds), resting_size=ruleset.resting_size), "opponents")
     known = [*hand, *(c for m in exposed for c in m.cards), *visible]
     known += [c for melds in by_seat for m in melds for c in m.cards]

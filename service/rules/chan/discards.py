@@ -94,8 +94,8 @@ def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:
                                "public_card",
                           code="unexpected_public_card")
     if hand.card_count() != MAX_CARDS:
-        raise ImpossibleCount(text("a Chắn player discards from {MAX_CARDS} cards (hand + exposed); these are {count}",
-                                   MAX_CARDS=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
+        raise ImpossibleCount(text("a Chắn player discards from {cards} cards (hand + exposed); these are {count}",
+                                   cards=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
     return count_unseen(hand, visible)
 
 

@@ -80,8 +80,8 @@ def parse_hand(hand: Sequence[object], exposed: Sequence[Mapping[str, object]] =
     result = ChanHand(tuple(tally(concealed)), pairs, public)
     if result.card_count() > MAX_CARDS:
         raise ImpossibleCount(text("{count} cards over hand, exposed pairs and public card; a Chắn player has at most "
-                                   "{MAX_CARDS}",
-                                   count=result.card_count(), MAX_CARDS=MAX_CARDS), "hand", code="too_many_cards")
+                                   "{most}",
+                                   count=result.card_count(), most=MAX_CARDS), "hand", code="too_many_cards")
     return result
 
 

@@ -66,8 +66,8 @@ def parse_hand(
     total = len(concealed) + len(others) - len(extras)
     if total > MAX_CARDS:
         raise ImpossibleCount(
-            text("{total} cards over hand, exposed melds and public card; a player has at most {MAX_CARDS}",
-                 total=total, MAX_CARDS=MAX_CARDS), "hand", code="too_many_cards")
+            text("{total} cards over hand, exposed melds and public card; a player has at most {most}",
+                 total=total, most=MAX_CARDS), "hand", code="too_many_cards")
     return FourColorHand(Tally.of(concealed), melds, public)
 
 

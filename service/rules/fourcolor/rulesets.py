@@ -210,9 +210,9 @@ class FourColorRuleSet:
         """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere (Four
         Color Cards has no `history`)."""
         if hand.public_card is not None or hand.card_count() != MAX_CARDS:
-            raise DomainError(text("a discard decision is made with {MAX_CARDS} cards over hand and exposed melds (20 "
+            raise DomainError(text("a discard decision is made with {cards} cards over hand and exposed melds (20 "
                                    "+ the card just taken, or the dealer's 21) and no public card; got {count}",
-                                   MAX_CARDS=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
+                                   cards=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
         self.check_seats(seats)
         seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
         flowers = self.has_flowers
