@@ -121,7 +121,11 @@ def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, An
     _check_context(hand, context)
     result = evaluate_win(hand)
     if not result.hu:
-        raise NotAWin("; ".join(reason for _, reason in result.reasons), "hand")
+        reasons = [reason for _, reason in result.reasons]
+        why: str = reasons[0] if reasons else ""
+        for reason in reasons[1:]:  # the reasons one after another, each translated, the separator too
+            why = text("{reasons}; {reason}", reasons=why, reason=reason)
+        raise NotAWin(why, "hand")
     bonuses = find_bonuses(hand, hand.all_counts(), result.chan, result.pairs, context, options)
     points, lines = score(bonuses)
     lines.append(Line("total", text("score = {points}", points=points), points))
