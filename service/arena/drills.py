@@ -28,6 +28,7 @@ from ..rules.analysis import WIN_KINDS, ClaimAnalysis, DiscardAnalysis
 from ..rules.errors import DomainError
 from ..rules.registry import RuleSet
 from ..rules.roles import seat_role
+from ..rules.text import text
 from ..rules.value import model_for
 from .advice import Advice, claim_analysis
 from .external import history_json
@@ -170,8 +171,11 @@ def deal_drill(ruleset: RuleSet, difficulty: str, seed: int, index: int, kind: s
             chosen = collector.found[-1]
             return {"round": attempt, "event": chosen.event, "dealer": played["dealer"], "kind": chosen.kind,
                     "distance": chosen.distance, **position_json(ruleset, chosen)}
-    raise NoDrillPosition(f"no {difficulty} {'' if kind == 'any' else kind + ' '}position came up in {MAX_ROUNDS} "
-                          f"rounds of this drill; try another index or seed", "difficulty")
+    if kind == "any":
+        raise NoDrillPosition(text("no {difficulty} position came up in {rounds} rounds of this drill; try another "
+                                   "index or seed", difficulty=difficulty, rounds=MAX_ROUNDS), "difficulty")
+    raise NoDrillPosition(text("no {difficulty} {kind} position came up in {rounds} rounds of this drill; try another "
+                               "index or seed", difficulty=difficulty, kind=kind, rounds=MAX_ROUNDS), "difficulty")
 
 
 def position_json(ruleset: RuleSet, chosen: Candidate) -> dict[str, Any]:

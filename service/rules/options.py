@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import InvalidOption, shown
+from .text import text
 
 KIND_PHRASES = {"boolean": "true or false", "integer": "an integer", "string": "a string"}
 
@@ -45,14 +46,18 @@ class Option:
             or (kind == "string" and isinstance(value, str))
         )
         if not ok:
-            raise InvalidOption(f"option {self.name!r} must be {KIND_PHRASES[kind]}", field)
+            raise InvalidOption(text("option {name} must be {kind}",
+                                     name=repr(self.name), kind=KIND_PHRASES[kind]), field)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOption(f"option {self.name!r} must be one of {allowed}", field)
+            raise InvalidOption(text("option {name} must be one of {allowed}",
+                                     name=repr(self.name), allowed=allowed), field)
         if self.minimum is not None and value < self.minimum:
-            raise InvalidOption(f"option {self.name!r} must be >= {self.minimum}", field)
+            raise InvalidOption(text("option {name} must be >= {minimum}",
+                                     name=repr(self.name), minimum=self.minimum), field)
         if self.maximum is not None and value > self.maximum:
-            raise InvalidOption(f"option {self.name!r} must be <= {self.maximum}", field)
+            raise InvalidOption(text("option {name} must be <= {maximum}",
+                                     name=repr(self.name), maximum=self.maximum), field)
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -93,7 +98,8 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any] | Non
     resolved = {o.name: o.default for o in declared}
     for name, value in (given or {}).items():
         if name not in known:
-            raise InvalidOption(f"unknown option {shown(name)}", f"options.{name}", code="unknown_option")
+            raise InvalidOption(text("unknown option {name}",
+                                     name=shown(name)), f"options.{name}", code="unknown_option")
         resolved[name] = known[name].validate(value)
     return MappingProxyType(resolved)
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from .analysis import ClaimAnalysis, DiscardAnalysis
 from .errors import InvalidSeat, NotInRuleset
+from .text import text
 
 
 class RuleSet(Protocol):
@@ -129,9 +130,9 @@ def check_seats(ruleset_id: str, least: int, most: int, seats: int, winner: int 
     """`seats` within least..most players, `winner` a seat index; else InvalidSeat naming the field."""
     if not least <= seats <= most:
         span = f"{least}" if least == most else f"{least}-{most}"
-        raise InvalidSeat(f"{ruleset_id} is played by {span} players", "seats")
+        raise InvalidSeat(text("{ruleset_id} is played by {span} players", ruleset_id=ruleset_id, span=span), "seats")
     if winner is not None and not 0 <= winner < seats:
-        raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+        raise InvalidSeat(text("winner must be a seat index 0..{last}", last=seats - 1), "winner")
 
 
 def check_extras(ruleset: RuleSet, lucky_card: object, context: object, known: Iterable[RuleSet] = ()) -> None:
@@ -140,4 +141,5 @@ def check_extras(ruleset: RuleSet, lucky_card: object, context: object, known: I
     for field, given, has in (("lucky_card", lucky_card, "lucky_card"), ("context", context, "takes_context")):
         if given is not None and not getattr(ruleset, has):
             where = ", ".join(r.id for r in known if getattr(r, has))
-            raise NotInRuleset(f"{field} exists only in {where}" if where else f"{ruleset.id} has no {field}", field)
+            raise NotInRuleset(text("{field} exists only in {where}", field=field, where=where) if where
+                                else text("{ruleset} has no {field}", ruleset=ruleset.id, field=field), field)

@@ -15,6 +15,7 @@ from .errors import UnknownRuleset, shown
 from .fourcolor.rulesets import BGA_TAIWAN, CARDAVIA_FLOWERS
 from .protocol import RuleSet
 from .protocol import check_extras as check_extras_in
+from .text import text
 from .value import shipped_model
 
 __all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "engine_version", "get_ruleset",
@@ -54,7 +55,8 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
     """The rule-set registered under `ruleset_id`, or UnknownRuleset naming the field."""
     if not isinstance(ruleset_id, str) or ruleset_id not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
-        raise UnknownRuleset(f"unknown rule-set {shown(ruleset_id)}; known: {known}", "ruleset")
+        raise UnknownRuleset(text("unknown rule-set {ruleset_id}; known: {known}",
+                                  ruleset_id=shown(ruleset_id), known=known), "ruleset")
     return _REGISTRY[ruleset_id]
 
 

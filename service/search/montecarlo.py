@@ -42,6 +42,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ..rules.errors import DomainError
+from ..rules.text import text
 from .deal import deal_rng, sample_deal
 from .families import search_family, table_of
 from .position import Position
@@ -141,13 +142,13 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
 def _check_limits(samples: int, time_budget: float, confidence: float, min_samples: int) -> None:
     """The search limits, each a DomainError naming it when out of range."""
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
-        raise DomainError("samples must be a positive integer", "samples", code="invalid_field")
+        raise DomainError(text("samples must be a positive integer"), "samples", code="invalid_field")
     if not time_budget > 0:
-        raise DomainError("time_budget must be positive seconds", "time_budget", code="invalid_field")
+        raise DomainError(text("time_budget must be positive seconds"), "time_budget", code="invalid_field")
     if not 0 < confidence < 1:
-        raise DomainError("confidence must be between 0 and 1", "confidence", code="invalid_field")
+        raise DomainError(text("confidence must be between 0 and 1"), "confidence", code="invalid_field")
     if min_samples < 1:
-        raise DomainError("min_samples must be at least 1", "min_samples", code="invalid_field")
+        raise DomainError(text("min_samples must be at least 1"), "min_samples", code="invalid_field")
 
 
 def parse_candidates(position: Position, texts: Sequence[object] | None) -> list[int] | None:
@@ -162,20 +163,22 @@ def _candidates(position: Position, given: Sequence[int] | None, ranking: Sequen
     """The given candidates (each a legal discard, once), or the top of the exact ranking."""
     legal = set(position.legal_discards())
     if not legal:
-        raise DomainError("the hand has no legal discard (only Generals and flowers; Chắn: rules 2, 3, 6, or a "
-                          "dead hand)", "hand", code="no_legal_discard")
+        raise DomainError(text("the hand has no legal discard (only Generals and flowers; Chắn: rules 2, 3, 6, or a "
+                               "dead hand)"), "hand", code="no_legal_discard")
     if given is None:
         return [card for card, _ in ranking[:DEFAULT_CANDIDATES] if card in legal]
     if not given:
-        raise DomainError("give at least one candidate, or none for the exact ranking's best", "candidates",
+        raise DomainError(text("give at least one candidate, or none for the exact ranking's best"), "candidates",
                           code="invalid_field")
     chosen: list[int] = []
     for i, card in enumerate(given):
         if card not in legal:
-            raise DomainError(f"{position.code(card)} is not a legal discard of this hand", f"candidates.{i}",
+            raise DomainError(text("{card} is not a legal discard of this hand", card=position.code(card)),
+                                   f"candidates.{i}",
                               code="illegal_discard")
         if card in chosen:  # the same card twice would only be played twice over
-            raise DomainError(f"{position.code(card)} is already candidate {given.index(card)}", f"candidates.{i}",
+            raise DomainError(text("{card} is already candidate {index}", card=position.code(card),
+                                   index=given.index(card)), f"candidates.{i}",
                               code="duplicate_candidate")
         chosen.append(card)
     return chosen

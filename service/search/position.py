@@ -17,6 +17,7 @@ from ..rules.chan.captures import History
 from ..rules.errors import DomainError, ImpossibleCount, InvalidSeat
 from ..rules.protocol import RuleSet
 from ..rules.registry import all_rulesets
+from ..rules.text import text
 
 
 @dataclass(frozen=True)
@@ -96,14 +97,16 @@ def position_of(ruleset: RuleSet, options: Mapping[str, Any], hand: Sequence[int
     by_seat = [tuple(() if s == seat else opponents[s]) for s in range(seats)]
     for s, melds in enumerate(by_seat):
         if _size(melds) >= ruleset.resting_size:
-            raise ImpossibleCount(f"seat {s} cannot have {_size(melds)} exposed cards: a seat holds "
-                                  f"{ruleset.resting_size} between turns", "opponents")
+            raise ImpossibleCount(text("seat {seat} cannot have {exposed} exposed cards: a seat holds {resting_size} "
+                                       "between turns", seat=s,
+                                       exposed=_size(melds), resting_size=ruleset.resting_size), "opponents")
     known = [*hand, *(c for m in exposed for c in m.cards), *visible]
     known += [c for melds in by_seat for m in melds for c in m.cards]
     surplus = Counter(known) - Counter(ruleset.deck())
     if surplus:
-        raise ImpossibleCount(f"{sum(surplus.values())} cards beyond the deck's copies (counted over hand, exposed "
-                              "melds, visible cards and the other seats' melds)", "visible")
+        raise ImpossibleCount(text("{surplus} cards beyond the deck's copies (counted over hand, exposed melds, "
+                                   "visible cards and the other seats' melds)",
+                                   surplus=sum(surplus.values())), "visible")
     sizes, unseen, stock = _rest(ruleset, list(hand), by_seat, seat, known, stock_remaining)
     return Position(ruleset, options, tuple(sorted(hand)), tuple(exposed), tuple(visible), seats, seat, tuple(by_seat),
                     stock_remaining, history, unseen, sizes, stock)
@@ -112,8 +115,9 @@ def position_of(ruleset: RuleSet, options: Mapping[str, Any], hand: Sequence[int
 def _check_count(ruleset: RuleSet, concealed: list[int], exposed: Sequence[Any]) -> None:
     """A player about to discard holds one card more than a seat between turns."""
     if len(concealed) + _size(exposed) != ruleset.resting_size + 1:
-        raise ImpossibleCount(f"a player about to discard holds {ruleset.resting_size + 1} cards (hand + exposed); "
-                              f"these are {len(concealed) + _size(exposed)}", "hand", code="wrong_card_count")
+        raise ImpossibleCount(text("a player about to discard holds {cards} cards (hand + exposed); these are {count}",
+                                   cards=ruleset.resting_size + 1,
+                                   count=len(concealed) + _size(exposed)), "hand", code="wrong_card_count")
 
 
 def _rest(ruleset: RuleSet, concealed: list[int], by_seat: Sequence[Sequence[Any]], seat: int, known: list[int],
@@ -123,8 +127,9 @@ def _rest(ruleset: RuleSet, concealed: list[int], by_seat: Sequence[Sequence[Any
     unseen = _unseen(ruleset, known)
     in_hands = sum(sizes) - len(concealed)
     if len(unseen) < in_hands:
-        raise DomainError(f"only {len(unseen)} cards are unseen but the other seats hold {in_hands} concealed cards: "
-                          "too many visible cards", "visible", code="impossible_card_count")
+        raise DomainError(text("only {n_unseen} cards are unseen but the other seats hold {in_hands} concealed cards: "
+                               "too many visible cards",
+                               n_unseen=len(unseen), in_hands=in_hands), "visible", code="impossible_card_count")
     return tuple(sizes), tuple(unseen), _stock_remaining(stock_remaining, len(unseen) - in_hands)
 
 
@@ -136,14 +141,14 @@ def _size(melds: Sequence[Any]) -> int:
 def _list(value: object, field: str) -> list[Any]:
     """A JSON array, or a DomainError naming the field."""
     if not isinstance(value, list):
-        raise DomainError(f"{field} must be an array", field, code="invalid_field")
+        raise DomainError(text("{field} must be an array", field=field), field, code="invalid_field")
     return value
 
 
 def _integer(value: object, field: str) -> int:
     """An integer (not a boolean), or a DomainError naming the field."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise DomainError(f"{field} must be an integer", field, code="invalid_field")
+        raise DomainError(text("{field} must be an integer", field=field), field, code="invalid_field")
     return value
 
 
@@ -153,7 +158,7 @@ def _seats(ruleset: RuleSet, payload: Mapping[str, Any]) -> tuple[int, int]:
     ruleset.check_seats(seats)
     seat = _integer(payload.get("seat", 0), "seat")
     if not 0 <= seat < seats:
-        raise InvalidSeat(f"seat must be a seat index 0..{seats - 1}", "seat")
+        raise InvalidSeat(text("seat must be a seat index 0..{last}", last=seats - 1), "seat")
     return seats, seat
 
 
@@ -163,16 +168,17 @@ def _opponents(ruleset: RuleSet, options: Mapping[str, Any], raw: object, seats:
     out: list[tuple[int, tuple[Any, ...]]] = []
     for i, item in enumerate(_list(raw, "opponents")):
         if not isinstance(item, Mapping):
-            raise DomainError("an opponent must be an object with seat and exposed", f"opponents.{i}",
+            raise DomainError(text("an opponent must be an object with seat and exposed"), f"opponents.{i}",
                               code="invalid_field")
         other = _integer(item.get("seat"), f"opponents.{i}.seat")
         if not 0 <= other < seats or other == seat or any(other == s for s, _ in out):
-            raise InvalidSeat(f"opponents.{i}.seat must be another seat index 0..{seats - 1}, each once (the "
-                              f"player is seat {seat})", f"opponents.{i}.seat")
+            raise InvalidSeat(text("opponents.{i}.seat must be another seat index 0..{last}, each once (the player is "
+                                   "seat {seat})", i=i, last=seats - 1, seat=seat), f"opponents.{i}.seat")
         melds = _exposed(ruleset, options, _list(item.get("exposed", []), f"opponents.{i}.exposed"), i)
         if _size(melds) >= ruleset.resting_size:
-            raise ImpossibleCount(f"seat {other} cannot have {_size(melds)} exposed cards: a seat holds "
-                                  f"{ruleset.resting_size} between turns", f"opponents.{i}.exposed")
+            raise ImpossibleCount(text("seat {other} cannot have {exposed} exposed cards: a seat holds {resting_size} "
+                                       "between turns", other=other, exposed=_size(melds),
+                                       resting_size=ruleset.resting_size), f"opponents.{i}.exposed")
         out.append((other, melds))
     return out
 
@@ -182,7 +188,7 @@ def _exposed(ruleset: RuleSet, options: Mapping[str, Any], items: list[Any], i: 
     try:
         if any(not isinstance(m, Mapping) for m in items):
             j = next(j for j, m in enumerate(items) if not isinstance(m, Mapping))
-            raise DomainError("an exposed meld must be an object with kind and cards", f"exposed.{j}",
+            raise DomainError(text("an exposed meld must be an object with kind and cards"), f"exposed.{j}",
                               code="invalid_meld")
         return ruleset.parse_exposed(options, items)
     except DomainError as error:
@@ -203,8 +209,8 @@ def _stock_remaining(value: object, most: int) -> int:
         return most
     n = _integer(value, "stock_remaining")
     if not 0 <= n <= most:
-        raise DomainError(f"stock_remaining must be 0..{most}: only {most} unseen cards are outside the other "
-                          "seats' hands", "stock_remaining", code="impossible_card_count")
+        raise DomainError(text("stock_remaining must be 0..{most}: only {most} unseen cards are outside the other "
+                               "seats' hands", most=most), "stock_remaining", code="impossible_card_count")
     return n
 
 
@@ -213,11 +219,12 @@ def _history(ruleset: RuleSet, raw: object) -> History | None:
     if ruleset.history_of(None) is None:
         if raw:
             where = ", ".join(r.id for r in all_rulesets() if r.history_of(None) is not None)
-            raise DomainError(f"history is a {where} field", "history", code="invalid_field")
+            raise DomainError(text("history is a {where} field", where=where), "history", code="invalid_field")
         return None
     if raw is not None and not isinstance(raw, Mapping):
-        raise DomainError("history must be an object", "history", code="invalid_field")
+        raise DomainError(text("history must be an object"), "history", code="invalid_field")
     for name in ("discarded", "passed_identical", "played_into_ca"):
         if raw and raw.get(name) is not None and not isinstance(raw.get(name), list):
-            raise DomainError(f"history.{name} must be an array", f"history.{name}", code="invalid_field")
+            raise DomainError(text("history.{name} must be an array",
+                                   name=name), f"history.{name}", code="invalid_field")
     return ruleset.history_of(raw)

@@ -84,6 +84,27 @@ def test_a_problem_is_in_vietnamese_with_its_code_unchanged(client):
     assert body["errors"] == {"hand": ["là bắt buộc"]}
 
 
+def test_an_engine_refusal_is_in_vietnamese_as_the_catalog_says_it(client):
+    """An unknown card code is refused by the rules engine; its detail and field message are the Vietnamese
+    catalog's translation of the engine's message, with the code quoted as the English quotes it."""
+    from babel.messages.pofile import read_po
+
+    from service.i18n import TRANSLATIONS
+
+    message = "{card} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)"
+    with open(TRANSLATIONS / "vi" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        entry = read_po(po).get(message)
+    assert entry is not None and entry.string, "the vi catalog translates the engine's unknown-card message"
+    expected = entry.string.format(card="'rX'")
+    response = client.post("/v1/hu", json={"ruleset": "bga-taiwan", "hand": ["rX"]},
+                           headers={"Accept-Language": "vi"})
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == "unknown_card"
+    assert response.headers["Content-Language"] == "vi"
+    assert body["detail"] == expected != "'rX' is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)"
+    assert body["errors"] == {"hand.0": [expected]}
+
+
 def test_a_not_found_problem_in_italian(client):
     response = client.get("/v1/nothing-here?lang=it")
     body = response.get_json()

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import cast
 
 from ..errors import DomainError, InvalidSeat
+from ..text import text
 from .cards import CHI_CHI, code, parse_card, value_of
 from .hand import ChanHand, evaluate_win
 from .pairs import Pair, holds_ca_at, unpaired
@@ -170,12 +171,13 @@ def _capture_check(counts: Sequence[int], card: int, mate: int, history: History
 def legal_claims(hand: ChanHand, role: str, source: str, history: History) -> list[ChanClaim]:
     """Every legal claim on the public card for a seat role; the card came from `source` (stock or discard)."""
     if role not in ROLES:
-        raise InvalidSeat(f"seat_role must be one of {', '.join(ROLES)}", "seat_role")
+        raise InvalidSeat(text("seat_role must be one of {roles}", roles=', '.join(ROLES)), "seat_role")
     if source not in SOURCES:
-        raise DomainError(f"card_source must be one of {', '.join(SOURCES)}", "card_source", code="invalid_source")
+        raise DomainError(text("card_source must be one of {sources}", sources=", ".join(SOURCES)), "card_source",
+                          code="invalid_source")
     card = hand.public_card
     if card is None:
-        raise DomainError("claims are made on a public card; give public_card", "public_card",
+        raise DomainError(text("claims are made on a public card; give public_card"), "public_card",
                           code="missing_public_card")
     if history.dead_hand or (role == "discarder" and source == "discard"):
         # A dead hand only draws; nobody claims his own discard. A turned-up stock card is nobody's discard:

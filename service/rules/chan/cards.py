@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..errors import ImpossibleCount, InvalidCard, shown
+from ..text import text
 
 SUITS = "msc"
 CHI_CHI = 24
@@ -34,11 +35,12 @@ def code(card: int) -> str:
     return CODES[card]
 
 
-def parse_card(text: object, field: str) -> int:
+def parse_card(given: object, field: str) -> int:
     """Parse one canonical, case-sensitive Chắn card code."""
-    card = CODE_INDEX.get(text) if isinstance(text, str) else None
+    card = CODE_INDEX.get(given) if isinstance(given, str) else None
     if card is None:
-        raise InvalidCard(f"{shown(text)} is not a Chắn card code (value 2-9 + suit m/s/c, or CC)", field)
+        raise InvalidCard(text("{card} is not a Chắn card code (value 2-9 + suit m/s/c, or CC)",
+                               card=shown(given)), field)
     return card
 
 
@@ -56,5 +58,6 @@ def check_copies(located: list[tuple[int, str]]) -> None:
     for card, field in located:
         seen[card] += 1
         if seen[card] > COPIES:
-            raise ImpossibleCount(f"{code(card)} appears {seen[card]} times; the deck has {COPIES} (counted over "
-                                  "hand, exposed pairs and the public card)", field)
+            raise ImpossibleCount(text("{card} appears {seen} times; the deck has {copies} (counted over hand, "
+                                       "exposed pairs and the public card)",
+                                       card=code(card), seen=seen[card], copies=COPIES), field)

@@ -34,8 +34,9 @@ def claim_unseen(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     """Unseen copies for a claim decision: the deck minus hand, exposed pairs, the public card and `visible`
     (codes); more copies than the deck holds raises naming the field of the surplus copy."""
     if hand.public_card is None or hand.card_count() != MAX_CARDS:
-        raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed pairs plus the "
-                          f"public card; got {hand.card_count()}", "hand", code="wrong_card_count")
+        raise DomainError(text("a claim decision is made with {cards} cards over hand and exposed pairs plus the "
+                               "public card; got {count}", cards=MAX_CARDS - 1,
+                               count=hand.card_count()), "hand", code="wrong_card_count")
     return count_unseen(hand, visible)
 
 

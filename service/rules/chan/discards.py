@@ -90,11 +90,12 @@ def unseen_cards(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     """Copies of each face the player has not seen: the deck minus his cards and the `visible` codes (discards,
     turned-up cards, other seats' pairs). The hand must be a discard decision: 20 cards, no public card."""
     if hand.public_card is not None:
-        raise DomainError("a discard is analysed on the player's own 20 cards: give no public_card", "public_card",
+        raise DomainError(text("a discard is analysed on the player's own 20 cards: give no public_card"),
+                               "public_card",
                           code="unexpected_public_card")
     if hand.card_count() != MAX_CARDS:
-        raise ImpossibleCount(f"a Chắn player discards from {MAX_CARDS} cards (hand + exposed); these are "
-                              f"{hand.card_count()}", "hand", code="wrong_card_count")
+        raise ImpossibleCount(text("a Chắn player discards from {cards} cards (hand + exposed); these are {count}",
+                                   cards=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
     return count_unseen(hand, visible)
 
 

@@ -79,8 +79,9 @@ def parse_hand(hand: Sequence[object], exposed: Sequence[Mapping[str, object]] =
     check_copies(located)
     result = ChanHand(tuple(tally(concealed)), pairs, public)
     if result.card_count() > MAX_CARDS:
-        raise ImpossibleCount(f"{result.card_count()} cards over hand, exposed pairs and public card; a Chắn "
-                              f"player has at most {MAX_CARDS}", "hand", code="too_many_cards")
+        raise ImpossibleCount(text("{count} cards over hand, exposed pairs and public card; a Chắn player has at most "
+                                   "{most}",
+                                   count=result.card_count(), most=MAX_CARDS), "hand", code="too_many_cards")
     return result
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import InvalidMeld, shown
+from ..text import text
 from .cards import CHI_CHI, N_FACES, code, parse_card, value_of
 
 KINDS = ("chan", "ca", "chiu")
@@ -125,15 +126,18 @@ def parse_exposed(items: Sequence[Mapping[str, object]]) -> tuple[Pair, ...]:
         field = f"exposed.{i}"
         kind = item.get("kind")
         if kind not in KINDS:
-            raise InvalidMeld(f"unknown pair kind {shown(kind)}; Chắn has: {', '.join(KINDS)}", f"{field}.kind")
+            raise InvalidMeld(text("unknown pair kind {kind}; Chắn has: {kinds}", kind=shown(kind),
+                                   kinds=", ".join(KINDS)),
+                              f"{field}.kind")
         raw = item.get("cards")
         if not isinstance(raw, (list, tuple)) or not raw:
-            raise InvalidMeld("a pair needs a non-empty list of cards", f"{field}.cards")
+            raise InvalidMeld(text("a pair needs a non-empty list of cards"), f"{field}.cards")
         cards = tuple(sorted(parse_card(t, f"{field}.cards.{j}") for j, t in enumerate(raw)))
         found = classify(cards)
         if found != kind:
             what = f"a {found}" if found else "no pair"
-            raise InvalidMeld(f"{' '.join(code(c) for c in cards)} is {what}, not a {kind}", f"{field}.cards")
+            raise InvalidMeld(text("{cards} is {what}, not a {kind}",
+                                   cards=' '.join(code(c) for c in cards), what=what, kind=kind), f"{field}.cards")
         out.append(Pair(str(kind), cards, concealed=False))
     return tuple(out)
 

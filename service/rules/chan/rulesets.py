@@ -11,6 +11,7 @@ from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
 from ..protocol import RuleSet, check_extras, check_seats
+from ..text import text
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
 from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
 from .claim_advice import analyse_claims, claim_unseen
@@ -156,10 +157,12 @@ class ChanRuleSet:
         context = dict(context or {})
         for name, value in context.items():
             if name not in CONTEXT_FLAGS:
-                raise DomainError(f"unknown context flag {shown(name)}; known: {', '.join(CONTEXT_FLAGS)}",
+                raise DomainError(text("unknown context flag {name}; known: {flags}", name=shown(name),
+                                       flags=", ".join(CONTEXT_FLAGS)),
                                   f"context.{name}", code="unknown_context")
             if not isinstance(value, bool):
-                raise DomainError(f"context.{name} must be true or false", f"context.{name}", code="unknown_context")
+                raise DomainError(text("context.{name} must be true or false",
+                                       name=name), f"context.{name}", code="unknown_context")
         return settle(hand, context, options, seats, winner)
 
     def check_seats(self, seats: int, winner: int | None = None) -> None:

@@ -115,13 +115,17 @@ def settle(hand: ChanHand, context: Mapping[str, bool], options: Mapping[str, An
            ) -> ChanSettlement:
     """Score a Chắn win and the payments; NotAWin when the cards do not win."""
     if seats != 4:
-        raise InvalidSeat("cardavia-chan is played by 4 players", "seats")
+        raise InvalidSeat(text("cardavia-chan is played by 4 players"), "seats")
     if not 0 <= winner < seats:
-        raise InvalidSeat(f"winner must be a seat index 0..{seats - 1}", "winner")
+        raise InvalidSeat(text("winner must be a seat index 0..{last}", last=seats - 1), "winner")
     _check_context(hand, context)
     result = evaluate_win(hand)
     if not result.hu:
-        raise NotAWin("; ".join(reason for _, reason in result.reasons), "hand")
+        reasons = [reason for _, reason in result.reasons]
+        why: str = reasons[0] if reasons else ""
+        for reason in reasons[1:]:  # the reasons one after another, each translated, the separator too
+            why = text("{reasons}; {reason}", reasons=why, reason=reason)
+        raise NotAWin(why, "hand")
     bonuses = find_bonuses(hand, hand.all_counts(), result.chan, result.pairs, context, options)
     points, lines = score(bonuses)
     lines.append(Line("total", text("score = {points}", points=points), points))
@@ -144,26 +148,27 @@ def win_points(hand: ChanHand, win: WinResult, options: Mapping[str, Any]) -> in
 def _check_context(hand: ChanHand, context: Mapping[str, bool]) -> None:
     """Context flags that contradict the cards or each other."""
     if context.get("heavenly") and hand.public_card is not None:
-        raise DomainError("a heavenly win (Thiên ù) is on the dealer's initial 20 cards: no public_card",
+        raise DomainError(text("a heavenly win (Thiên ù) is on the dealer's initial 20 cards: no public_card"),
                           "context.heavenly", code="inconsistent_context")
     if context.get("heavenly") and context.get("own_gate"):
-        raise DomainError("a heavenly win is not a win on a stock card", "context.own_gate",
+        raise DomainError(text("a heavenly win is not a win on a stock card"), "context.own_gate",
                           code="inconsistent_context")
     if context.get("chiu_on_dealt_triple") and not context.get("by_chiu"):
-        raise DomainError("Chíu ù is a win by Chíu: set by_chiu", "context.chiu_on_dealt_triple",
+        raise DomainError(text("Chíu ù is a win by Chíu: set by_chiu"), "context.chiu_on_dealt_triple",
                           code="inconsistent_context")
     if context.get("own_gate") and hand.public_card is None:
-        raise DomainError("Ù chì is a win on a turned-up stock card: give it as public_card", "context.own_gate",
+        raise DomainError(text("Ù chì is a win on a turned-up stock card: give it as public_card"), "context.own_gate",
                           code="inconsistent_context")
     if context.get("by_chiu") and (hand.public_card is None or hand.with_public()[hand.public_card] != 4):
         # docs/rules.md#chan-chiu: a Chíu claims the fourth public card with three identical in hand
-        raise DomainError("a win by Chíu needs three cards in hand identical to the public card", "context.by_chiu",
+        raise DomainError(text("a win by Chíu needs three cards in hand identical to the public card"),
+                               "context.by_chiu",
                           code="inconsistent_context")
     counts = hand.all_counts()
     for flag in ("dealt_quad", "dealt_pair_became_quad"):
         # docs/rules.md#chan-bonuses: Thiên khai, Bòn: four identical cards, which rule 2 never lets go, so
         # they are among the 20
         if context.get(flag) and 4 not in counts:
-            raise DomainError(f"{flag} needs four identical cards among the 20", f"context.{flag}",
+            raise DomainError(text("{flag} needs four identical cards among the 20", flag=flag), f"context.{flag}",
                               code="inconsistent_context")
 

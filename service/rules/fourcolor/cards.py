@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..codes import fast_parser
 from ..errors import ImpossibleCount, InvalidCard, shown
+from ..text import text
 
 COLOURS = "rygw"
 CHARACTERS = "GAECHPS"
@@ -46,13 +47,14 @@ def code(card: int) -> str:
     return ALL_CODES[card]
 
 
-def parse_card(text: object, field: str, flowers: bool) -> int:
+def parse_card(given: object, field: str, flowers: bool) -> int:
     """Parse one canonical, case-sensitive card code; flowers only in the flowers variant."""
-    index = CODE_INDEX.get(text) if isinstance(text, str) else None
+    index = CODE_INDEX.get(given) if isinstance(given, str) else None
     if index is None:
-        raise InvalidCard(f"{shown(text)} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)", field)
+        raise InvalidCard(text("{card} is not a card code (colour r/y/g/w + character G/A/E/C/H/P/S)",
+                               card=shown(given)), field)
     if is_flower(index) and not flowers:
-        raise InvalidCard(f"{shown(text)}: flower cards exist only in cardavia-flowers", field)
+        raise InvalidCard(text("{card}: flower cards exist only in cardavia-flowers", card=shown(given)), field)
     return index
 
 
@@ -154,7 +156,7 @@ def check_copies(located: Sequence[tuple[int, str]]) -> None:
         limit = LIMITS[card]
         if seen[card] > limit:
             raise ImpossibleCount(
-                f"{code(card)} appears {seen[card]} times; the deck has {limit} "
-                "(counted over hand, exposed melds and the public card)",
+                text("{card} appears {seen} times; the deck has {limit} (counted over hand, exposed melds and the "
+                     "public card)", card=code(card), seen=seen[card], limit=limit),
                 field,
             )

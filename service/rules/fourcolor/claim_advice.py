@@ -29,8 +29,9 @@ def claim_unseen(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> 
     hand must be a claim decision's: 20 cards over hand and exposed melds (docs/rules.md#fc-deal) plus the public
     card."""
     if hand.public_card is None or hand.card_count() != MAX_CARDS:
-        raise DomainError(f"a claim decision is made with {MAX_CARDS - 1} cards over hand and exposed melds plus "
-                          f"the public card; got {hand.card_count()}", "hand", code="wrong_card_count")
+        raise DomainError(text("a claim decision is made with {cards} cards over hand and exposed melds plus the "
+                               "public card; got {count}", cards=MAX_CARDS - 1,
+                               count=hand.card_count()), "hand", code="wrong_card_count")
     return unseen_counts(FourColorHand(hand.with_public(), hand.exposed, None), visible, flowers)
 
 

@@ -88,8 +88,9 @@ def unseen_counts(hand: FourColorHand, visible: Sequence[int], flowers: bool) ->
         left[card] -= 1
     for i, card in enumerate(visible):
         if left[card] <= 0:
-            raise ImpossibleCount(f"{code(card)} is seen more often than the deck holds ({LIMITS[card]}), counted "
-                                  "over hand, exposed melds and visible cards", f"visible.{i}")
+            raise ImpossibleCount(text("{card} is seen more often than the deck holds ({limit}), counted over hand, "
+                                       "exposed melds and visible cards",
+                                       card=code(card), limit=LIMITS[card]), f"visible.{i}")
         left[card] -= 1
     return left
 

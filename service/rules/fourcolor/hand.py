@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import ImpossibleCount, InvalidMeld, shown
+from ..text import text
 from .cards import CODE_INDEX, FLOWER_BASE, Tally, check_copies, code, overfull, parse_card
 from .melds import KINDS, Meld, MeldRules, classify
 
@@ -65,18 +66,18 @@ def parse_hand(
     total = len(concealed) + len(others) - len(extras)
     if total > MAX_CARDS:
         raise ImpossibleCount(
-            f"{total} cards over hand, exposed melds and public card; a player has at most {MAX_CARDS}", "hand",
-            code="too_many_cards")
+            text("{total} cards over hand, exposed melds and public card; a player has at most {most}",
+                 total=total, most=MAX_CARDS), "hand", code="too_many_cards")
     return FourColorHand(Tally.of(concealed), melds, public)
 
 
 def _parse_cards(texts: Sequence[object], field: str, flowers: bool) -> list[int]:
     """Card indices of a list of codes; the first bad one raises naming `field.i`."""
     cards: list[int] = []
-    for text in texts:
-        card = CODE_INDEX.get(text) if type(text) is str else None
+    for given in texts:
+        card = CODE_INDEX.get(given) if type(given) is str else None
         if card is None or (card >= FLOWER_BASE and not flowers):
-            card = parse_card(text, f"{field}.{len(cards)}", flowers)  # raises with the reason
+            card = parse_card(given, f"{field}.{len(cards)}", flowers)  # raises with the reason
         cards.append(card)
     return cards
 
@@ -87,13 +88,14 @@ def _parse_meld(rules: MeldRules, item: Mapping[str, object], field: str) -> Mel
     raw = item.get("cards")
     if kind not in KINDS or not rules.allows(str(kind)):
         allowed = ", ".join(k for k in KINDS if rules.allows(k))
-        raise InvalidMeld(f"unknown meld kind {shown(kind)}; this rule-set has: {allowed}", f"{field}.kind")
+        raise InvalidMeld(text("unknown meld kind {kind}; this rule-set has: {allowed}",
+                               kind=shown(kind), allowed=allowed), f"{field}.kind")
     if not isinstance(raw, (list, tuple)) or not raw:
-        raise InvalidMeld("a meld needs a non-empty list of cards", f"{field}.cards")
+        raise InvalidMeld(text("a meld needs a non-empty list of cards"), f"{field}.cards")
     cards = tuple(sorted(parse_card(t, f"{field}.cards.{j}", rules.flowers) for j, t in enumerate(raw)))
     found = classify(cards, rules)
     if found != kind:
         held = " ".join(code(c) for c in cards)
         what = f"a {found}" if found else "no meld"
-        raise InvalidMeld(f"{held} is {what}, not a {kind}", f"{field}.cards")
+        raise InvalidMeld(text("{held} is {what}, not a {kind}", held=held, what=what, kind=kind), f"{field}.cards")
     return Meld(str(kind), cards, concealed=False)

@@ -14,6 +14,7 @@ from ..analysis import ClaimAnalysis, DiscardAnalysis
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
 from ..protocol import RuleSet, check_extras, check_seats
+from ..text import text
 from .cards import ALL_CODES, CHESS_CODES, card_parser, check_copies, code, deck, discardable, parse_card
 from .claim_advice import analyse_claims, claim_unseen
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
@@ -159,9 +160,9 @@ class FourColorRuleSet:
     def legal_claims(self, hand: FourColorHand, role: str, options: Mapping[str, Any]) -> tuple[list[Claim], bool]:
         """Legal claims on the public card for a seat role, and whether the drawer must take it."""
         if role not in ROLES:
-            raise InvalidSeat(f"seat_role must be one of {', '.join(ROLES)}", "seat_role")
+            raise InvalidSeat(text("seat_role must be one of {roles}", roles=', '.join(ROLES)), "seat_role")
         if hand.public_card is None:
-            raise DomainError("claims are made on a public card; give public_card", "public_card",
+            raise DomainError(text("claims are made on a public card; give public_card"), "public_card",
                               code="missing_public_card")
         claims = self.claims_of(hand, role, self.meld_rules(options), options)
         forced = must_take(hand, role, self.has_flowers) and self.must_take_on(options)
@@ -209,9 +210,9 @@ class FourColorRuleSet:
         """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere (Four
         Color Cards has no `history`)."""
         if hand.public_card is not None or hand.card_count() != MAX_CARDS:
-            raise DomainError(f"a discard decision is made with {MAX_CARDS} cards over hand and exposed melds (20 + "
-                              f"the card just taken, or the dealer's 21) and no public card; got "
-                              f"{hand.card_count()}", "hand", code="wrong_card_count")
+            raise DomainError(text("a discard decision is made with {cards} cards over hand and exposed melds (20 "
+                                   "+ the card just taken, or the dealer's 21) and no public card; got {count}",
+                                   cards=MAX_CARDS, count=hand.card_count()), "hand", code="wrong_card_count")
         self.check_seats(seats)
         seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
         flowers = self.has_flowers

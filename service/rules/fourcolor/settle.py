@@ -43,7 +43,7 @@ def _won(hand: FourColorHand, rules: MeldRules, concealed_win: bool) -> HuResult
     """The hu evaluation, or NotAWin naming the hand."""
     result = evaluate_hu(hand, rules, concealed_win)
     if not result.hu:
-        raise NotAWin("hand, exposed melds and winning card do not split completely into melds", "hand")
+        raise NotAWin(text("hand, exposed melds and winning card do not split completely into melds"), "hand")
     return result
 
 
@@ -59,8 +59,8 @@ def lucky_bonus(hand: FourColorHand, lucky: int | None, match: str = "identical"
     if (concealed + exposed + winning).count(lucky) >= COPIES:
         # docs/rules.md#fc-lucky: the turned-up card is one of the 4 copies, so the winner holds "at most 3"
         # identical ones.
-        raise ImpossibleCount(f"{code(lucky)} is turned up as the lucky card but the winner already holds all "
-                              f"{COPIES} copies", "lucky_card")
+        raise ImpossibleCount(text("{card} is turned up as the lucky card but the winner already holds all {COPIES} "
+                                   "copies", card=code(lucky), COPIES=COPIES), "lucky_card")
     if match == "character":
         # Option lucky_match "character": every colour of the lucky card's character counts (4 x 4 - 1 = 15).
         counts = [sum(c < FLOWER_BASE and character_of(c) == character_of(lucky) for c in part)
