@@ -38,7 +38,8 @@ def test_a_finished_review_reads_in_each_language(client, redis_db, monkeypatch)
     assert STORED in json.dumps(read(redis_db, job))  # the per-log entries as stored
     sent: list[dict] = []
     job.meta["callback_url"] = "http://hook.example/"
-    monkeypatch.setattr(webhooks, "enqueue", lambda name, connection, url, payload, ttl: sent.append(payload))
+    monkeypatch.setattr(webhooks, "enqueue",
+                        lambda name, connection, url, payload, ttl, pipeline=None: sent.append(payload))
     notify_success(job, redis_db, job.return_value())
     assert sent and STORED not in json.dumps(sent[0])
 
