@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .text import Text, text
+from .text import Text, ntext, text
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,20 @@ def describe_answer(option: ClaimOption, code: Any, standing: str) -> Text:
         return text("{kind} {cards}: no legal discard follows", kind=kind, cards=cards)
     return text("{kind} {cards}, then discard {card}: {standing}", kind=kind, cards=cards,
                 card=code(option.follow.card), standing=standing)
+
+
+def standing(option: ClaimOption, waits: str, claimable: Text | str = "") -> Text:
+    """Where the hand an option leaves stands, in words: waiting on `waits` (its waits as its family writes card
+    codes) with their unseen copies and one-card expected gain, or the replacements it still needs and the unseen
+    cards that improve it, then `claimable` (a family's clause on a far hand's reach, else nothing)."""
+    if option.distance == 0:
+        gain = f"{option.expected_gain:.2f}"
+        return text("waiting on {cards} ({unseen} unseen), one-card expected gain {gain}", cards=waits,
+                    unseen=sum(w.unseen for w in option.waits), gain=gain)
+    return text("{replacements}, {improving}{claimable}",
+                replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
+                improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
+                claimable=claimable)
 
 
 def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int, follows: bool = True,

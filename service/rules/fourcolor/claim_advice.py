@@ -14,9 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, describe_answer, option_at_rest, ranked_claims
+from ..analysis import (
+    WIN_DISTANCE,
+    ClaimAnalysis,
+    ClaimOption,
+    describe_answer,
+    option_at_rest,
+    ranked_claims,
+    standing,
+)
 from ..errors import DomainError
-from ..text import Text, ntext, text
+from ..text import Text, text
 from .cards import code
 from .claims import Claim
 from .discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
@@ -80,14 +88,5 @@ def describe(option: ClaimOption) -> Text:
 
 
 def _standing(option: ClaimOption) -> Text:
-    """How far the hand an option leaves is from a win."""
-    if option.distance == 0:
-        shown = ", ".join(code(w.card) for w in option.waits)
-        copies = sum(w.unseen for w in option.waits)
-        gain = f"{option.expected_gain:.2f}"
-        return text("waiting on {cards} ({unseen} unseen), one-card expected gain {gain}", cards=shown, unseen=copies,
-                    gain=gain)
-    return text("{replacements}, {improving}{claimable}",
-                replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
-                improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
-                claimable=claimable(option))
+    """How far the hand an option leaves is from a win (waits listed with commas; a far hand's reach)."""
+    return standing(option, ", ".join(code(w.card) for w in option.waits), claimable(option))
