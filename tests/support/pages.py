@@ -46,3 +46,12 @@ def planted() -> tuple[dict, int, str]:
 def open_viewer(page, server: str) -> None:
     page.goto(f"{server}/ui/replay")
     expect(page.locator("#sim-ruleset option").first).to_be_attached()
+
+
+def simulate_in_viewer(page, seed: int, rounds: int, seats: int = 3) -> None:
+    """Fill the viewer's simulate form (RULESET, `seats`, `seed`, `rounds`) and load the simulated logs."""
+    page.select_option("#sim-ruleset", RULESET)
+    page.fill("#sim-seats", str(seats))
+    page.fill("#sim-seed", str(seed))
+    page.fill("#sim-rounds", str(rounds))
+    page.click("#simulate")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from service.replay.families import simulate
-from tests.support.pages import RULESET, open_viewer, planted
+from tests.support.pages import RULESET, open_viewer, planted, simulate_in_viewer
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
@@ -96,11 +96,7 @@ def simulated(server: str, seed: int, rounds: int) -> list[dict]:
 
 def test_the_analysis_runs_and_annotates_every_decision(page, server):
     open_viewer(page, server)
-    page.select_option("#sim-ruleset", RULESET)
-    page.fill("#sim-seats", "3")
-    page.fill("#sim-seed", "5")
-    page.fill("#sim-rounds", "2")
-    page.click("#simulate")
+    simulate_in_viewer(page, seed=5, rounds=2)
     expect(page.locator("#round option")).to_have_count(2)
     logs = simulated(server, 5, 2)
     expect(page.locator("#events li")).to_have_count(len(logs[0]["events"]) + 1)  # the deal, then each event

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from bench.replay_steps import EVENTS, load_long_log, long_log, time_steps
 from service.replay.families import simulate
 from tests.support.browser import open_page
-from tests.support.pages import RULESET, open_viewer, planted
+from tests.support.pages import RULESET, open_viewer, planted, simulate_in_viewer
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
@@ -56,11 +56,7 @@ def opened(browser, link: str, width: int = 1280):
 def test_a_simulation_link_reopens_the_same_view(page, server, browser):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_viewer(page, server)
-    page.select_option("#sim-ruleset", RULESET)
-    page.fill("#sim-seats", "3")
-    page.fill("#sim-seed", "5")
-    page.fill("#sim-rounds", "2")
-    page.click("#simulate")
+    simulate_in_viewer(page, seed=5, rounds=2)
     expect(page.locator("#round option")).to_have_count(2)
     page.select_option("#round", "1")
     page.select_option("#review-mode", "deep")
@@ -90,11 +86,7 @@ def test_a_simulation_link_reopens_the_same_view(page, server, browser):
 
 def test_a_link_to_an_analysed_round_runs_the_analysis_again(page, server, browser):
     open_viewer(page, server)
-    page.select_option("#sim-ruleset", RULESET)
-    page.fill("#sim-seats", "3")
-    page.fill("#sim-seed", "7")
-    page.fill("#sim-rounds", "1")
-    page.click("#simulate")
+    simulate_in_viewer(page, seed=7, rounds=1)
     expect(page.locator("#position")).to_contain_text("the deal")
     page.click("#analyse")
     expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
