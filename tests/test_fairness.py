@@ -132,12 +132,15 @@ def hammer(port: int, clients: int, seconds: float, during=None) -> list[int]:
     return served
 
 
-def raw_client(port: int, seconds: float, out: Any) -> None:
+def raw_client(port: int, seconds: float, out: Any, start: Any) -> None:
     """One keep-alive connection sending the same prepared request back to back, as fast as a load generator: the
-    answers it got (a process of its own, so clients never wait for one another)."""
+    answers it got (a process of its own, so clients never wait for one another). Every client connects, then
+    waits at `start` (a barrier) so that all send for the same `seconds`: a client started while the others are
+    still being spawned would otherwise have the server to itself for a while."""
     request = (f"POST /v1/discards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                f"Content-Length: {len(BODY)}\r\n\r\n").encode() + BODY
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    start.wait(timeout=60)
     served, buffer, stop = 0, b"", time.monotonic() + seconds
     while time.monotonic() < stop:
         sock.sendall(request)
@@ -172,7 +175,8 @@ def test_the_clients_of_one_gevent_process_are_served_in_turn():
     try:
         ctx = multiprocessing.get_context("spawn")
         out = ctx.Queue()
-        clients = [ctx.Process(target=raw_client, args=(port, 4.0, out)) for _ in range(8)]
+        start = ctx.Barrier(8)
+        clients = [ctx.Process(target=raw_client, args=(port, 4.0, out, start)) for _ in range(8)]
         for c in clients:
             c.start()
         served = [out.get(timeout=120) for _ in clients]
