@@ -1,12 +1,13 @@
 """The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
 
-`analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: the distance
-it leaves, then the one-card expected gain, the unseen improving cards, the unseen waiting copies, the unseen
-copies of the discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so
-this computes the distance of every legal discard (one `DiscardDistances`) and the rest of the key only for the
-discards tied at the least distance: their waits and gains (distance 0) or their improving cards (distance 1 or
-more). It is the first option of `analyse_discards`, and the tests hold the two together. Its quick form (the
-other seats' play in playouts) ranks tied far discards on their unseen copies alone.
+`analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: in bga-taiwan
+the paying distance it leaves (`paying.py`), then the distance it leaves, then the one-card expected gain, the
+unseen improving cards, the unseen waiting copies, the unseen copies of the discarded card, then card order.
+Playouts need only the top, on hands that are mostly met once, so this computes the distance (and in bga-taiwan
+the paying distance) of every legal discard (one `DiscardDistances`) and the rest of the key only for the discards
+tied at the least of these: their waits and gains (distance 0) or their improving cards (distance 1 or more). It
+is the first option of `analyse_discards`, and the tests hold the two together. Its quick form (the other seats'
+play in playouts) ranks tied far discards on their unseen copies alone.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..rules.fourcolor.discards import routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
+from ..rules.fourcolor.paying import paying_distances
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from ..rules.fourcolor.takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -55,31 +57,40 @@ class TopRanker:
         if not legal:
             return Top(None, 0, {}, frozenset(), (float("inf"),))
         plan = DiscardDistances.of(tally, self.rules, exposed, legal)
-        least = min(plan.after.values())
+        paying = (None if self.flowers
+                  else paying_distances(tally, self.rules, exposed, legal, self.options["threshold"]))
+        if paying is not None:  # the paying distance first (`analysis.hand_key`), then the distance
+            fewest = min(paying.values())
+            legal = [x for x in legal if paying[x] == fewest]
+        least = min(plan.after[x] for x in legal)
         tied = [x for x in legal if plan.after[x] == least]
+        first = least if paying is None else fewest
         total = sum(unseen)
         if least == 0:
-            found = [self._waiting(plan, tally, exposed, x, unseen, total) for x in tied]
+            found = [self._waiting(plan, tally, exposed, x, unseen, total, first) for x in tied]
         else:
             if quick:
                 tied = [min(tied, key=lambda x: (unseen[x], x))]
             plan.after = {x: least for x in tied}  # the improving cards of the tied discards alone
             improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-            found = [self._far(tally, x, least, improves[x], unseen) for x in tied]
+            found = [self._far(tally, x, least, improves[x], unseen, first) for x in tied]
         return min(found, key=lambda t: (t.key, t.card))
 
-    def _far(self, tally: Tally, x: int, least: int, improves: Sequence[int], unseen: Sequence[int]) -> Top:
-        """A discard that leaves the hand `least` replacements from waiting: its improving cards and its key."""
+    def _far(self, tally: Tally, x: int, least: int, improves: Sequence[int], unseen: Sequence[int],
+             paying: int) -> Top:
+        """A discard that leaves the hand `least` replacements from waiting (`paying` from a win that pays): its
+        improving cards and its key."""
         rest = tally.copy()
         rest.remove(x)
         improving = [(y, unseen[y]) for y in improves]
         reach = improving_reach(rest, improving, self.rules, self.flowers) if self.flowers else 0.0
-        key = (least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
+        key = (paying, least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
         return Top(x, least, {}, frozenset(improves), key)
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
-                 unseen: Sequence[int], total: int) -> Top:
-        """A discard that leaves the hand waiting: its waits with their gains and its key."""
+                 unseen: Sequence[int], total: int, paying: int) -> Top:
+        """A discard that leaves the hand waiting (`paying` replacements from a win that pays): its waits with
+        their gains and its key."""
         rest = tally.copy()
         rest.remove(x)
         waits = {c: self.gain(FourColorHand(rest, exposed, c)) for c in plan.waits(x)}
@@ -87,7 +98,7 @@ class TopRanker:
         waiting = sum(unseen[c] for c in waits)
         reach = sum(unseen[c] * (1.0 if stock_only(c) else ANY_ROUTE_WEIGHT) for c in waits) if self.by_wins else 0.0
         return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]),
-                   (0, -reach, -expected, -waiting, -waiting, unseen[x]))
+                   (paying, 0, -reach, -expected, -waiting, -waiting, unseen[x]))
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact

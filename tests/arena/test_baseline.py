@@ -1,7 +1,7 @@
 """The baseline is frozen: its key orders discards as the ranking key the advice used when it was frozen, on real
 positions of played rounds, and it does not follow the live key (which since breaks the frozen key's ties by the
-discarded card's unseen copies instead of card order, and in cardavia-flowers ranks by the reach of a hand before
-its improving cards)."""
+discarded card's unseen copies instead of card order, in cardavia-flowers ranks by the reach of a hand before its
+improving cards, and in bga-taiwan ranks by the paying distance first)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from service.arena import baseline
 from service.arena.baseline import Baseline, frozen_order, frozen_rank_key
 from service.arena.duplicate import Arena, play_with
 from service.arena.seat import analyse
-from service.rules.analysis import DiscardOption, Wait, rank_key
+from service.rules.analysis import DiscardOption, Wait, paying_of, rank_key
 
 
 class Spy(Baseline):
@@ -40,8 +40,9 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
     seen = baseline_positions(ruleset)
     reordered = 0
     for analysis in seen:
-        # the live ranking never puts a discard the frozen key ranks worse ahead of a better one...
-        keys = [frozen_rank_key(o) for o in analysis.options]
+        # the live ranking never puts a discard the frozen key ranks worse ahead of a better one at the same paying
+        # distance (in bga-taiwan that comes first; elsewhere it is the distance)...
+        keys = [(paying_of(o), frozen_rank_key(o)) for o in analysis.options]
         assert keys == sorted(keys)
         # ...it only orders the frozen key's ties differently (by unseen copies of the card, not card order)
         frozen = [o.card for o in frozen_order(analysis.options)]
@@ -49,7 +50,8 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
         assert sorted(frozen) == sorted(live)
         reordered += frozen != live
         for o in analysis.options:
-            tied = [t for t in analysis.options if frozen_rank_key(t) == frozen_rank_key(o)]
+            tied = [t for t in analysis.options if (paying_of(t), frozen_rank_key(t)) == (paying_of(o),
+                                                                                            frozen_rank_key(o))]
             assert [t.card_unseen for t in tied] == sorted(t.card_unseen for t in tied)
     assert reordered, "no tie was met: the positions do not test the tie-break"
 
@@ -87,3 +89,17 @@ def test_frozen_key_case_table(better, worse):
 def test_the_baseline_owns_its_key():
     # a copy, not the live function: a later change of service.rules.analysis.rank_key leaves it alone
     assert "rank_key" not in vars(baseline)
+
+
+def test_bga_live_ranking_puts_the_paying_distance_first():
+    # bga-taiwan ranks by the replacements from a win that pays before the frozen key: on real positions the first
+    # choices of the two differ somewhere beyond a tie of the frozen key, and where they do the live one is nearer
+    # a paying win
+    seen = baseline_positions("bga-taiwan")
+    first_differs = 0
+    for analysis in seen:
+        frozen = frozen_order(analysis.options)
+        if frozen_rank_key(frozen[0]) != frozen_rank_key(analysis.options[0]):
+            first_differs += 1
+            assert paying_of(analysis.options[0]) < paying_of(frozen[0])
+    assert first_differs, "no position where the paying distance changes the first choice"

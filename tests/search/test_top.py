@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.rules.analysis import rank_key
+from service.rules.analysis import paying_of, rank_key
 from service.rules.fourcolor import samples
 from service.rules.fourcolor.cards import Tally, code
 from service.rules.fourcolor.discards import unseen_counts
@@ -99,9 +99,9 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
 
 @pytest.mark.parametrize(("ruleset_id", "given"), PROFILES, ids=[f"{r}-{sorted(g)}" for r, g in PROFILES])
 def test_the_quick_top_of_random_hands_leaves_the_least_distance(ruleset_id: str, given: dict) -> None:
-    """The other seats' play: the quick top leaves the least distance of any legal discard; waiting, it is the
-    first option itself; further, it is the tied discard with the fewest unseen copies (then card order), with
-    that discard's own improving cards."""
+    """The other seats' play: the quick top leaves the least distance of any legal discard (in bga-taiwan: of those
+    at the least paying distance); waiting, it is the first option itself; further, it is the tied discard with the
+    fewest unseen copies (then card order), with that discard's own improving cards."""
     ranker, positions = random_positions(ruleset_id, given, "quick")
     far = 0
     for hand, unseen, full in positions:
@@ -109,9 +109,11 @@ def test_the_quick_top_of_random_hands_leaves_the_least_distance(ruleset_id: str
         if not full.options:
             assert quick.card is None
             continue
-        least = min(o.distance for o in full.options)
-        tied = [o for o in full.options if o.distance == least]
-        assert quick.distance == least
+        least = min((paying_of(o), o.distance) for o in full.options)
+        tied = [o for o in full.options if (paying_of(o), o.distance) == least]
+        assert quick.distance == least[1]
+        assert quick.key[0] == least[0]
+        least = least[1]
         if least == 0:
             assert (quick.card, quick.key) == (full.options[0].card, rank_key(full.options[0]))
             continue

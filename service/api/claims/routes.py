@@ -43,7 +43,7 @@ def _figures(ruleset: RuleSet, option: ClaimOption | DiscardOption, others: list
     """Distance, waits, improving cards and expected gain of what an option leaves."""
     show = ruleset.card_code
     return {
-        "distance": option.distance,
+        "distance": option.distance, "paying_distance": option.paying,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in option.waits],

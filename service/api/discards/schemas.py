@@ -20,6 +20,13 @@ from ..hands.schemas import HistorySchema
 MAX_VISIBLE = 120
 
 
+PAYING_DESCRIPTION = ("bga-taiwan: fewest cards to replace before one more card wins with at least the threshold's "
+                      "points (exposed melds at their exposed values, the concealed ones at their concealed values, "
+                      "no lucky card), the ranking's first key: a win under the threshold costs the winner; 7 means "
+                      "7 or more; 0 = waiting on a win that pays. Null where every win pays (cardavia-flowers, "
+                      "cardavia-chan): there `distance` comes first")
+
+
 class DiscardsRequestSchema(RulesetRequestSchema):
     """A hand that must discard now (Four Color Cards: 21 cards with the exposed melds; Chắn: 20)."""
 
@@ -84,6 +91,7 @@ class DiscardOptionSchema(ma.Schema):
     reason = fields.String(required=True, metadata={"description": READER_LANGUAGE})
     distance = fields.Integer(required=True, metadata={
         "description": "fewest cards to replace before one more card wins; 0 = waiting"})
+    paying_distance = fields.Integer(required=True, allow_none=True, metadata={"description": PAYING_DESCRIPTION})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     improving = fields.List(fields.Nested(CardCountSchema), required=True, metadata={
         "description": "cards that bring the hand one replacement closer (when waiting: the waits)"})

@@ -25,6 +25,7 @@ from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import MeldRules
+from .paying import paying_distances
 from .settle import settle_bga, settle_flowers
 from .takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -103,8 +104,17 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    found = [_option(plan, x, gains, unseen, improves) for x in legal]
+    paying = _paying(tally, gains, legal)
+    found = [_option(plan, x, gains, unseen, improves, paying) for x in legal]
     return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
+
+
+def _paying(tally: Tally, gains: Gains, discards: Sequence[int]) -> Mapping[int, int]:
+    """The paying distance after each discard where a win can cost (bga-taiwan: under the threshold,
+    docs/rules.md#fc-settlement; `paying.py`); elsewhere every win pays: nothing."""
+    if gains.flowers:
+        return {}
+    return paying_distances(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"])
 
 
 def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int], seats: int,
@@ -119,12 +129,13 @@ def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], u
     plan = DiscardDistances.of(grown, rules, hand.exposed, [x])
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    return _option(plan, x, gains, unseen, improves)
+    return _option(plan, x, gains, unseen, improves, _paying(grown, gains, [x]))
 
 
 def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
-            improves: Mapping[int, Sequence[int]]) -> DiscardOption:
-    """The figures of the discard of x: at distance 0 its waits, else its improving cards."""
+            improves: Mapping[int, Sequence[int]], paying: Mapping[int, int]) -> DiscardOption:
+    """The figures of the discard of x: at distance 0 its waits, else its improving cards; its paying distance
+    where a win can cost."""
     d, total = plan.after[x], sum(unseen)
     waits: tuple[Wait, ...] = ()
     improving: tuple[tuple[int, int], ...]
@@ -137,7 +148,7 @@ def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
         improving = tuple((y, unseen[y]) for y in improves[x])
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
     return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x],
-                         reach=_reach(plan, x, d, waits, improving, gains))
+                         reach=_reach(plan, x, d, waits, improving, gains), paying=paying.get(x))
 
 
 def _reach(plan: DiscardDistances, x: int, d: int, waits: Sequence[Wait], improving: Sequence[tuple[int, int]],
@@ -164,9 +175,11 @@ def describe(option: DiscardOption) -> Text:
         shown = ", ".join(code(w.card) for w in option.waits)
         copies = sum(w.unseen for w in option.waits)
         best = max(w.points for w in option.waits)
-        return ntext("waiting on {cards}: {n} unseen copy, best win {points} points",
-                     "waiting on {cards}: {n} unseen copies, best win {points} points", copies, cards=shown,
-                     points=best)
+        waiting = ntext("waiting on {cards}: {n} unseen copy, best win {points} points",
+                        "waiting on {cards}: {n} unseen copies, best win {points} points", copies, cards=shown,
+                        points=best)
+        paying = claimable(option)
+        return text("{waiting}{paying}", waiting=waiting, paying=paying) if paying else waiting
     return text("{replacements}; {improving}{claimable}",
                 replacements=ntext("{n} replacement from waiting", "{n} replacements from waiting", option.distance),
                 improving=ntext("{n} unseen card improves it", "{n} unseen cards improve it", option.improving_unseen),
@@ -174,8 +187,12 @@ def describe(option: DiscardOption) -> Text:
 
 
 def claimable(option: DiscardOption | ClaimOption) -> Text | str:
-    """The reach of a far hand where it ranks (cardavia-flowers), as a clause of the reason; else nothing."""
+    """A clause of the reason: the reach of a far hand where it ranks (cardavia-flowers); in bga-taiwan the
+    replacements from a win that pays when they are more than from any win; else nothing."""
     if option.distance > 0 and option.reach:
         reach = f"{option.reach:.2f}"
         return text(", {reach} counted by who may claim them", reach=reach)
+    if option.paying is not None and option.paying != option.distance:
+        return ntext(", {n} replacement from a win that pays", ", {n} replacements from a win that pays",
+                     option.paying)
     return ""

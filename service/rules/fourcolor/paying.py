@@ -1,0 +1,242 @@
+"""The paying distance of a bga-taiwan hand: how many of its cards must be replaced for a win that pays
+(docs/advice.md#paying-distance-bga-taiwan).
+
+A win below the threshold costs the winner (docs/rules.md#fc-settlement: h < 10, the caller pays each opponent
+11), so a hand that splits into melds is worth nothing unless its melds score enough. The structural distance
+(`distance.py`) counts a hand of ten pairs and a General as complete; the paying distance counts only complete
+hands whose exposed melds plus concealed melds score at least the threshold (the lucky card is not known in
+advance and is not counted: it can only add points).
+
+Method: the structural distance's groups (per colour its G/A/E and C/H/P, the Soldiers) and targets
+(`group_tables.py`), each target now with the most points its cards score as concealed melds. A group's table
+gives, for each dropped count U and each score P (capped at the points still needed), the least missing count M
+of a target scoring at least P; tables join by (min, +) over U and a capped sum over P. The paying distance of a
+hand of n cards is the least U with a target of at least the points needed whose M fits: M <= U + N - n, as for
+the structural distance (a smaller target is padded with pairs, which score 0; Generals, which never lower a
+score). Tables stop at `CAP` replacements: a hand further than that has paying distance `CAP + 1`.
+
+Cost: one table per group key and points needed (memoised); per hand the joins of the groups without each group
+(prefix and suffix joins, about 30 us each), then one query per discard: about 0.4 ms for the discards of a hand
+once the tables are built (`bench/discards.py`). Checked against every one-card replacement of a hand
+(`tests/rules/test_paying.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from itertools import product
+
+from .algebra import INF
+from .cards import COPIES, SOLDIER, Tally
+from .distance import limits_of, place
+from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, soldier_counts
+from .melds import Meld, MeldRules
+
+CAP = 6  # replacements counted; beyond, CAP + 1
+# [u]: for u cards dropped, the (score, least missing) pairs no other pair beats, in order of missing count
+Table = tuple[tuple[tuple[int, int], ...], ...]
+
+
+def _identical_points(n: int, rules: MeldRules, soldier: bool) -> int | None:
+    """Most concealed points of n identical A/E/C/H/P (or same-colour Soldier) cards split into identical melds;
+    None when they do not split."""
+    if n == 0:
+        return 0
+    pair = 0 if (not soldier or rules.soldier_pairs) else None
+    triple = rules.value("triple", True) if (not soldier or rules.soldier_sets) else None
+    quad = rules.value("quad", True) if (not soldier or rules.soldier_sets) else None
+    best: int | None = None
+    for option, size in ((pair, 2), (triple, 3), (quad, 4)):
+        if option is not None and n >= size:
+            rest = _identical_points(n - size, rules, soldier) if n > size else 0
+            if rest is not None:
+                best = max(best if best is not None else -1, option + rest)
+    return best
+
+
+def _generals_points(n: int, rules: MeldRules) -> int:
+    """Most points of n Generals left beside commands: singles, or a General quad where it exists."""
+    single = rules.value("general", True)
+    if n == 4 and rules.allows("general_quad"):
+        return max(4 * single, rules.value("general_quad", True))
+    return n * single
+
+
+@cache
+def _triad_points(t: tuple[int, int, int], general: bool, rules: MeldRules) -> int:
+    """Most concealed points of one colour's G/A/E (`general`) or C/H/P counts `t` split into melds."""
+    kind = "command" if general else "field"
+    best = -1
+    for k in range(min(t) + 1):
+        parts = [_generals_points(t[0] - k, rules)] if general else [_identical_points(t[0] - k, rules, False)]
+        parts += [_identical_points(n - k, rules, False) for n in t[1:]]
+        if all(p is not None for p in parts):
+            best = max(best, k * rules.value(kind, True) + sum(p for p in parts if p is not None))
+    return best
+
+
+@cache
+def _soldier_points(t: tuple[int, ...], rules: MeldRules) -> int:
+    """Most concealed points of Soldier counts `t` (per colour) split into soldiers3/soldiers4 and same-colour
+    melds."""
+    best = -1
+    s3, s4 = rules.value("soldiers3", True), rules.value("soldiers4", True)
+    for n4, *missing in product(range(COPIES + 1), repeat=5):
+        export = [n4 + sum(missing) - missing[c] for c in range(4)]
+        if any(e > a for e, a in zip(export, t)):
+            continue
+        rest = [_identical_points(a - e, rules, True) for a, e in zip(t, export)]
+        if all(r is not None for r in rest):
+            best = max(best, n4 * s4 + sum(missing) * s3 + sum(r for r in rest if r is not None))
+    return best
+
+
+def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
+    """Per dropped count u <= CAP, the (score, least missing) pairs no other pair of that u beats (more score for
+    no more missing), scores capped at `need`, in order of missing count (and score)."""
+    best = [[INF] * (need + 1) for _ in range(CAP + 1)]
+    for (u, p), m in entries.items():
+        row = best[u]
+        if p > need:
+            p = need
+        if m < row[p]:
+            row[p] = m
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for row in best:
+        kept: list[tuple[int, int]] = []
+        least = INF
+        for p in range(need, -1, -1):  # from the highest score down: keep a pair only when it needs fewer cards
+            if row[p] < least:
+                least = row[p]
+                kept.append((p, least))
+        kept.reverse()
+        rows.append(tuple(kept))
+    return tuple(rows)
+
+
+def join(a: Table, b: Table, need: int) -> Table:
+    """(min, +) join over dropped counts (up to CAP) and capped sums of scores."""
+    entries: dict[tuple[int, int], int] = {}
+    for u1, ra in enumerate(a):
+        for u2 in range(CAP + 1 - u1):
+            rb = b[u2]
+            if not rb:
+                continue
+            u = u1 + u2
+            for p1, x in ra:
+                for p2, y in rb:
+                    p = p1 + p2
+                    key = (u, p if p < need else need)
+                    if x + y < entries.get(key, INF):
+                        entries[key] = x + y
+    return _frontier(entries, need)
+
+
+UNIT: Table = ((((0, 0),),) + ((),) * CAP)
+
+
+def _group_entries(held: Sequence[int], targets: Sequence[Sequence[int]], points: Sequence[int]
+                   ) -> dict[tuple[int, int], int]:
+    """(dropped, score) -> least missing over these targets."""
+    out: dict[tuple[int, int], int] = {}
+    for t, p in zip(targets, points):
+        u = m = 0
+        for h, n in zip(held, t):
+            if h > n:
+                u += h - n
+            else:
+                m += n - h
+        if u <= CAP:
+            key = (u, p)
+            if m < out.get(key, INF):
+                out[key] = m
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _triad_table(held: tuple[int, ...], lim: tuple[int, ...], general: bool, rules: MeldRules, need: int) -> Table:
+    """The paying table of one colour's G/A/E (`general`) or C/H/P."""
+    targets = _triad_targets(lim, general)
+    points = [_triad_points(t, general, rules) for t in targets]
+    return _frontier(_group_entries(held, targets, points), need)
+
+
+@lru_cache(maxsize=1 << 15)
+def group_table(group: int, key: tuple[int, ...], rules: MeldRules, need: int) -> Table:
+    """The paying table of one group of a hand (its key as `distance.Groups.keys` gives it)."""
+    if group < SOLDIER_GROUP:
+        return join(_triad_table(key[:3], key[6:9], True, rules, need),
+                    _triad_table(key[3:6], key[9:], False, rules, need), need)
+    if group == SOLDIER_GROUP:
+        held, lim = key[:4], key[4:]
+        targets = _soldier_targets(lim, soldier_counts(rules))
+        points = [_soldier_points(t, rules) for t in targets]
+        return _frontier(_group_entries(held, targets, points), need)
+    raise ValueError("the paying distance is for bga-taiwan hands: no flowers")
+
+
+def fits(a: Table, b: Table, need: int, slack: int) -> int:
+    """The least U <= CAP whose join of a and b holds a target scoring `need` with M <= U + slack; else CAP + 1."""
+    for u in range(CAP + 1):
+        bound = u + slack
+        for u1 in range(u + 1):
+            ra, rb = a[u1], b[u - u1]
+            if ra and rb:
+                for p1, x in ra:
+                    if x > bound:
+                        break
+                    for p2, y in rb:
+                        if p1 + p2 >= need and x + y <= bound:
+                            return u
+    return CAP + 1
+
+
+def _keys(tally: Tally, limits: Sequence[int]) -> list[tuple[int, ...]]:
+    """Group keys as `distance.Groups.keys` (no flowers)."""
+    n = tally.counts
+    keys = [tuple(n[c * 7:c * 7 + 6]) + tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
+    keys.append((n[6], n[13], n[20], n[27]) + tuple(limits[c * 7 + SOLDIER] for c in range(4)))
+    return keys
+
+
+def needed(rules: MeldRules, exposed: Sequence[Meld], threshold: int) -> int:
+    """Points the concealed melds must still score (the exposed melds score their exposed values)."""
+    return max(0, threshold - sum(m.points(rules) for m in exposed))
+
+
+def paying_distances(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
+                     threshold: int, slack: int = 1) -> dict[int, int]:
+    """The paying distance after each of `discards` (each held), a waiting target: the rest plus `slack` cards."""
+    need = needed(rules, exposed, threshold)
+    limits = limits_of(exposed, rules.flowers)
+    keys = _keys(tally, limits)
+    tables = [group_table(g, k, rules, need) for g, k in enumerate(keys)]
+    n = len(tables)
+    prefix = [UNIT]
+    for t in tables[:-1]:
+        prefix.append(join(prefix[-1], t, need))
+    suffix = [UNIT] * n
+    for g in range(n - 2, -1, -1):
+        suffix[g] = join(suffix[g + 1], tables[g + 1], need)
+    out: dict[int, int] = {}
+    rests: dict[int, Table] = {}
+    for x in discards:
+        a, p = place(x)
+        rest = rests.get(a)
+        if rest is None:
+            rest = rests[a] = join(prefix[a], suffix[a], need)
+        key = keys[a]
+        out[x] = fits(rest, group_table(a, key[:p] + (key[p] - 1,) + key[p + 1:], rules, need), need, slack)
+    return out
+
+
+def paying_distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], threshold: int, slack: int) -> int:
+    """The paying distance of the concealed `tally` to a complete hand of its size plus `slack` cards."""
+    need = needed(rules, exposed, threshold)
+    keys = _keys(tally, limits_of(exposed, rules.flowers))
+    joined = UNIT
+    for g, k in enumerate(keys[:-1]):
+        joined = join(joined, group_table(g, k, rules, need), need)
+    return fits(joined, group_table(len(keys) - 1, keys[-1], rules, need), need, slack)
+
