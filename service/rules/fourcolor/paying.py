@@ -23,14 +23,14 @@ once the tables are built (`bench/discards.py`). Checked against every one-card 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from itertools import product
 
 from .algebra import INF
 from .cards import COPIES, SOLDIER, Tally
 from .distance import limits_of, place
-from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, soldier_counts
+from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, canonical, soldier_counts
 from .melds import Meld, MeldRules
 
 CAP = 6  # replacements counted; beyond, CAP + 1
@@ -77,60 +77,87 @@ def _triad_points(t: tuple[int, int, int], general: bool, rules: MeldRules) -> i
 
 
 @cache
+def _soldier_sets(rules: MeldRules) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every count of Soldiers per colour that soldiers4 and soldiers3 groups (each missing one colour) take
+    together, with the most points they score."""
+    s3, s4 = rules.value("soldiers3", True), rules.value("soldiers4", True)
+    best: dict[tuple[int, ...], int] = {}
+    for n4, *missing in product(range(COPIES + 1), repeat=5):
+        export = tuple(n4 + sum(missing) - missing[c] for c in range(4))
+        points = n4 * s4 + sum(missing) * s3
+        if max(export) <= COPIES and points > best.get(export, -1):
+            best[export] = points
+    return tuple(best.items())
+
+
+@cache
 def _soldier_points(t: tuple[int, ...], rules: MeldRules) -> int:
     """Most concealed points of Soldier counts `t` (per colour) split into soldiers3/soldiers4 and same-colour
     melds."""
+    same = [_identical_points(n, rules, True) for n in range(COPIES + 1)]
     best = -1
-    s3, s4 = rules.value("soldiers3", True), rules.value("soldiers4", True)
-    for n4, *missing in product(range(COPIES + 1), repeat=5):
-        export = [n4 + sum(missing) - missing[c] for c in range(4)]
-        if any(e > a for e, a in zip(export, t)):
-            continue
-        rest = [_identical_points(a - e, rules, True) for a, e in zip(t, export)]
-        if all(r is not None for r in rest):
-            best = max(best, n4 * s4 + sum(missing) * s3 + sum(r for r in rest if r is not None))
+    for export, points in _soldier_sets(rules):
+        total = points
+        for a, e in zip(t, export):
+            rest = same[a - e] if a >= e else None
+            if rest is None:
+                break
+            total += rest
+        else:
+            best = max(best, total)
     return best
 
 
-def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
-    """Per dropped count u <= CAP, the (score, least missing) pairs no other pair of that u beats (more score for
-    no more missing), scores capped at `need`, in order of missing count (and score)."""
-    best = [[INF] * (need + 1) for _ in range(CAP + 1)]
-    for (u, p), m in entries.items():
-        row = best[u]
-        if p > need:
-            p = need
-        if m < row[p]:
-            row[p] = m
+MOST_MISSING = CAP + 1  # a join only adds missing counts, and a fit needs M <= U + slack <= CAP + 1
+
+
+def _rows(best: Sequence[int], width: int) -> Table:
+    """The table of a flat [u * width + p] array of least missing counts (score p exactly, capped): per u the
+    (score, least missing) pairs no other pair of that u beats (more score for no more missing), in order of
+    missing count; pairs missing more than any fit allows are dropped."""
     rows: list[tuple[tuple[int, int], ...]] = []
-    for row in best:
+    for u in range(CAP + 1):
         kept: list[tuple[int, int]] = []
-        least = INF
-        for p in range(need, -1, -1):  # from the highest score down: keep a pair only when it needs fewer cards
-            if row[p] < least:
-                least = row[p]
-                kept.append((p, least))
+        least = MOST_MISSING + 1
+        for i in range(u * width + width - 1, u * width - 1, -1):  # from the highest score down
+            if best[i] < least:
+                least = best[i]
+                kept.append((i - u * width, least))
         kept.reverse()
         rows.append(tuple(kept))
     return tuple(rows)
 
 
+def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
+    """The table of a group's (dropped, score) -> least missing entries, scores capped at `need`."""
+    width = need + 1
+    best = [INF] * ((CAP + 1) * width)
+    for (u, p), m in entries.items():
+        i = u * width + (p if p < need else need)
+        if m < best[i]:
+            best[i] = m
+    return _rows(best, width)
+
+
 def join(a: Table, b: Table, need: int) -> Table:
     """(min, +) join over dropped counts (up to CAP) and capped sums of scores."""
-    entries: dict[tuple[int, int], int] = {}
+    width = need + 1
+    best = [INF] * ((CAP + 1) * width)
     for u1, ra in enumerate(a):
+        if not ra:
+            continue
         for u2 in range(CAP + 1 - u1):
             rb = b[u2]
             if not rb:
                 continue
-            u = u1 + u2
+            base = (u1 + u2) * width
             for p1, x in ra:
                 for p2, y in rb:
                     p = p1 + p2
-                    key = (u, p if p < need else need)
-                    if x + y < entries.get(key, INF):
-                        entries[key] = x + y
-    return _frontier(entries, need)
+                    i = base + (p if p < need else need)
+                    if x + y < best[i]:
+                        best[i] = x + y
+    return _rows(best, width)
 
 
 UNIT: Table = ((((0, 0),),) + ((),) * CAP)
@@ -162,9 +189,17 @@ def _triad_table(held: tuple[int, ...], lim: tuple[int, ...], general: bool, rul
     return _frontier(_group_entries(held, targets, points), need)
 
 
+def group_table(group: int, key: tuple[int, ...], rules: MeldRules, threshold: int) -> Table:
+    """The paying table of one group of a hand (its key as `distance.Groups.keys` gives it), scores capped at the
+    threshold: one table whatever the exposed melds, since capping a join at the points still needed (at most the
+    threshold) gives the same as capping the scores at that first. Interchangeable cards (a colour's A and E, its
+    C, H and P, the Soldiers' colours) score alike, so their canonical key's table is the table."""
+    return _group_table(group, canonical(group, key), rules, threshold)
+
+
 @lru_cache(maxsize=1 << 15)
-def group_table(group: int, key: tuple[int, ...], rules: MeldRules, need: int) -> Table:
-    """The paying table of one group of a hand (its key as `distance.Groups.keys` gives it)."""
+def _group_table(group: int, key: tuple[int, ...], rules: MeldRules, need: int) -> Table:
+    """`group_table` of a canonical key."""
     if group < SOLDIER_GROUP:
         return join(_triad_table(key[:3], key[6:9], True, rules, need),
                     _triad_table(key[3:6], key[9:], False, rules, need), need)
@@ -200,6 +235,31 @@ def _keys(tally: Tally, limits: Sequence[int]) -> list[tuple[int, ...]]:
     return keys
 
 
+def _without_each(tables: Sequence[Table], need: int) -> Callable[[int], Table]:
+    """The join of every table but one, for any one (memoised): prefix and suffix joins, then one join each."""
+    n = len(tables)
+    prefix, suffix = [tables[0]], [tables[-1]]  # prefix[i]: tables 0..i; suffix[i]: tables n-1-i..n-1
+    for t in tables[1:-1]:
+        prefix.append(join(prefix[-1], t, need))
+    for t in tables[-2:0:-1]:
+        suffix.append(join(suffix[-1], t, need))
+    found: dict[int, Table] = {}
+
+    def rest(a: int) -> Table:
+        table = found.get(a)
+        if table is None:
+            if a == 0:
+                table = suffix[n - 2]
+            elif a == n - 1:
+                table = prefix[n - 2]
+            else:
+                table = join(prefix[a - 1], suffix[n - 2 - a], need)
+            found[a] = table
+        return table
+
+    return rest
+
+
 def needed(rules: MeldRules, exposed: Sequence[Meld], threshold: int) -> int:
     """Points the concealed melds must still score (the exposed melds score their exposed values)."""
     return max(0, threshold - sum(m.points(rules) for m in exposed))
@@ -211,23 +271,14 @@ def paying_distances(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     need = needed(rules, exposed, threshold)
     limits = limits_of(exposed, rules.flowers)
     keys = _keys(tally, limits)
-    tables = [group_table(g, k, rules, need) for g, k in enumerate(keys)]
-    n = len(tables)
-    prefix = [UNIT]
-    for t in tables[:-1]:
-        prefix.append(join(prefix[-1], t, need))
-    suffix = [UNIT] * n
-    for g in range(n - 2, -1, -1):
-        suffix[g] = join(suffix[g + 1], tables[g + 1], need)
+    tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
+    rests = _without_each(tables, need)
     out: dict[int, int] = {}
-    rests: dict[int, Table] = {}
     for x in discards:
         a, p = place(x)
-        rest = rests.get(a)
-        if rest is None:
-            rest = rests[a] = join(prefix[a], suffix[a], need)
+        rest = rests(a)
         key = keys[a]
-        out[x] = fits(rest, group_table(a, key[:p] + (key[p] - 1,) + key[p + 1:], rules, need), need, slack)
+        out[x] = fits(rest, group_table(a, key[:p] + (key[p] - 1,) + key[p + 1:], rules, threshold), need, slack)
     return out
 
 
@@ -237,6 +288,6 @@ def paying_distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], thr
     keys = _keys(tally, limits_of(exposed, rules.flowers))
     joined = UNIT
     for g, k in enumerate(keys[:-1]):
-        joined = join(joined, group_table(g, k, rules, need), need)
-    return fits(joined, group_table(len(keys) - 1, keys[-1], rules, need), need, slack)
+        joined = join(joined, group_table(g, k, rules, threshold), need)
+    return fits(joined, group_table(len(keys) - 1, keys[-1], rules, threshold), need, slack)
 
