@@ -49,6 +49,7 @@ class DiscardOption:
     card_unseen: int = 0  # unseen copies of the discarded card itself: the fewer, the fewer players can use it
     reach: float = 0.0  # the cards that move the hand on, weighted by how often they can be had (family's; 0: none)
     paying: int | None = None  # bga-taiwan: replacements from a win that pays (None: every win pays; `distance`)
+    paying_improving: int | None = None  # bga-taiwan, at the least paying distance: unseen cards that lower it
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,14 @@ def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
     """What a hand left at rest is worth to the ranking: fewest replacements from a win that pays first
     (`paying_of`: in bga-taiwan a win under the threshold costs the winner, docs/rules.md#fc-settlement, so a
     complete hand that scores too little is no win; the duplicate arena measured it against the frozen advice,
-    docs/advice.md#strength), then fewest replacements from any win, then the family's `reach` (Four
+    docs/advice.md#strength), then the most unseen cards that lower the paying distance (bga-taiwan, counted at
+    the least paying distance; else 0), then fewest replacements from any win, then the family's `reach` (Four
     Color Cards: the improving cards weighted by how often they can be claimed, and where the objective is the win
     rate the waiting copies weighted by how many public cards may bring them; Chắn: 0), then the one-card expected
     gain, then the number of unseen improving cards, then the most waiting copies."""
     waiting = sum(w.unseen for w in option.waits)
-    return (paying_of(option), option.distance, -option.reach, -option.expected_gain, -option.improving_unseen,
-            -waiting)
+    return (paying_of(option), -(option.paying_improving or 0), option.distance, -option.reach,
+            -option.expected_gain, -option.improving_unseen, -waiting)
 
 
 def rank_key(option: DiscardOption) -> tuple[float, ...]:
@@ -126,6 +128,7 @@ class ClaimOption:
     reason: str = ""
     reach: float = 0.0  # as DiscardOption
     paying: int | None = None  # as DiscardOption (a win: None)
+    paying_improving: int | None = None  # as DiscardOption
 
 
 @dataclass(frozen=True)
@@ -202,4 +205,5 @@ def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int
                            expected_gain=0.0, follow=None, **fields)
     return ClaimOption(kind, distance=rest.distance, waits=rest.waits, improving=rest.improving,
                        improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain, reach=rest.reach,
-                       paying=rest.paying, follow=rest if follows else None, **fields)
+                       paying=rest.paying, paying_improving=rest.paying_improving, follow=rest if follows else None,
+                       **fields)

@@ -1,13 +1,14 @@
 """The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
 
 `analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: in bga-taiwan
-the paying distance it leaves (`paying.py`), then the distance it leaves, then the one-card expected gain, the
-unseen improving cards, the unseen waiting copies, the unseen copies of the discarded card, then card order.
-Playouts need only the top, on hands that are mostly met once, so this computes the distance (and in bga-taiwan
-the paying distance) of every legal discard (one `DiscardDistances`) and the rest of the key only for the discards
-tied at the least of these: their waits and gains (distance 0) or their improving cards (distance 1 or more). It
-is the first option of `analyse_discards`, and the tests hold the two together. Its quick form (the other seats'
-play in playouts) ranks tied far discards on their unseen copies alone.
+the paying distance it leaves (`paying.py`) and the unseen cards that lower it, then the distance it leaves, then
+the one-card expected gain, the unseen improving cards, the unseen waiting copies, the unseen copies of the
+discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so this computes
+the distance (and in bga-taiwan the paying distance) of every legal discard (one `DiscardDistances`) and the rest
+of the key only for the discards tied at the least of these: their waits and gains (distance 0) or their
+improving cards (distance 1 or more). It is the first option of `analyse_discards`, and the tests hold the two
+together. Its quick form (the other seats' play in playouts) ranks tied far discards on their unseen copies alone,
+and in bga-taiwan leaves out the cards that lower the paying distance.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..rules.fourcolor.discards import routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
-from ..rules.fourcolor.paying import paying_distances
+from ..rules.fourcolor.paying import CAP, paying_distances, paying_improving
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from ..rules.fourcolor.takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -59,12 +60,20 @@ class TopRanker:
         plan = DiscardDistances.of(tally, self.rules, exposed, legal)
         paying = (None if self.flowers
                   else paying_distances(tally, self.rules, exposed, legal, self.options["threshold"]))
-        if paying is not None:  # the paying distance first (`analysis.hand_key`), then the distance
+        first: tuple[int, int]
+        if paying is not None:  # the paying distance first (`analysis.hand_key`), its lowering cards, the distance
             fewest = min(paying.values())
             legal = [x for x in legal if paying[x] == fewest]
+            lowering = ({} if quick or not 1 <= fewest <= CAP
+                        else paying_improving(tally, self.rules, exposed, legal, self.options["threshold"], unseen,
+                                              fewest))
+            most = max(lowering.values(), default=0)
+            legal = [x for x in legal if lowering.get(x, 0) == most]
+            first = (fewest, -most)
         least = min(plan.after[x] for x in legal)
         tied = [x for x in legal if plan.after[x] == least]
-        first = least if paying is None else fewest
+        if paying is None:
+            first = (least, 0)
         total = sum(unseen)
         if least == 0:
             found = [self._waiting(plan, tally, exposed, x, unseen, total, first) for x in tied]
@@ -77,20 +86,20 @@ class TopRanker:
         return min(found, key=lambda t: (t.key, t.card))
 
     def _far(self, tally: Tally, x: int, least: int, improves: Sequence[int], unseen: Sequence[int],
-             paying: int) -> Top:
-        """A discard that leaves the hand `least` replacements from waiting (`paying` from a win that pays): its
-        improving cards and its key."""
+             paying: tuple[int, int]) -> Top:
+        """A discard that leaves the hand `least` replacements from waiting (`paying`: the replacements from a win
+        that pays and minus the cards that lower them): its improving cards and its key."""
         rest = tally.copy()
         rest.remove(x)
         improving = [(y, unseen[y]) for y in improves]
         reach = improving_reach(rest, improving, self.rules, self.flowers) if self.flowers else 0.0
-        key = (paying, least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
+        key = (*paying, least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
         return Top(x, least, {}, frozenset(improves), key)
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
-                 unseen: Sequence[int], total: int, paying: int) -> Top:
-        """A discard that leaves the hand waiting (`paying` replacements from a win that pays): its waits with
-        their gains and its key."""
+                 unseen: Sequence[int], total: int, paying: tuple[int, int]) -> Top:
+        """A discard that leaves the hand waiting (`paying` as for `_far`): its waits with their gains and its
+        key."""
         rest = tally.copy()
         rest.remove(x)
         waits = {c: self.gain(FourColorHand(rest, exposed, c)) for c in plan.waits(x)}
@@ -98,7 +107,7 @@ class TopRanker:
         waiting = sum(unseen[c] for c in waits)
         reach = sum(unseen[c] * (1.0 if stock_only(c) else ANY_ROUTE_WEIGHT) for c in waits) if self.by_wins else 0.0
         return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]),
-                   (paying, 0, -reach, -expected, -waiting, -waiting, unseen[x]))
+                   (*paying, 0, -reach, -expected, -waiting, -waiting, unseen[x]))
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact

@@ -87,6 +87,31 @@ def test_waits_on_cards_never_discarded_list_no_discarding_seats(client, ruleset
     assert waits[card] == expected
 
 
+def test_bga_paying_distance_counts_only_wins_that_pay(client):
+    """At threshold 10 the wait of 12 points pays: paying distance 0, as the distance. At threshold 13 the same wait
+    costs (12 < 13), so the hand it leaves is no longer waiting on a win that pays (docs/advice.md#paying-distance-
+    bga-taiwan): paying distance 1 or more, said in the reason; the discards at the least paying distance count
+    the cards that lower it."""
+    paying = by_card(discards(client, ruleset="bga-taiwan", hand=BGA_HAND).get_json())
+    assert paying["yA"]["paying_distance"] == 0 == paying["yA"]["distance"]
+    assert paying["yA"]["paying_improving"] is None
+    body = discards(client, ruleset="bga-taiwan", options={"threshold": 13}, hand=BGA_HAND).get_json()
+    costly = by_card(body)["yA"]
+    assert costly["distance"] == 0 and costly["paying_distance"] >= 1
+    assert "from a win that pays" in costly["reason"]
+    first = body["discards"][0]
+    assert first["paying_distance"] == min(d["paying_distance"] for d in body["discards"])
+    least = [d for d in body["discards"] if d["paying_distance"] == first["paying_distance"]]
+    assert all(isinstance(d["paying_improving"], int) for d in least)
+    assert first["paying_improving"] == max(d["paying_improving"] for d in least)
+
+
+def test_chan_has_no_paying_distance(client):
+    """Every Chắn win pays (docs/rules.md#chan-scoring): no paying distance, the distance ranks."""
+    body = discards(client, ruleset="cardavia-chan", hand=CHAN_HAND).get_json()
+    assert all(d["paying_distance"] is None and d["paying_improving"] is None for d in body["discards"])
+
+
 def test_chan_bach_dinh_wait_outranks_more_unseen_waits(client):
     """Discarding 5s waits on 9m/9s/9c (11 unseen), scoring Tôm 4 (3m 3c 7c, docs/rules.md#chan-tom default);
     discarding 9m waits on 5m/5s/5c (9 unseen) with no red card left: Bạch định 7 + Tôm dịch 1 = 8, so 9m ranks first;

@@ -41,8 +41,8 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
     reordered = 0
     for analysis in seen:
         # the live ranking never puts a discard the frozen key ranks worse ahead of a better one at the same paying
-        # distance (in bga-taiwan that comes first; elsewhere it is the distance)...
-        keys = [(paying_of(o), frozen_rank_key(o)) for o in analysis.options]
+        # distance and count of cards lowering it (in bga-taiwan these come first; elsewhere the distance)...
+        keys = [(paying_of(o), -(o.paying_improving or 0), frozen_rank_key(o)) for o in analysis.options]
         assert keys == sorted(keys)
         # ...it only orders the frozen key's ties differently (by unseen copies of the card, not card order)
         frozen = [o.card for o in frozen_order(analysis.options)]
@@ -50,8 +50,9 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
         assert sorted(frozen) == sorted(live)
         reordered += frozen != live
         for o in analysis.options:
-            tied = [t for t in analysis.options if (paying_of(t), frozen_rank_key(t)) == (paying_of(o),
-                                                                                            frozen_rank_key(o))]
+            tied = [t for t in analysis.options
+                    if (paying_of(t), t.paying_improving, frozen_rank_key(t)) == (paying_of(o), o.paying_improving,
+                                                                                   frozen_rank_key(o))]
             assert [t.card_unseen for t in tied] == sorted(t.card_unseen for t in tied)
     assert reordered, "no tie was met: the positions do not test the tie-break"
 
@@ -94,12 +95,13 @@ def test_the_baseline_owns_its_key():
 def test_bga_live_ranking_puts_the_paying_distance_first():
     # bga-taiwan ranks by the replacements from a win that pays before the frozen key: on real positions the first
     # choices of the two differ somewhere beyond a tie of the frozen key, and where they do the live one is nearer
-    # a paying win
+    # a paying win, or as near with more unseen cards that bring it nearer
     seen = baseline_positions("bga-taiwan")
     first_differs = 0
     for analysis in seen:
         frozen = frozen_order(analysis.options)
         if frozen_rank_key(frozen[0]) != frozen_rank_key(analysis.options[0]):
             first_differs += 1
-            assert paying_of(analysis.options[0]) < paying_of(frozen[0])
+            live, old = analysis.options[0], frozen[0]
+            assert (paying_of(live), -(live.paying_improving or 0)) < (paying_of(old), -(old.paying_improving or 0))
     assert first_differs, "no position where the paying distance changes the first choice"

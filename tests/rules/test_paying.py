@@ -16,7 +16,7 @@ from service.rules.fourcolor.cards import CODE_INDEX, N_KINDS, Tally, code
 from service.rules.fourcolor.distance import complete_distance, distance
 from service.rules.fourcolor.evaluate import evaluator_for
 from service.rules.fourcolor.melds import Meld
-from service.rules.fourcolor.paying import CAP, paying_distance, paying_distances
+from service.rules.fourcolor.paying import CAP, paying_distance, paying_distances, paying_improving
 from service.rules.registry import get_ruleset
 from tests.testbed import fourcolor_oracle as reference
 
@@ -194,3 +194,33 @@ def test_the_advice_ranks_a_paying_wait_before_a_wait_that_costs():
             assert max(o.rank for o in better) < min(o.rank for o in costly)
             seen += 1
     assert seen >= 5
+
+
+def test_paying_improving_cards_against_their_definition():
+    """A card y improves the hand R a discard leaves (paying distance k >= 1) when R + y has a discard leaving
+    paying distance k - 1: checked against every discard of every R + y."""
+    rng = random.Random(99)
+    checked = 0
+    unseen = [4] * N_KINDS
+    for _ in range(30):
+        hand = _random_hand(rng)
+        legal = [c for c in range(N_KINDS) if hand.counts[c] and c % 7]
+        found = paying_distances(hand, RULES, (), legal, THRESHOLD)
+        for x in legal[:3]:
+            now = found[x]
+            if not 1 <= now <= CAP:
+                continue
+            rest = hand.copy()
+            rest.remove(x)
+            room = [y for y in range(N_KINDS) if rest.counts[y] < 4]
+            counted = paying_improving(hand, RULES, (), [x], THRESHOLD, unseen, now)[x]
+            improving = 0
+            for y in room:
+                more = rest.copy()
+                more.add(y)
+                discards = [z for z in range(N_KINDS) if more.counts[z] and z % 7]
+                if min(paying_distances(more, RULES, (), discards, THRESHOLD).values()) == now - 1:
+                    improving += 4
+            assert counted == improving, [code(c) for c in hand.cards()]
+            checked += 1
+    assert checked > 30

@@ -59,6 +59,8 @@ class ClaimOptionSchema(ma.Schema):
         "description": "of the hand the option leaves between turns (pass: the hand as it stands); a win: -1"})
     paying_distance = fields.Integer(required=True, allow_none=True, metadata={
         "description": "of the hand the option leaves, as for a discard; a win: null"})
+    paying_improving = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "of the hand the option leaves, as for a discard's best option; a win: null"})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     improving = fields.List(fields.Nested(CardCountSchema), required=True)
     improving_unseen = fields.Integer(required=True)

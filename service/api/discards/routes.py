@@ -36,7 +36,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
     model, total = model_for(ruleset, options, seats), analysis.unseen_total
     discards = [{
         "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": localize(o.reason),
-        "distance": o.distance, "paying_distance": o.paying,
+        "distance": o.distance, "paying_distance": o.paying, "paying_improving": o.paying_improving,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in o.waits],

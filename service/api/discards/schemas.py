@@ -20,6 +20,10 @@ from ..hands.schemas import HistorySchema
 MAX_VISIBLE = 120
 
 
+LOWERING_DESCRIPTION = ("bga-taiwan, for the discards that leave the least paying distance (1 to 6): unseen "
+                        "copies of the cards that bring the hand one replacement closer to a win that pays, the "
+                        "ranking's second key; null for the other discards, for a hand already waiting on a win "
+                        "that pays, and where every win pays")
 PAYING_DESCRIPTION = ("bga-taiwan: fewest cards to replace before one more card wins with at least the threshold's "
                       "points (exposed melds at their exposed values, the concealed ones at their concealed values, "
                       "no lucky card), the ranking's first key: a win under the threshold costs the winner; 7 means "
@@ -92,6 +96,7 @@ class DiscardOptionSchema(ma.Schema):
     distance = fields.Integer(required=True, metadata={
         "description": "fewest cards to replace before one more card wins; 0 = waiting"})
     paying_distance = fields.Integer(required=True, allow_none=True, metadata={"description": PAYING_DESCRIPTION})
+    paying_improving = fields.Integer(required=True, allow_none=True, metadata={"description": LOWERING_DESCRIPTION})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     improving = fields.List(fields.Nested(CardCountSchema), required=True, metadata={
         "description": "cards that bring the hand one replacement closer (when waiting: the waits)"})

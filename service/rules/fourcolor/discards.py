@@ -25,7 +25,7 @@ from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import MeldRules
-from .paying import paying_distances
+from .paying import CAP, paying_distances, paying_improving
 from .settle import settle_bga, settle_flowers
 from .takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -105,7 +105,8 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
     paying = _paying(tally, gains, legal)
-    found = [_option(plan, x, gains, unseen, improves, paying) for x in legal]
+    lowering = _lowering(tally, gains, paying, unseen)
+    found = [_option(plan, x, gains, unseen, improves, paying, lowering) for x in legal]
     return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
 
 
@@ -115,6 +116,16 @@ def _paying(tally: Tally, gains: Gains, discards: Sequence[int]) -> Mapping[int,
     if gains.flowers:
         return {}
     return paying_distances(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"])
+
+
+def _lowering(tally: Tally, gains: Gains, paying: Mapping[int, int], unseen: Sequence[int]) -> Mapping[int, int]:
+    """For the discards at the least paying distance (1 to CAP), the unseen cards that lower it
+    (`paying.paying_improving`); the other discards rank below them on the paying distance alone."""
+    low = min(paying.values(), default=0)
+    if not 1 <= low <= CAP:
+        return {}
+    tied = [x for x, d in paying.items() if d == low]
+    return paying_improving(tally, gains.rules, gains.hand.exposed, tied, gains.options["threshold"], unseen, low)
 
 
 def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int], seats: int,
@@ -129,11 +140,13 @@ def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], u
     plan = DiscardDistances.of(grown, rules, hand.exposed, [x])
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    return _option(plan, x, gains, unseen, improves, _paying(grown, gains, [x]))
+    paying = _paying(grown, gains, [x])
+    return _option(plan, x, gains, unseen, improves, paying, _lowering(grown, gains, paying, unseen))
 
 
 def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
-            improves: Mapping[int, Sequence[int]], paying: Mapping[int, int]) -> DiscardOption:
+            improves: Mapping[int, Sequence[int]], paying: Mapping[int, int],
+            lowering: Mapping[int, int]) -> DiscardOption:
     """The figures of the discard of x: at distance 0 its waits, else its improving cards; its paying distance
     where a win can cost."""
     d, total = plan.after[x], sum(unseen)
@@ -148,7 +161,8 @@ def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
         improving = tuple((y, unseen[y]) for y in improves[x])
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
     return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x],
-                         reach=_reach(plan, x, d, waits, improving, gains), paying=paying.get(x))
+                         reach=_reach(plan, x, d, waits, improving, gains), paying=paying.get(x),
+                         paying_improving=lowering.get(x))
 
 
 def _reach(plan: DiscardDistances, x: int, d: int, waits: Sequence[Wait], improving: Sequence[tuple[int, int]],

@@ -28,7 +28,7 @@ from functools import cache, lru_cache
 from itertools import product
 
 from .algebra import INF
-from .cards import COPIES, SOLDIER, Tally
+from .cards import COPIES, N_KINDS, SOLDIER, Tally
 from .distance import limits_of, place
 from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, canonical, soldier_counts
 from .melds import Meld, MeldRules
@@ -291,3 +291,49 @@ def paying_distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], thr
         joined = join(joined, group_table(g, k, rules, threshold), need)
     return fits(joined, group_table(len(keys) - 1, keys[-1], rules, threshold), need, slack)
 
+
+
+def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
+                     threshold: int, unseen: Sequence[int], now: int) -> dict[int, int]:
+    """For each of `discards` (each leaving paying distance `now`, 1 to CAP): the unseen copies of the cards y that
+    bring the hand it leaves one replacement closer to a win that pays. The 20 cards R left plus y are 21: y
+    improves R when R + y is `now` replacements from a complete paying hand (one fewer than R + any card that
+    does not help). Per discard one join per other group (the tables without its group and y's, memoised) and
+    one query per card."""
+    need = needed(rules, exposed, threshold)
+    limits = limits_of(exposed, rules.flowers)
+    keys = _keys(tally, limits)
+    tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
+    rests = _without_each(tables, need)
+    pairs: dict[tuple[int, int], Table] = {}
+
+    def without_two(a: int, b: int) -> Table:
+        found = pairs.get((a, b))
+        if found is None:
+            found = UNIT
+            for g, table in enumerate(tables):
+                if g != a and g != b:
+                    found = join(found, table, need)
+            pairs[a, b] = pairs[b, a] = found
+        return found
+
+    out: dict[int, int] = {}
+    for x in discards:
+        a, p = place(x)
+        key_a = keys[a][:p] + (keys[a][p] - 1,) + keys[a][p + 1:]
+        own = group_table(a, key_a, rules, threshold)
+        beside: dict[int, Table] = {}
+        total = 0
+        for y in range(N_KINDS):
+            if not unseen[y] or tally.counts[y] - (y == x) >= limits[y]:
+                continue
+            b, q = place(y)
+            if b == a:
+                rest, key = rests(a), key_a
+            else:
+                rest = beside.get(b) or beside.setdefault(b, join(without_two(a, b), own, need))
+                key = keys[b]
+            if fits(rest, group_table(b, key[:q] + (key[q] + 1,) + key[q + 1:], rules, threshold), need, 0) <= now:
+                total += unseen[y]
+        out[x] = total
+    return out
