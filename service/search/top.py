@@ -22,7 +22,7 @@ from ..rules.fourcolor.discards import routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
-from ..rules.fourcolor.paying import CAP, paying_distances, paying_improving
+from ..rules.fourcolor.paying import LOWERING_MOST, paying_distances, paying_improving
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from ..rules.fourcolor.takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -64,7 +64,7 @@ class TopRanker:
         if paying is not None:  # the paying distance first (`analysis.hand_key`), its lowering cards, the distance
             fewest = min(paying.values())
             legal = [x for x in legal if paying[x] == fewest]
-            lowering = ({} if quick or not 1 <= fewest <= CAP
+            lowering = ({} if quick or not 1 <= fewest <= LOWERING_MOST
                         else paying_improving(tally, self.rules, exposed, legal, self.options["threshold"], unseen,
                                               fewest))
             most = max(lowering.values(), default=0)

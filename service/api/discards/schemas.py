@@ -20,14 +20,14 @@ from ..hands.schemas import HistorySchema
 MAX_VISIBLE = 120
 
 
-LOWERING_DESCRIPTION = ("bga-taiwan, for the discards that leave the least paying distance (1 to 6): unseen "
+LOWERING_DESCRIPTION = ("bga-taiwan, for the discards that leave the least paying distance (1 to 4): unseen "
                         "copies of the cards that bring the hand one replacement closer to a win that pays, the "
                         "ranking's second key; null for the other discards, for a hand already waiting on a win "
                         "that pays, and where every win pays")
 PAYING_DESCRIPTION = ("bga-taiwan: fewest cards to replace before one more card wins with at least the threshold's "
                       "points (exposed melds at their exposed values, the concealed ones at their concealed values, "
-                      "no lucky card), the ranking's first key: a win under the threshold costs the winner; 7 means "
-                      "7 or more; 0 = waiting on a win that pays. Null where every win pays (cardavia-flowers, "
+                      "no lucky card), the ranking's first key: a win under the threshold costs the winner; 6 means "
+                      "6 or more; 0 = waiting on a win that pays. Null where every win pays (cardavia-flowers, "
                       "cardavia-chan): there `distance` comes first")
 
 

@@ -25,7 +25,7 @@ from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import MeldRules
-from .paying import CAP, paying_distances, paying_improving
+from .paying import LOWERING_MOST, paying_distances, paying_improving
 from .settle import settle_bga, settle_flowers
 from .takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -119,10 +119,10 @@ def _paying(tally: Tally, gains: Gains, discards: Sequence[int]) -> Mapping[int,
 
 
 def _lowering(tally: Tally, gains: Gains, paying: Mapping[int, int], unseen: Sequence[int]) -> Mapping[int, int]:
-    """For the discards at the least paying distance (1 to CAP), the unseen cards that lower it
+    """For the discards at the least paying distance (1 to LOWERING_MOST), the unseen cards that lower it
     (`paying.paying_improving`); the other discards rank below them on the paying distance alone."""
     low = min(paying.values(), default=0)
-    if not 1 <= low <= CAP:
+    if not 1 <= low <= LOWERING_MOST:
         return {}
     tied = [x for x, d in paying.items() if d == low]
     return paying_improving(tally, gains.rules, gains.hand.exposed, tied, gains.options["threshold"], unseen, low)

@@ -15,15 +15,16 @@ hand of n cards is the least U with a target of at least the points needed whose
 the structural distance (a smaller target is padded with pairs, which score 0; Generals, which never lower a
 score). Tables stop at `CAP` replacements: a hand further than that has paying distance `CAP + 1`.
 
-Cost: one table per group key and points needed (memoised); per hand the joins of the groups without each group
-(prefix and suffix joins, about 30 us each), then one query per discard: about 0.4 ms for the discards of a hand
-once the tables are built (`bench/discards.py`). Checked against every one-card replacement of a hand
-(`tests/rules/test_paying.py`).
+Cost: one table per canonical group key and threshold (memoised); per hand the joins of the groups without each
+group (prefix and suffix joins, some 30-60 us each), then one query per discard; the cards that lower the paying
+distance (`paying_improving`) add a join per other group and a query per card for each discard at the least
+paying distance. `bench/discards.py` measures the whole answer. Checked against every one-card replacement of a
+hand and every discard of a hand plus a card (`tests/rules/test_paying.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import product
 
@@ -33,7 +34,11 @@ from .distance import limits_of, place
 from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, canonical, soldier_counts
 from .melds import Meld, MeldRules
 
-CAP = 6  # replacements counted; beyond, CAP + 1
+CAP = 5  # replacements counted; beyond, CAP + 1 (in play the advice's hands are at most 4 from a paying win)
+#: The lowering cards (`paying_improving`) are counted up to this paying distance: in play the advice's hands are
+#: at most 4 replacements from a paying win (597 discards of 40 rounds: 0-3, and 15 at 4), and a far hand (a
+#: random one) has many tied discards, each costing a join per group.
+LOWERING_MOST = 4
 # [u]: for u cards dropped, the (score, least missing) pairs no other pair beats, in order of missing count
 Table = tuple[tuple[tuple[int, int], ...], ...]
 
@@ -108,17 +113,14 @@ def _soldier_points(t: tuple[int, ...], rules: MeldRules) -> int:
     return best
 
 
-MOST_MISSING = CAP + 1  # a join only adds missing counts, and a fit needs M <= U + slack <= CAP + 1
-
-
-def _rows(best: Sequence[int], width: int) -> Table:
-    """The table of a flat [u * width + p] array of least missing counts (score p exactly, capped): per u the
-    (score, least missing) pairs no other pair of that u beats (more score for no more missing), in order of
-    missing count; pairs missing more than any fit allows are dropped."""
+def _rows(best: Sequence[int], width: int, top: int = CAP) -> Table:
+    """The table of a flat [u * width + p] array of least missing counts (score p exactly, capped), u up to `top`:
+    per u the (score, least missing) pairs no other pair of that u beats (more score for no more missing), in order
+    of missing count; pairs missing more than any fit within `top` allows are dropped."""
     rows: list[tuple[tuple[int, int], ...]] = []
-    for u in range(CAP + 1):
+    for u in range(top + 1):
         kept: list[tuple[int, int]] = []
-        least = MOST_MISSING + 1
+        least = top + 2
         for i in range(u * width + width - 1, u * width - 1, -1):  # from the highest score down
             if best[i] < least:
                 least = best[i]
@@ -139,14 +141,15 @@ def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
     return _rows(best, width)
 
 
-def join(a: Table, b: Table, need: int) -> Table:
-    """(min, +) join over dropped counts (up to CAP) and capped sums of scores."""
+def join(a: Table, b: Table, need: int, top: int = CAP) -> Table:
+    """(min, +) join over dropped counts and capped sums of scores; only the fits of `top` replacements or fewer
+    are kept (CAP: all the tables hold)."""
     width = need + 1
-    best = [INF] * ((CAP + 1) * width)
-    for u1, ra in enumerate(a):
+    best = [INF] * ((top + 1) * width)
+    for u1, ra in enumerate(a[:top + 1]):
         if not ra:
             continue
-        for u2 in range(CAP + 1 - u1):
+        for u2 in range(min(top + 1 - u1, len(b))):
             rb = b[u2]
             if not rb:
                 continue
@@ -157,7 +160,7 @@ def join(a: Table, b: Table, need: int) -> Table:
                     i = base + (p if p < need else need)
                     if x + y < best[i]:
                         best[i] = x + y
-    return _rows(best, width)
+    return _rows(best, width, top)
 
 
 UNIT: Table = ((((0, 0),),) + ((),) * CAP)
@@ -215,7 +218,7 @@ def fits(a: Table, b: Table, need: int, slack: int) -> int:
     """The least U <= CAP whose join of a and b holds a target scoring `need` with M <= U + slack; else CAP + 1."""
     for u in range(CAP + 1):
         bound = u + slack
-        for u1 in range(u + 1):
+        for u1 in range(max(0, u - len(b) + 1), min(u, len(a) - 1) + 1):
             ra, rb = a[u1], b[u - u1]
             if ra and rb:
                 for p1, x in ra:
@@ -235,29 +238,49 @@ def _keys(tally: Tally, limits: Sequence[int]) -> list[tuple[int, ...]]:
     return keys
 
 
-def _without_each(tables: Sequence[Table], need: int) -> Callable[[int], Table]:
-    """The join of every table but one, for any one (memoised): prefix and suffix joins, then one join each."""
-    n = len(tables)
-    prefix, suffix = [tables[0]], [tables[-1]]  # prefix[i]: tables 0..i; suffix[i]: tables n-1-i..n-1
-    for t in tables[1:-1]:
-        prefix.append(join(prefix[-1], t, need))
-    for t in tables[-2:0:-1]:
-        suffix.append(join(suffix[-1], t, need))
-    found: dict[int, Table] = {}
+class _Without:
+    """Joins of a hand's group tables without one group, or two (memoised): prefix and suffix joins first, then
+    at most two joins each; only fits of `top` replacements or fewer are kept."""
 
-    def rest(a: int) -> Table:
-        table = found.get(a)
+    def __init__(self, tables: Sequence[Table], need: int, top: int = CAP) -> None:
+        self.tables, self.need, self.top = tables, need, top
+        self.prefix, self.suffix = [tables[0]], [tables[-1]]  # prefix[i]: tables 0..i; suffix[i]: n-1-i..n-1
+        for t in tables[1:-1]:
+            self.prefix.append(join(self.prefix[-1], t, need, top))
+        for t in tables[-2:0:-1]:
+            self.suffix.append(join(self.suffix[-1], t, need, top))
+        self.found: dict[tuple[int, ...], Table] = {}
+
+    def _before(self, a: int) -> Table | None:
+        """Tables 0..a-1 joined (None: none)."""
+        return self.prefix[a - 1] if a > 0 else None
+
+    def _after(self, b: int) -> Table | None:
+        """Tables b+1..n-1 joined (None: none)."""
+        n = len(self.tables)
+        return self.suffix[n - 2 - b] if b < n - 1 else None
+
+    def _join_all(self, parts: Sequence[Table | None]) -> Table:
+        found = None
+        for part in parts:
+            if part is not None:
+                found = part if found is None else join(found, part, self.need, self.top)
+        return UNIT if found is None else found
+
+    def one(self, a: int) -> Table:
+        """Every table but a's."""
+        table = self.found.get((a,))
         if table is None:
-            if a == 0:
-                table = suffix[n - 2]
-            elif a == n - 1:
-                table = prefix[n - 2]
-            else:
-                table = join(prefix[a - 1], suffix[n - 2 - a], need)
-            found[a] = table
+            table = self.found[a,] = self._join_all((self._before(a), self._after(a)))
         return table
 
-    return rest
+    def two(self, a: int, b: int) -> Table:
+        """Every table but a's and b's."""
+        a, b = min(a, b), max(a, b)
+        table = self.found.get((a, b))
+        if table is None:
+            table = self.found[a, b] = self._join_all((self._before(a), *self.tables[a + 1:b], self._after(b)))
+        return table
 
 
 def needed(rules: MeldRules, exposed: Sequence[Meld], threshold: int) -> int:
@@ -272,7 +295,7 @@ def paying_distances(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     limits = limits_of(exposed, rules.flowers)
     keys = _keys(tally, limits)
     tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
-    rests = _without_each(tables, need)
+    rests = _Without(tables, need).one
     out: dict[int, int] = {}
     for x in discards:
         a, p = place(x)
@@ -304,36 +327,35 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     limits = limits_of(exposed, rules.flowers)
     keys = _keys(tally, limits)
     tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
-    rests = _without_each(tables, need)
-    pairs: dict[tuple[int, int], Table] = {}
-
-    def without_two(a: int, b: int) -> Table:
-        found = pairs.get((a, b))
-        if found is None:
-            found = UNIT
-            for g, table in enumerate(tables):
-                if g != a and g != b:
-                    found = join(found, table, need)
-            pairs[a, b] = pairs[b, a] = found
-        return found
-
+    without = _Without(tables, need, now)  # only fits of `now` replacements or fewer count
+    rests, without_two = without.one, without.two
     out: dict[int, int] = {}
+    beside: dict[tuple[int, tuple[int, ...], int], Table] = {}  # (a, canonical own key, b) -> rest of group b
+    verdicts: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], bool] = {}
+    places = [place(y) for y in range(N_KINDS)]
+    # a card of another group than the discard's adds to the hand's own key: its canonical key once per hand
+    plus = [canonical(b, keys[b][:q] + (keys[b][q] + 1,) + keys[b][q + 1:]) if keys[b][q] < limits[y] else ()
+            for y, (b, q) in enumerate(places)]
     for x in discards:
         a, p = place(x)
         key_a = keys[a][:p] + (keys[a][p] - 1,) + keys[a][p + 1:]
-        own = group_table(a, key_a, rules, threshold)
-        beside: dict[int, Table] = {}
+        mine = canonical(a, key_a)  # discards of interchangeable cards leave the same tables
         total = 0
         for y in range(N_KINDS):
             if not unseen[y] or tally.counts[y] - (y == x) >= limits[y]:
                 continue
-            b, q = place(y)
-            if b == a:
-                rest, key = rests(a), key_a
-            else:
-                rest = beside.get(b) or beside.setdefault(b, join(without_two(a, b), own, need))
-                key = keys[b]
-            if fits(rest, group_table(b, key[:q] + (key[q] + 1,) + key[q + 1:], rules, threshold), need, 0) <= now:
+            b, q = places[y]
+            theirs = plus[y] if b != a else canonical(a, key_a[:q] + (key_a[q] + 1,) + key_a[q + 1:])
+            verdict = verdicts.get((a, mine, b, theirs))
+            if verdict is None:
+                if b == a:
+                    rest = rests(a)
+                else:
+                    rest = beside.get((a, mine, b)) or beside.setdefault(
+                        (a, mine, b), join(without_two(a, b), _group_table(a, mine, rules, threshold), need, now))
+                verdict = verdicts[a, mine, b, theirs] = fits(rest, _group_table(b, theirs, rules, threshold), need,
+                                                               0) <= now
+            if verdict:
                 total += unseen[y]
         out[x] = total
     return out
