@@ -65,7 +65,9 @@ def test_worker_rides_out_a_redis_outage_mid_job(redis_server, tmp_path):
         back = time.monotonic()
         connection.connection_pool.disconnect()
         finished = wait_for(lambda: alive(process, log) or fetch(job.id, connection).get_status() in (
-            JobStatus.FINISHED, JobStatus.FAILED) and fetch(job.id, connection), 120, "the job to end")
+            JobStatus.FINISHED, JobStatus.FAILED) and fetch(job.id, connection), 300, "the job to end")
+        # 300 s: the 480 logs' review ranks every bga-taiwan discard by the paying distance since engine 0.3.0,
+        # which made the job itself longer than the 120 s allowed before
         assert finished.get_status() == JobStatus.FINISHED, log.read_text()[-3000:]
         print(f"\njob finished {time.monotonic() - back:.1f} s after Redis came back from a 5 s outage")
         assert finished.return_value()["summary"]["games"] == LONG_BATCH
