@@ -22,7 +22,7 @@ from ..rules.fourcolor.discards import routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
-from ..rules.fourcolor.paying import LOWERING_MOST, paying_distances, paying_improving
+from ..rules.fourcolor.paying import ranking_figures
 from ..rules.fourcolor.settle import settle_bga, settle_flowers
 from ..rules.fourcolor.takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -58,22 +58,18 @@ class TopRanker:
         if not legal:
             return Top(None, 0, {}, frozenset(), (float("inf"),))
         plan = DiscardDistances.of(tally, self.rules, exposed, legal)
-        paying = (None if self.flowers
-                  else paying_distances(tally, self.rules, exposed, legal, self.options["threshold"]))
-        first: tuple[int, int]
-        if paying is not None:  # the paying distance first (`analysis.hand_key`), its lowering cards, the distance
-            fewest = min(paying.values())
-            legal = [x for x in legal if paying[x] == fewest]
-            lowering = ({} if quick or not 1 <= fewest <= LOWERING_MOST
-                        else paying_improving(tally, self.rules, exposed, legal, self.options["threshold"], unseen,
-                                              fewest))
-            most = max(lowering.values(), default=0)
-            legal = [x for x in legal if lowering.get(x, 0) == most]
-            first = (fewest, -most)
-        least = min(plan.after[x] for x in legal)
-        tied = [x for x in legal if plan.after[x] == least]
-        if paying is None:
+        if self.flowers:
+            least = min(plan.after[x] for x in legal)
             first = (least, 0)
+        else:  # the paying distance first (`analysis.hand_key`), its lowering cards, then the distance
+            paying, lowering = ranking_figures(tally, self.rules, exposed, legal, self.options["threshold"], unseen,
+                                               lowering=not quick)
+            fewest = min(paying.values())
+            most = max(lowering.values(), default=0)
+            legal = [x for x in legal if paying[x] == fewest and lowering.get(x, 0) == most]
+            least = min(plan.after[x] for x in legal)
+            first = (fewest, -most)
+        tied = [x for x in legal if plan.after[x] == least]
         total = sum(unseen)
         if least == 0:
             found = [self._waiting(plan, tally, exposed, x, unseen, total, first) for x in tied]

@@ -25,7 +25,7 @@ from .evaluate import evaluator_for
 from .hand import FourColorHand
 from .hu import evaluate_hu
 from .melds import MeldRules
-from .paying import LOWERING_MOST, paying_distances, paying_improving
+from .paying import ranking_figures
 from .settle import settle_bga, settle_flowers
 from .takeable import ANY_ROUTE_WEIGHT, improving_reach
 
@@ -104,28 +104,18 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    paying = _paying(tally, gains, legal)
-    lowering = _lowering(tally, gains, paying, unseen)
+    paying, lowering = _paying(tally, gains, legal, unseen)
     found = [_option(plan, x, gains, unseen, improves, paying, lowering) for x in legal]
     return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
 
 
-def _paying(tally: Tally, gains: Gains, discards: Sequence[int]) -> Mapping[int, int]:
-    """The paying distance after each discard where a win can cost (bga-taiwan: under the threshold,
-    docs/rules.md#fc-settlement; `paying.py`); elsewhere every win pays: nothing."""
+def _paying(tally: Tally, gains: Gains, discards: Sequence[int], unseen: Sequence[int]
+            ) -> tuple[Mapping[int, int], Mapping[int, int]]:
+    """The paying distance after each discard and the cards that lower it where a win can cost (bga-taiwan: under
+    the threshold, docs/rules.md#fc-settlement; `paying.ranking_figures`); elsewhere every win pays: nothing."""
     if gains.flowers:
-        return {}
-    return paying_distances(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"])
-
-
-def _lowering(tally: Tally, gains: Gains, paying: Mapping[int, int], unseen: Sequence[int]) -> Mapping[int, int]:
-    """For the discards at the least paying distance (1 to LOWERING_MOST), the unseen cards that lower it
-    (`paying.paying_improving`); the other discards rank below them on the paying distance alone."""
-    low = min(paying.values(), default=0)
-    if not 1 <= low <= LOWERING_MOST:
-        return {}
-    tied = [x for x, d in paying.items() if d == low]
-    return paying_improving(tally, gains.rules, gains.hand.exposed, tied, gains.options["threshold"], unseen, low)
+        return {}, {}
+    return ranking_figures(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"], unseen)
 
 
 def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int], seats: int,
@@ -140,8 +130,7 @@ def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], u
     plan = DiscardDistances.of(grown, rules, hand.exposed, [x])
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    paying = _paying(grown, gains, [x])
-    return _option(plan, x, gains, unseen, improves, paying, _lowering(grown, gains, paying, unseen))
+    return _option(plan, x, gains, unseen, improves, *_paying(grown, gains, [x], unseen))
 
 
 def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],

@@ -63,6 +63,17 @@ def members(group: int) -> range | tuple[int, ...]:
     return range(group * 7, group * 7 + 6)
 
 
+def group_keys(tally: Tally, limits: Sequence[int], flowers: bool) -> list[tuple[int, ...]]:
+    """The key of each group of a hand: its held counts, then the copies the limits allow of each (per colour the
+    G..P, then the Soldiers of the four colours, then with `flowers` the flowers held and allowed)."""
+    n = tally.counts
+    keys = [tuple(n[c * 7:c * 7 + 6]) + tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
+    keys.append((n[6], n[13], n[20], n[27]) + tuple(limits[c * 7 + SOLDIER] for c in range(4)))
+    if flowers:
+        keys.append((bin(tally.flowers).count("1"), sum(limits[FLOWER_BASE:])))
+    return keys
+
+
 class Groups:
     """Group keys and tables of hands under one meld profile and one set of copy limits."""
 
@@ -72,19 +83,11 @@ class Groups:
         self.same = soldier_counts(rules)
         self.memo = memo_of(exact, self.same)
         self.count = 6 if rules.flowers else 5
-        self._colour = [tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
-        self._soldier = tuple(limits[c * 7 + SOLDIER] for c in range(4))
-        self._flowers = sum(limits[FLOWER_BASE:])
         self.exposed_generals = ALL_GENERALS - sum(limits[c * 7 + GENERAL] for c in range(4))
 
     def keys(self, tally: Tally) -> list[tuple[int, ...]]:
-        """The key of each group of a hand."""
-        n = tally.counts
-        keys = [tuple(n[c * 7:c * 7 + 6]) + self._colour[c] for c in range(4)]
-        keys.append((n[6], n[13], n[20], n[27]) + self._soldier)
-        if self.count > FLOWER_GROUP:
-            keys.append((bin(tally.flowers).count("1"), self._flowers))
-        return keys
+        """The key of each group of a hand (`group_keys`)."""
+        return group_keys(tally, self.limits, self.count > FLOWER_GROUP)
 
     def table(self, group: int, key: tuple[int, ...]) -> tuple[int, ...]:
         """The group's table."""

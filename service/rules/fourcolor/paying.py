@@ -29,9 +29,9 @@ from functools import cache, lru_cache
 from itertools import product
 
 from .algebra import INF
-from .cards import COPIES, N_KINDS, SOLDIER, Tally
-from .distance import limits_of, place
-from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, canonical, soldier_counts
+from .cards import COPIES, N_KINDS, Tally
+from .distance import group_keys, limits_of, place
+from .group_tables import SOLDIER_GROUP, _soldier_targets, _triad_targets, canonical, shifted, soldier_counts
 from .melds import Meld, MeldRules
 
 CAP = 5  # replacements counted; beyond, CAP + 1 (in play the advice's hands are at most 4 from a paying win)
@@ -185,11 +185,11 @@ def _group_entries(held: Sequence[int], targets: Sequence[Sequence[int]], points
 
 
 @lru_cache(maxsize=1 << 14)
-def _triad_table(held: tuple[int, ...], lim: tuple[int, ...], general: bool, rules: MeldRules, need: int) -> Table:
-    """The paying table of one colour's G/A/E (`general`) or C/H/P."""
+def _triad_table(held: tuple[int, ...], lim: tuple[int, ...], general: bool, rules: MeldRules, cap: int) -> Table:
+    """The paying table of one colour's G/A/E (`general`) or C/H/P, scores capped at `cap`."""
     targets = _triad_targets(lim, general)
     points = [_triad_points(t, general, rules) for t in targets]
-    return _frontier(_group_entries(held, targets, points), need)
+    return _frontier(_group_entries(held, targets, points), cap)
 
 
 def group_table(group: int, key: tuple[int, ...], rules: MeldRules, threshold: int) -> Table:
@@ -201,16 +201,16 @@ def group_table(group: int, key: tuple[int, ...], rules: MeldRules, threshold: i
 
 
 @lru_cache(maxsize=1 << 15)
-def _group_table(group: int, key: tuple[int, ...], rules: MeldRules, need: int) -> Table:
-    """`group_table` of a canonical key."""
+def _group_table(group: int, key: tuple[int, ...], rules: MeldRules, cap: int) -> Table:
+    """`group_table` of a canonical key, scores capped at `cap` (the threshold)."""
     if group < SOLDIER_GROUP:
-        return join(_triad_table(key[:3], key[6:9], True, rules, need),
-                    _triad_table(key[3:6], key[9:], False, rules, need), need)
+        return join(_triad_table(key[:3], key[6:9], True, rules, cap),
+                    _triad_table(key[3:6], key[9:], False, rules, cap), cap)
     if group == SOLDIER_GROUP:
         held, lim = key[:4], key[4:]
         targets = _soldier_targets(lim, soldier_counts(rules))
         points = [_soldier_points(t, rules) for t in targets]
-        return _frontier(_group_entries(held, targets, points), need)
+        return _frontier(_group_entries(held, targets, points), cap)
     raise ValueError("the paying distance is for bga-taiwan hands: no flowers")
 
 
@@ -228,14 +228,6 @@ def fits(a: Table, b: Table, need: int, slack: int) -> int:
                         if p1 + p2 >= need and x + y <= bound:
                             return u
     return CAP + 1
-
-
-def _keys(tally: Tally, limits: Sequence[int]) -> list[tuple[int, ...]]:
-    """Group keys as `distance.Groups.keys` (no flowers)."""
-    n = tally.counts
-    keys = [tuple(n[c * 7:c * 7 + 6]) + tuple(limits[c * 7:c * 7 + 6]) for c in range(4)]
-    keys.append((n[6], n[13], n[20], n[27]) + tuple(limits[c * 7 + SOLDIER] for c in range(4)))
-    return keys
 
 
 class _Without:
@@ -293,27 +285,25 @@ def paying_distances(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     """The paying distance after each of `discards` (each held), a waiting target: the rest plus `slack` cards."""
     need = needed(rules, exposed, threshold)
     limits = limits_of(exposed, rules.flowers)
-    keys = _keys(tally, limits)
+    keys = group_keys(tally, limits, False)
     tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
     rests = _Without(tables, need).one
     out: dict[int, int] = {}
     for x in discards:
         a, p = place(x)
         rest = rests(a)
-        key = keys[a]
-        out[x] = fits(rest, group_table(a, key[:p] + (key[p] - 1,) + key[p + 1:], rules, threshold), need, slack)
+        out[x] = fits(rest, group_table(a, shifted(keys[a], p, -1), rules, threshold), need, slack)
     return out
 
 
 def paying_distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], threshold: int, slack: int) -> int:
     """The paying distance of the concealed `tally` to a complete hand of its size plus `slack` cards."""
     need = needed(rules, exposed, threshold)
-    keys = _keys(tally, limits_of(exposed, rules.flowers))
+    keys = group_keys(tally, limits_of(exposed, rules.flowers), False)
     joined = UNIT
     for g, k in enumerate(keys[:-1]):
         joined = join(joined, group_table(g, k, rules, threshold), need)
     return fits(joined, group_table(len(keys) - 1, keys[-1], rules, threshold), need, slack)
-
 
 
 def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
@@ -325,7 +315,7 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     one query per card."""
     need = needed(rules, exposed, threshold)
     limits = limits_of(exposed, rules.flowers)
-    keys = _keys(tally, limits)
+    keys = group_keys(tally, limits, False)
     tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
     without = _Without(tables, need, now)  # only fits of `now` replacements or fewer count
     rests, without_two = without.one, without.two
@@ -334,18 +324,17 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     verdicts: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], bool] = {}
     places = [place(y) for y in range(N_KINDS)]
     # a card of another group than the discard's adds to the hand's own key: its canonical key once per hand
-    plus = [canonical(b, keys[b][:q] + (keys[b][q] + 1,) + keys[b][q + 1:]) if keys[b][q] < limits[y] else ()
-            for y, (b, q) in enumerate(places)]
+    plus = [canonical(b, shifted(keys[b], q, 1)) if keys[b][q] < limits[y] else () for y, (b, q) in enumerate(places)]
     for x in discards:
         a, p = place(x)
-        key_a = keys[a][:p] + (keys[a][p] - 1,) + keys[a][p + 1:]
+        key_a = shifted(keys[a], p, -1)
         mine = canonical(a, key_a)  # discards of interchangeable cards leave the same tables
         total = 0
         for y in range(N_KINDS):
             if not unseen[y] or tally.counts[y] - (y == x) >= limits[y]:
                 continue
             b, q = places[y]
-            theirs = plus[y] if b != a else canonical(a, key_a[:q] + (key_a[q] + 1,) + key_a[q + 1:])
+            theirs = plus[y] if b != a else canonical(a, shifted(key_a, q, 1))
             verdict = verdicts.get((a, mine, b, theirs))
             if verdict is None:
                 if b == a:
@@ -359,3 +348,17 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
                 total += unseen[y]
         out[x] = total
     return out
+
+
+def ranking_figures(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
+                    threshold: int, unseen: Sequence[int], lowering: bool = True
+                    ) -> tuple[dict[int, int], dict[int, int]]:
+    """What the ranking needs of each discard (`analysis.hand_key`): its paying distance, and for the discards at
+    the least one (1 to LOWERING_MOST) the unseen cards that lower it (none without `lowering`); the other
+    discards rank below them on the paying distance alone."""
+    paying = paying_distances(tally, rules, exposed, discards, threshold)
+    low = min(paying.values(), default=0)
+    if not lowering or not 1 <= low <= LOWERING_MOST:
+        return paying, {}
+    tied = [x for x, d in paying.items() if d == low]
+    return paying, paying_improving(tally, rules, exposed, tied, threshold, unseen, low)
