@@ -12,8 +12,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config as settings
 from . import i18n, ui
 from .api import register_blueprints
+from .api.hands import routes as hands
 from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
+from .http.fastlane import FastLane
 from .http.jsonio import OrjsonProvider
 from .jobs import replication
 from .ui.docs import blueprint as docs_blueprint
@@ -51,7 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     envelope = Envelope(app.wsgi_app, record_metrics=bool(app.config.get("METRICS", True)))
     app.wsgi_app = envelope  # type: ignore[method-assign]
     errors.register(app)
-    compression.init_app(app)
+    gzip_hook = compression.init_app(app)
     cors.init_app(app)
     # Request hooks run in this order: check the key, then spend the key's rate budget.
     metrics.init_app(app)
@@ -61,4 +63,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs_blueprint(app.config["DOCS_URL"], "/openapi.json", app.config["API_TITLE"]))
     i18n.init_app(app)
     ui.init_app(app)
+    # Inside the envelope: the hottest operation without Flask's request machinery, when no hook of the app would
+    # run for it but compression's (it leaves an answer to be gzipped to the app; service/http/fastlane.py).
+    lane = FastLane(app, envelope.app, hands.LANES, skippable=[gzip_hook])
+    envelope.app = lane
+    app.extensions["longcards_fastlane"] = lane
     return app

@@ -4,6 +4,8 @@ service/http/envelope.py, adds it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, Response, request
 from flask_compress import Compress
 
@@ -14,8 +16,8 @@ MIMETYPES = ["application/json", "application/problem+json", "text/html", "text/
 DOCS_BLUEPRINT = "swagger_ui"
 
 
-def init_app(app: Flask) -> None:
-    """Install compression as one after-request hook; gzip only: every HTTP client speaks it."""
+def init_app(app: Flask) -> Callable[[Response], Response]:
+    """Install compression as one after-request hook, and return it; gzip only: every HTTP client speaks it."""
     for name, value in (("COMPRESS_MIMETYPES", MIMETYPES), ("COMPRESS_ALGORITHM", ["gzip"]),
                         ("COMPRESS_MIN_SIZE", 1024), ("COMPRESS_LEVEL", 6), ("COMPRESS_REGISTER", False)):
         app.config.setdefault(name, value)
@@ -38,3 +40,4 @@ def init_app(app: Flask) -> None:
         return compress.after_request(response)
 
     app.after_request(finish)
+    return finish

@@ -8,7 +8,8 @@
 
 Flask runs each before/after hook through `ensure_sync` and each header edit through a case-insensitive search of
 the answer's headers; here the headers are a plain list edited once, when the answer starts. The request object
-(the route rule, the blueprint) is read from the WSGI environment where werkzeug keeps it.
+(the route rule, the blueprint) is read from the WSGI environment where werkzeug keeps it, or where the fast lane
+(service/http/fastlane.py) leaves them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import i18n
-from . import metrics, requestid, security_headers
+from . import fastlane, metrics, requestid, security_headers
 
 Headers = list[tuple[str, str]]
 StartResponse = Callable[..., Any]
@@ -43,14 +44,21 @@ class Envelope:
 
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             # The request object is in the environment until Flask pops the request context, after this call.
+            lane = environ.get(fastlane.ROUTE_KEY)  # an answer of the fast lane (service/http/fastlane.py)
             request = environ.get("werkzeug.request")
-            rule = request.url_rule if request is not None else None
+            if lane is not None:
+                route, blueprint = lane
+            elif request is not None:
+                rule = request.url_rule
+                route, blueprint = (rule.rule if rule is not None else metrics.UNMATCHED), request.blueprint
+            else:
+                route, blueprint = metrics.UNMATCHED, None
             names = {name.lower() for name, _ in headers}
             for name, lowered, value in FIXED:
                 if lowered not in names:
                     headers.append((name, value))
             if "content-security-policy" not in names:
-                headers.append((CSP, security_headers.policy_for(request.blueprint if request is not None else None)))
+                headers.append((CSP, security_headers.policy_for(blueprint)))
             if "vary" not in names:
                 headers.append(("Vary", "Accept-Encoding"))
             else:
@@ -63,7 +71,7 @@ class Envelope:
             if "x-request-id" in names:
                 headers[:] = [(n, v) for n, v in headers if n.lower() != "x-request-id"]
             headers.append((requestid.HEADER, rid))
-            seen.append((status[:3], rule.rule if rule is not None else metrics.UNMATCHED))
+            seen.append((status[:3], route))
             return start_response(status, headers, exc_info)
 
         answer = self.app(environ, start)
