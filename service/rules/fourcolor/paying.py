@@ -17,8 +17,8 @@ score). Tables stop at `CAP` replacements: a hand further than that has paying d
 
 Cost: one table per canonical group key and threshold (memoised); per hand the joins of the groups without each
 group (prefix and suffix joins, some 30-60 us each), then one query per discard; the cards that lower the paying
-distance (`paying_improving`) add a join per other group and a query per card for each discard at the least
-paying distance. `bench/discards.py` measures the whole answer. Checked against every one-card replacement of a
+distance (`paying_improving`) reuse those joins, cut to the paying distance at hand rather than joined again, and
+add a join per other group and a query per card for each discard at the least paying distance. `bench/discards.py` measures the whole answer. Checked against every one-card replacement of a
 hand and every discard of a hand plus a card (`tests/rules/test_paying.py`).
 """
 
@@ -214,9 +214,10 @@ def _group_table(group: int, key: tuple[int, ...], rules: MeldRules, cap: int) -
     raise ValueError("the paying distance is for bga-taiwan hands: no flowers")
 
 
-def fits(a: Table, b: Table, need: int, slack: int) -> int:
-    """The least U <= CAP whose join of a and b holds a target scoring `need` with M <= U + slack; else CAP + 1."""
-    for u in range(CAP + 1):
+def fits(a: Table, b: Table, need: int, slack: int, most: int = CAP) -> int:
+    """The least U <= `most` (at most CAP) whose join of a and b holds a target scoring `need` with M <= U + slack;
+    else CAP + 1."""
+    for u in range(most + 1):
         bound = u + slack
         for u1 in range(max(0, u - len(b) + 1), min(u, len(a) - 1) + 1):
             ra, rb = a[u1], b[u - u1]
@@ -228,6 +229,13 @@ def fits(a: Table, b: Table, need: int, slack: int) -> int:
                         if p1 + p2 >= need and x + y <= bound:
                             return u
     return CAP + 1
+
+
+def truncated(table: Table, top: int) -> Table:
+    """`table` as a join kept to `top` replacements would give it: rows up to `top`, pairs missing at most top + 1."""
+    bound = top + 1
+    return tuple(row if not row or row[-1][1] <= bound else tuple(e for e in row if e[1] <= bound)
+                 for row in table[:top + 1])
 
 
 class _Without:
@@ -242,6 +250,16 @@ class _Without:
         for t in tables[-2:0:-1]:
             self.suffix.append(join(self.suffix[-1], t, need, top))
         self.found: dict[tuple[int, ...], Table] = {}
+
+    def within(self, top: int) -> _Without:
+        """The same joins keeping only fits of `top` (<= self.top) replacements or fewer: the tables cut, not joined
+        again (a join's rows up to `top` do not depend on the rows past it, and the pairs missing more than `top`
+        + 1 are exactly those a join kept to `top` drops)."""
+        cut = _Without.__new__(_Without)
+        cut.tables, cut.need, cut.top = [truncated(t, top) for t in self.tables], self.need, top
+        cut.prefix, cut.suffix = [truncated(t, top) for t in self.prefix], [truncated(t, top) for t in self.suffix]
+        cut.found = {k: truncated(t, top) for k, t in self.found.items()}
+        return cut
 
     def _before(self, a: int) -> Table | None:
         """Tables 0..a-1 joined (None: none)."""
@@ -280,20 +298,33 @@ def needed(rules: MeldRules, exposed: Sequence[Meld], threshold: int) -> int:
     return max(0, threshold - sum(m.points(rules) for m in exposed))
 
 
+class _Hand:
+    """A concealed hand's groups as the paying distance sees them: the points still needed, the copy limits, the
+    group keys and tables, and the joins without each group (built once, shared by the distances and the lowering
+    cards)."""
+
+    def __init__(self, tally: Tally, rules: MeldRules, exposed: Sequence[Meld], threshold: int) -> None:
+        self.tally, self.rules, self.threshold = tally, rules, threshold
+        self.need = needed(rules, exposed, threshold)
+        self.limits = limits_of(exposed, rules.flowers)
+        self.keys = group_keys(tally, self.limits, False)
+        self.tables = [group_table(g, k, rules, threshold) for g, k in enumerate(self.keys)]
+        self.without = _Without(self.tables, self.need)
+
+    def distances(self, discards: Sequence[int], slack: int) -> dict[int, int]:
+        """`paying_distances` of this hand."""
+        rests, keys, rules, threshold, need = self.without.one, self.keys, self.rules, self.threshold, self.need
+        out: dict[int, int] = {}
+        for x in discards:
+            a, p = place(x)
+            out[x] = fits(rests(a), group_table(a, shifted(keys[a], p, -1), rules, threshold), need, slack)
+        return out
+
+
 def paying_distances(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
                      threshold: int, slack: int = 1) -> dict[int, int]:
     """The paying distance after each of `discards` (each held), a waiting target: the rest plus `slack` cards."""
-    need = needed(rules, exposed, threshold)
-    limits = limits_of(exposed, rules.flowers)
-    keys = group_keys(tally, limits, False)
-    tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
-    rests = _Without(tables, need).one
-    out: dict[int, int] = {}
-    for x in discards:
-        a, p = place(x)
-        rest = rests(a)
-        out[x] = fits(rest, group_table(a, shifted(keys[a], p, -1), rules, threshold), need, slack)
-    return out
+    return _Hand(tally, rules, exposed, threshold).distances(discards, slack)
 
 
 def paying_distance(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], threshold: int, slack: int) -> int:
@@ -313,11 +344,14 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     improves R when R + y is `now` replacements from a complete paying hand (one fewer than R + any card that
     does not help). Per discard one join per other group (the tables without its group and y's, memoised) and
     one query per card."""
-    need = needed(rules, exposed, threshold)
-    limits = limits_of(exposed, rules.flowers)
-    keys = group_keys(tally, limits, False)
-    tables = [group_table(g, k, rules, threshold) for g, k in enumerate(keys)]
-    without = _Without(tables, need, now)  # only fits of `now` replacements or fewer count
+    return _improving(_Hand(tally, rules, exposed, threshold), discards, unseen, now)
+
+
+def _improving(hand: _Hand, discards: Sequence[int], unseen: Sequence[int], now: int) -> dict[int, int]:
+    """`paying_improving` of a hand."""
+    rules, threshold, need, keys, limits, tally = (hand.rules, hand.threshold, hand.need, hand.keys, hand.limits,
+                                                   hand.tally)
+    without = hand.without.within(now)  # only fits of `now` replacements or fewer count
     rests, without_two = without.one, without.two
     out: dict[int, int] = {}
     beside: dict[tuple[int, tuple[int, ...], int], Table] = {}  # (a, canonical own key, b) -> rest of group b
@@ -343,7 +377,7 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
                     rest = beside.get((a, mine, b)) or beside.setdefault(
                         (a, mine, b), join(without_two(a, b), _group_table(a, mine, rules, threshold), need, now))
                 verdict = verdicts[a, mine, b, theirs] = fits(rest, _group_table(b, theirs, rules, threshold), need,
-                                                               0) <= now
+                                                               0, now) <= now
             if verdict:
                 total += unseen[y]
         out[x] = total
@@ -356,9 +390,10 @@ def ranking_figures(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], dis
     """What the ranking needs of each discard (`analysis.hand_key`): its paying distance, and for the discards at
     the least one (1 to LOWERING_MOST) the unseen cards that lower it (none without `lowering`); the other
     discards rank below them on the paying distance alone."""
-    paying = paying_distances(tally, rules, exposed, discards, threshold)
+    hand = _Hand(tally, rules, exposed, threshold)
+    paying = hand.distances(discards, 1)
     low = min(paying.values(), default=0)
     if not lowering or not 1 <= low <= LOWERING_MOST:
         return paying, {}
     tied = [x for x, d in paying.items() if d == low]
-    return paying, paying_improving(tally, rules, exposed, tied, threshold, unseen, low)
+    return paying, _improving(hand, tied, unseen, low)
