@@ -18,8 +18,9 @@ score). Tables stop at `CAP` replacements: a hand further than that has paying d
 Cost: one table per canonical group key and threshold (memoised); per hand the joins of the groups without each
 group (prefix and suffix joins, some 30-60 us each), then one query per discard; the cards that lower the paying
 distance (`paying_improving`) reuse those joins, cut to the paying distance at hand rather than joined again, and
-add a join per other group and a query per card for each discard at the least paying distance. `bench/discards.py` measures the whole answer. Checked against every one-card replacement of a
-hand and every discard of a hand plus a card (`tests/rules/test_paying.py`).
+add a join per other group and a query per card for each discard at the least paying distance.
+`bench/discards.py` measures the whole answer. Checked against every one-card replacement of a hand and every
+discard of a hand plus a card (`tests/rules/test_paying.py`).
 """
 
 from __future__ import annotations
