@@ -29,6 +29,8 @@ from typing import Any
 
 import orjson
 from flask import Flask
+from webargs.core import is_json
+from werkzeug.wsgi import get_content_length
 
 from .. import i18n
 
@@ -80,10 +82,10 @@ class FastLane:
         lane = self.lanes.get(environ.get("PATH_INFO", ""))
         if lane is None or environ.get("REQUEST_METHOD") != "POST" or environ.get("QUERY_STRING") or not self.open:
             return self.app(environ, start_response)
-        length = _length(environ.get("CONTENT_LENGTH"))
-        media = str(environ.get("CONTENT_TYPE", "")).partition(";")[0].strip().lower()
-        if length is None or length > self.largest or not (media == "application/json" or (
-                media.startswith("application/") and media.endswith("+json"))):
+        # The body's length and media type read as the app's request reads them (werkzeug, webargs): a chunked
+        # body has no length, and `Content-Type` is compared in lower case as werkzeug's `mimetype` gives it.
+        length = get_content_length(environ)
+        if length is None or length > self.largest or not is_json(str(environ.get("CONTENT_TYPE", "")).lower()):
             return self.app(environ, start_response)
         body = environ["wsgi.input"].read(length)
         answer = self._answer(lane, body, environ)
@@ -107,9 +109,3 @@ class FastLane:
             return None
         finally:
             i18n.LANE_ENVIRON.reset(token)
-
-
-def _length(raw: Any) -> int | None:
-    """The request's `Content-Length` when it is a plain non-negative number, else None."""
-    text = str(raw or "").strip()
-    return int(text) if text.isdigit() else None
