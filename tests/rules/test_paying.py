@@ -13,10 +13,21 @@ import random
 
 from service.rules.analysis import paying_of
 from service.rules.fourcolor.cards import CODE_INDEX, N_KINDS, Tally, code
-from service.rules.fourcolor.distance import complete_distance, distance
+from service.rules.fourcolor.distance import complete_distance, distance, group_keys, limits_of
 from service.rules.fourcolor.evaluate import evaluator_for
 from service.rules.fourcolor.melds import Meld
-from service.rules.fourcolor.paying import CAP, paying_distance, paying_distances, paying_improving
+from service.rules.fourcolor.paying import (
+    CAP,
+    fits,
+    group_table,
+    join,
+    join_reach,
+    paying_distance,
+    paying_distances,
+    paying_improving,
+    reach_of,
+    reaches,
+)
 from service.rules.registry import get_ruleset
 from tests.testbed import fourcolor_oracle as reference
 
@@ -224,3 +235,23 @@ def test_paying_improving_cards_against_their_definition():
             assert counted == improving, [code(c) for c in hand.cards()]
             checked += 1
     assert checked > 30
+
+
+def test_reach_tables_answer_as_the_join_they_stand_for():
+    """`reaches(join_reach(a, b), c)` (the lowering cards' query, without building the join's table) answers as
+    `fits` on the joined table: a target scoring the points needed within `top` replacements, slack 0."""
+    rng = random.Random(7)
+    asked = found = 0
+    for _ in range(40):
+        hand = _random_hand(rng)
+        keys = group_keys(hand, limits_of((), RULES.flowers), False)
+        tables = [group_table(g, k, RULES, THRESHOLD) for g, k in enumerate(keys)]
+        for top in range(1, 5):
+            for need in (0, 4, THRESHOLD):
+                for a, b, c in ((0, 1, 2), (2, 3, 4), (4, 0, 3), (1, 1, 1)):
+                    joined = join(tables[a], tables[b], need, top)
+                    expected = fits(joined, tables[c], need, 0, top) <= top
+                    assert reaches(join_reach(tables[a], tables[b], need, top), tables[c], need, top) == expected
+                    assert reaches(reach_of(joined, need, top), tables[c], need, top) == expected
+                    asked, found = asked + 1, found + expected
+    assert 0 < found < asked  # both answers occur

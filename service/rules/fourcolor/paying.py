@@ -18,7 +18,10 @@ score). Tables stop at `CAP` replacements: a hand further than that has paying d
 Cost: one table per canonical group key and threshold (memoised); per hand the joins of the groups without each
 group (prefix and suffix joins, some 30-60 us each), then one query per discard; the cards that lower the paying
 distance (`paying_improving`) reuse those joins, cut to the paying distance at hand rather than joined again, and
-add a join per other group and a query per card for each discard at the least paying distance.
+add a join per other group and a query per card for each discard at the least paying distance. Those joins are
+never read as tables, only asked whether a card's group table completes them: they are kept as a `Reach` (per
+dropped count and score, the least missing minus dropped), which answers that in one look-up per pair of the
+card's table instead of a pass over pairs of pairs.
 `bench/discards.py` measures the whole answer. Checked against every one-card replacement of a hand and every
 discard of a hand plus a card (`tests/rules/test_paying.py`).
 """
@@ -142,9 +145,8 @@ def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
     return _rows(best, width)
 
 
-def join(a: Table, b: Table, need: int, top: int = CAP) -> Table:
-    """(min, +) join over dropped counts and capped sums of scores; only the fits of `top` replacements or fewer
-    are kept (CAP: all the tables hold)."""
+def _joined(a: Table, b: Table, need: int, top: int) -> list[int]:
+    """The flat [u * (need + 1) + p] least missing counts of the pairs of a and b, u <= `top`."""
     width = need + 1
     best = [INF] * ((top + 1) * width)
     for u1, ra in enumerate(a[:top + 1]):
@@ -161,7 +163,61 @@ def join(a: Table, b: Table, need: int, top: int = CAP) -> Table:
                     i = base + (p if p < need else need)
                     if x + y < best[i]:
                         best[i] = x + y
-    return _rows(best, width, top)
+    return best
+
+
+def join(a: Table, b: Table, need: int, top: int = CAP) -> Table:
+    """(min, +) join over dropped counts and capped sums of scores; only the fits of `top` replacements or fewer
+    are kept (CAP: all the tables hold)."""
+    return _rows(_joined(a, b, need, top), need + 1, top)
+
+
+#: For each u <= top and score q <= need: the least (missing - dropped) over the pairs of a table (or a join) with
+#: at most u dropped and a score of at least q, flat [u * (need + 1) + q]; `reaches` asks it.
+Reach = list[int]
+
+
+def _reach(best: list[int], width: int, top: int) -> Reach:
+    """The `Reach` of a flat [u * width + p] array of least missing counts (score p exactly, capped)."""
+    out = [INF] * ((top + 1) * width)
+    for u in range(top + 1):
+        base, least = u * width, INF
+        for i in range(base + width - 1, base - 1, -1):  # from the highest score down: at least q
+            m = best[i] - u
+            if m < least:
+                least = m
+            if u and out[i - width] < least:  # fewer dropped
+                least = out[i - width]
+            out[i] = least
+    return out
+
+
+def reach_of(table: Table, need: int, top: int) -> Reach:
+    """The `Reach` of one table, up to `top` dropped."""
+    width = need + 1
+    best = [INF] * ((top + 1) * width)
+    for u, row in enumerate(table[:top + 1]):
+        for p, m in row:
+            best[u * width + p] = m
+    return _reach(best, width, top)
+
+
+def join_reach(a: Table, b: Table, need: int, top: int) -> Reach:
+    """The `Reach` of the join of a and b kept to `top` replacements (the join's pairs, not its table)."""
+    return _reach(_joined(a, b, need, top), need + 1, top)
+
+
+def reaches(reach: Reach, table: Table, need: int, top: int) -> bool:
+    """Whether the join of `reach`'s table with `table` holds a target scoring `need` within `top` replacements
+    (slack 0): some pair (u2, p2, y) of `table` and (u1, p1, x) of the other with u1 + u2 <= top, p1 + p2 >= need
+    and x + y <= u1 + u2, i.e. reach[top - u2][need - p2] <= u2 - y. O(pairs of `table`)."""
+    width = need + 1
+    for u2, row in enumerate(table[:top + 1]):
+        base = (top - u2) * width + need
+        for p2, y in row:
+            if reach[base - (p2 if p2 < need else need)] <= u2 - y:
+                return True
+    return False
 
 
 UNIT: Table = ((((0, 0),),) + ((),) * CAP)
@@ -343,8 +399,8 @@ def paying_improving(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], di
     """For each of `discards` (each leaving paying distance `now`, 1 to CAP): the unseen copies of the cards y that
     bring the hand it leaves one replacement closer to a win that pays. The 20 cards R left plus y are 21: y
     improves R when R + y is `now` replacements from a complete paying hand (one fewer than R + any card that
-    does not help). Per discard one join per other group (the tables without its group and y's, memoised) and
-    one query per card."""
+    does not help). Per discard one join per other group (the tables without its group and y's, memoised, as a
+    `Reach`) and one look-up per pair of each card's group table."""
     return _improving(_Hand(tally, rules, exposed, threshold), discards, unseen, now)
 
 
@@ -355,7 +411,8 @@ def _improving(hand: _Hand, discards: Sequence[int], unseen: Sequence[int], now:
     without = hand.without.within(now)  # only fits of `now` replacements or fewer count
     rests, without_two = without.one, without.two
     out: dict[int, int] = {}
-    beside: dict[tuple[int, tuple[int, ...], int], Table] = {}  # (a, canonical own key, b) -> rest of group b
+    beside: dict[tuple[int, tuple[int, ...], int], Reach] = {}  # (a, canonical own key, b) -> rest of group b
+    own: dict[int, Reach] = {}  # a -> every group but a
     verdicts: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], bool] = {}
     places = [place(y) for y in range(N_KINDS)]
     # a card of another group than the discard's adds to the hand's own key: its canonical key once per hand
@@ -373,12 +430,12 @@ def _improving(hand: _Hand, discards: Sequence[int], unseen: Sequence[int], now:
             verdict = verdicts.get((a, mine, b, theirs))
             if verdict is None:
                 if b == a:
-                    rest = rests(a)
+                    rest = own.get(a) or own.setdefault(a, reach_of(rests(a), need, now))
                 else:
-                    rest = beside.get((a, mine, b)) or beside.setdefault(
-                        (a, mine, b), join(without_two(a, b), _group_table(a, mine, rules, threshold), need, now))
-                verdict = verdicts[a, mine, b, theirs] = fits(rest, _group_table(b, theirs, rules, threshold), need,
-                                                               0, now) <= now
+                    rest = beside.get((a, mine, b)) or beside.setdefault((a, mine, b), join_reach(
+                        without_two(a, b), _group_table(a, mine, rules, threshold), need, now))
+                verdict = verdicts[a, mine, b, theirs] = reaches(rest, _group_table(b, theirs, rules, threshold),
+                                                                 need, now)
             if verdict:
                 total += unseen[y]
         out[x] = total
