@@ -146,8 +146,14 @@ def _frontier(entries: dict[tuple[int, int], int], need: int) -> Table:
 
 
 def _joined(a: Table, b: Table, need: int, top: int) -> list[int]:
-    """The flat [u * (need + 1) + p] least missing counts of the pairs of a and b, u <= `top`."""
-    width = need + 1
+    """The flat [u * (need + 1) + p] least missing counts of the pairs of a and b, u <= `top`, missing at most
+    top + 1 (INF where none).
+
+    A row's pairs rise in both score and missing count (`_rows`), so a pair's partners are read in order and the
+    reading stops at the first whose sum misses more than top + 1 (no join keeps it: `_rows`, `truncated`; no
+    `Reach` query can use it: x + y <= top) or reaches the capped score (every later partner gives the same score
+    for more missing); the pairs of a stop likewise at the first that reaches the capped score alone."""
+    width, bound = need + 1, top + 1
     best = [INF] * ((top + 1) * width)
     for u1, ra in enumerate(a[:top + 1]):
         if not ra:
@@ -158,11 +164,21 @@ def _joined(a: Table, b: Table, need: int, top: int) -> list[int]:
                 continue
             base = (u1 + u2) * width
             for p1, x in ra:
+                if x + rb[0][1] > bound:
+                    break
                 for p2, y in rb:
+                    m = x + y
+                    if m > bound:
+                        break
                     p = p1 + p2
-                    i = base + (p if p < need else need)
-                    if x + y < best[i]:
-                        best[i] = x + y
+                    if p >= need:
+                        if m < best[base + need]:
+                            best[base + need] = m
+                        break
+                    if m < best[base + p]:
+                        best[base + p] = m
+                if p1 >= need:
+                    break
     return best
 
 
