@@ -250,7 +250,7 @@ def test_reach_tables_answer_as_the_join_they_stand_for():
             for need in (0, 4, THRESHOLD):
                 for a, b, c in ((0, 1, 2), (2, 3, 4), (4, 0, 3), (1, 1, 1)):
                     joined = join(tables[a], tables[b], need, top)
-                    expected = fits(joined, tables[c], need, 0, top) <= top
+                    expected = fits(joined, tables[c], need, 0) <= top
                     assert reaches(join_reach(tables[a], tables[b], need, top), tables[c], need, top) == expected
                     assert reaches(reach_of(joined, need, top), tables[c], need, top) == expected
                     asked, found = asked + 1, found + expected

@@ -287,10 +287,9 @@ def _group_table(group: int, key: tuple[int, ...], rules: MeldRules, cap: int) -
     raise ValueError("the paying distance is for bga-taiwan hands: no flowers")
 
 
-def fits(a: Table, b: Table, need: int, slack: int, most: int = CAP) -> int:
-    """The least U <= `most` (at most CAP) whose join of a and b holds a target scoring `need` with M <= U + slack;
-    else CAP + 1."""
-    for u in range(most + 1):
+def fits(a: Table, b: Table, need: int, slack: int) -> int:
+    """The least U <= CAP whose join of a and b holds a target scoring `need` with M <= U + slack; else CAP + 1."""
+    for u in range(CAP + 1):
         bound = u + slack
         for u1 in range(max(0, u - len(b) + 1), min(u, len(a) - 1) + 1):
             ra, rb = a[u1], b[u - u1]
