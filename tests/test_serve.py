@@ -173,7 +173,9 @@ def test_serve_keeps_the_embedded_redis_and_the_control_socket_under_the_run_dir
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
         redis.set("kept", "yes")
         redis.close()
-        assert (run_dir / "gunicorn.ctl").is_socket()
+        # gunicorn binds its control socket from a thread it starts once the workers are up, so the API can answer
+        # a moment before the socket is there.
+        wait_for(lambda: (run_dir / "gunicorn.ctl").is_socket(), 30, "gunicorn's control socket", 0.05)
     assert list((run_dir / "redis").glob("appendonly*"))  # the append-only file (a directory from Redis 7)
     with serving(tmp_path / "again.log", run_dir, 0):
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
