@@ -16,7 +16,8 @@ Where a search's prediction goes wrong (`--truth`): one discard per advice round
 log's discards), and the mean outcome of the playouts of the advice's discard on three kinds of deal: the true
 deal (every other seat's true hand and the true stock: one playout, as the playouts draw on no random source), the
 true hands with the stock reshuffled from the cards left (`--samples` times) and the search's own sampled deals
-(`--samples`), each against what the seat realised. The first two differ from the realised only by the playouts'
+(`--samples`, dealt as `--dealing` says: shaped by the play so far, the search's default, or uniform), each against
+what the seat realised. The first two differ from the realised only by the playouts'
 policies, the last also by dealing the other seats' hands at random.
 
 Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
@@ -52,11 +53,12 @@ from service.replay.decisions import SeatView  # noqa: E402
 from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
-from service.search.deal import Deal, Outcome, deal_rng, sample_deal  # noqa: E402
-from service.search.families import play, table_of  # noqa: E402
+from service.search.deal import Deal, Outcome, deal_rng  # noqa: E402
+from service.search.families import deal_for, play, table_of  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
-from service.search.position import Position, parse_position, position_of  # noqa: E402
-from tests.testbed.replayed import discards, position_before  # noqa: E402
+from service.search.position import Position, position_of  # noqa: E402
+from service.search.shaping import DEALINGS  # noqa: E402
+from tests.testbed.replayed import drawn_position  # noqa: E402
 
 DECILES = 10
 Z = 1.96
@@ -131,7 +133,7 @@ def searchable(seen: list[tuple[SeatView, int]]) -> tuple[int, tuple[SeatView, i
     return len(seen), None
 
 
-def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float
+def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float, dealing: str = "shaped"
                  ) -> tuple[list[tuple[float, float]], dict[str, Any]]:
     """(search prediction, realised) of one discard decision in each of `decisions` advice rounds of `seed`
     (the k-th decision is deal k's); what the searches cost and how many drawn decisions no search takes (another
@@ -153,7 +155,7 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
             continue
         view, card, position = drawn[1]
         found = search(position, [card], samples=samples, time_budget=budget, seed=deal,
-                       min_samples=samples)
+                       min_samples=samples, dealing=dealing)
         row = found.candidates[0]
         if objective == "expected_settlement":
             pairs.append((row.expected_settlement.mean, float(results[view.seat].delta)))
@@ -168,7 +170,8 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
 TRUTHS = ("true deal", "true hands, stock reshuffled", "sampled deals (the search's)")
 
 
-def truth_rows(ruleset: str, decisions: int, seed: int, samples: int) -> list[tuple[float, ...]]:
+def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: str = "shaped"
+               ) -> list[tuple[float, ...]]:
     """Per round of `decisions` advice rounds of `seed`, one discard: the mean playout outcome of the advice's
     discard on each kind of deal of `TRUTHS`, then the seat's realised settlement."""
     rs = get_ruleset(ruleset)
@@ -182,15 +185,10 @@ def truth_rows(ruleset: str, decisions: int, seed: int, samples: int) -> list[tu
     for deal in range(decisions):
         log = play_round(arena, deal, 0)
         results = seat_results(log, ["advice"] * SEATS)
-        found = discards(log)
-        if not found:
-            continue
-        k = random.Random(f"calibration/truth/{ruleset}/{seed}/{deal}").choice(found)
-        payload, true = position_before(log, k)
-        try:
-            position = parse_position(rs, rs.resolve_options(log.get("options")), payload)
-        except DomainError:
-            continue  # a position no search request can state
+        drawn = drawn_position(log, f"calibration/truth/{ruleset}/{seed}/{deal}")
+        if drawn is None:
+            continue  # no discard, or a position no search request can state
+        k, position, true = drawn
         event = log["events"][k]
         card, table = position.card(event["card"]), table_of(position)
         left = list(position.unseen)
@@ -203,7 +201,7 @@ def truth_rows(ruleset: str, decisions: int, seed: int, samples: int) -> list[tu
             rng.shuffle(left)
             stock = Deal(true.hands, tuple(left[:len(true.stock)]), true.histories, true.dealt)
             reshuffled.append(value(play(table, card, stock, rng)))
-            sampled.append(value(play(table, card, sample_deal(position, rng), rng)))
+            sampled.append(value(play(table, card, deal_for(table, rng, dealing), rng)))
         realised = results[event["seat"]]
         rows.append((value(play(table, card, true, random.Random(0))), statistics.fmean(reshuffled),
                      statistics.fmean(sampled), float(realised.delta) if paying else float(realised.won)))
@@ -250,15 +248,17 @@ def main() -> int:
                         help="where the search goes wrong: playouts on true, half-true and sampled deals")
     parser.add_argument("--samples", type=int, default=200, help="--search: deals per search; --truth: per kind")
     parser.add_argument("--budget", type=float, default=5.0, help="--search: seconds per search at most")
+    parser.add_argument("--dealing", choices=DEALINGS, default="shaped",
+                        help="--search, --truth: how the search deals the other seats' hands")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
         if args.truth:
-            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples)
+            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples, args.dealing)
             realised = [r[-1] for r in found]
             out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(found),
-                            "samples": args.samples, "realised": interval(realised),
+                            "samples": args.samples, "dealing": args.dealing, "realised": interval(realised),
                             **{name: {"outcome": interval([r[i] for r in found]),
                                       "minus_realised": interval([r[i] - r[-1] for r in found])}
                                for i, name in enumerate(TRUTHS)}}
@@ -272,11 +272,13 @@ def main() -> int:
             continue
         if args.search:
             started = time.monotonic()
-            pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget)
+            pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget,
+                                       args.dealing)
             rows, means = deciles(pairs), summary(pairs)
             cost["total_seconds"] = round(time.monotonic() - started, 1)
             out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(pairs),
-                            "samples": args.samples, "budget": args.budget, "cost": cost, **means,
+                            "samples": args.samples, "budget": args.budget, "dealing": args.dealing, "cost": cost,
+                            **means,
                             "deciles": rows}
             if not args.json:
                 print(table(ruleset, rows, args.decisions or 300, args.seed))

@@ -96,22 +96,22 @@ def position(ruleset_id: str, kind: str, seed: int) -> Any:
             return found
 
 
-def bench(ruleset_id: str, kind: str, deals: int, seed: int) -> dict[str, Any]:
+def bench(ruleset_id: str, kind: str, deals: int, seed: int, dealing: str = "shaped") -> dict[str, Any]:
     """Playouts per second and the time to the target half-width on one position."""
     where = position(ruleset_id, kind, seed)
-    run = search(where, None, samples=deals, time_budget=600, seed=seed, min_samples=10**9)
+    run = search(where, None, samples=deals, time_budget=600, seed=seed, min_samples=10**9, dealing=dealing)
     row: dict[str, Any] = {"deals": run.deals, "candidates": len(run.candidates), "playouts": run.playouts,
                            "seconds": round(run.elapsed, 2), "playouts_per_second": round(run.playouts_per_second),
                            "analyses": run.analyses, "seconds_to_target": None, "deals_to_target": None,
                            "playouts_per_second_to_target": None}
     for n in LADDER:
-        step = search(where, None, samples=n, time_budget=600, seed=seed, min_samples=10**9)
+        step = search(where, None, samples=n, time_budget=600, seed=seed, min_samples=10**9, dealing=dealing)
         leader = step.candidates[0].win_probability
         if (leader.high - leader.low) / 2 <= TARGET_HALF_WIDTH:
             row.update(seconds_to_target=round(step.elapsed, 2), deals_to_target=n,
                        playouts_per_second_to_target=round(step.playouts_per_second))
             break
-    answer = search(where, None, samples=100_000, time_budget=TARGET_SECONDS, seed=seed)
+    answer = search(where, None, samples=100_000, time_budget=TARGET_SECONDS, seed=seed, dealing=dealing)
     leader = answer.candidates[0].win_probability
     row["answer"] = {"stopped": answer.stopped, "deals": answer.deals, "playouts": answer.playouts,
                      "seconds": round(answer.elapsed, 2), "half_width": round((leader.high - leader.low) / 2, 4),
@@ -126,6 +126,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rulesets", nargs="*", default=list(RULESETS))
     parser.add_argument("--kinds", nargs="*", default=["near", "mid", "dealt"])
+    parser.add_argument("--dealing", choices=("shaped", "uniform"), default="shaped",
+                        help="how the other seats' hands are dealt (the search's default: shaped)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     tables = warm_tables()
@@ -133,7 +135,7 @@ def main() -> None:
                               "tables_s": round(tables, 2), "positions": {}}
     for ruleset_id in args.rulesets:
         for kind in args.kinds:
-            report["positions"][f"{ruleset_id}/{kind}"] = bench(ruleset_id, kind, args.deals, args.seed)
+            report["positions"][f"{ruleset_id}/{kind}"] = bench(ruleset_id, kind, args.deals, args.seed, args.dealing)
     if args.json:
         print(json.dumps(report, indent=2))
         return

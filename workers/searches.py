@@ -29,5 +29,5 @@ def deep_search(request: dict[str, Any]) -> dict[str, Any]:
             current.save_meta()
 
     result = search(position, candidates, samples=request["samples"], time_budget=request["time_budget"],
-                    seed=request["seed"], progress=progress)
+                    seed=request["seed"], progress=progress, dealing=request.get("dealing", "shaped"))
     return {"ruleset": ruleset.id, "options": options, "engine_version": engine_version(ruleset), **result.to_json()}

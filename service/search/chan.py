@@ -24,14 +24,17 @@ holds when the playout starts (exact for quads and triples, which concealed hand
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..rules.chan.captures import History
 from ..rules.chan.cards import N_FACES, code
+from ..rules.chan.distance import distance as structural_distance
 from ..rules.chan.hand import ChanHand
 from ..rules.chan.scoring import settle
 from .chan_table import DISCARD, SEATS, STOCK, ChanTable
 from .deal import Deal, Outcome
 from .player import Answer, Hold, Turns
+from .shaping import Distance
 
 
 def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
@@ -136,6 +139,21 @@ class Round(Turns):
                    "dealt_pair_became_quad": any(n == 2 and final[f] == 4 for f, n in enumerate(dealt))}
         settled = settle(hand, {k: v for k, v in context.items() if v}, self.table.options, SEATS, s)
         return Outcome(s == me, settled.deltas[me], settled.points if s == me else 0)
+
+
+def seat_distance(table: ChanTable) -> Distance:
+    """A seat's structural distance to a win (`rules/chan/distance.py`: the fewest concealed cards to replace so
+    that one more card wins, the 6 Chắn included) holding these concealed cards beside its exposed pairs: what
+    `shaping.py` improves the other seats' dealt hands by."""
+    opponents = table.position.opponents
+
+    def distance(seat: int, cards: Sequence[int]) -> int:
+        counts = [0] * N_FACES
+        for card in cards:
+            counts[card] += 1
+        return structural_distance(counts, opponents[seat])
+
+    return distance
 
 
 def playout(table: ChanTable, candidate: int, deal: Deal, rng: random.Random,

@@ -7,15 +7,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.registry import RuleSet
 from . import chan, fourcolor
 from .chan_table import ChanTable
-from .deal import Deal, Outcome
+from .deal import Deal, Outcome, sample_deal
 from .exact import ChanExact, Exact, FourColorExact
 from .fourcolor_table import FourColorTable
 from .player import Planner
 from .position import Position
+from .shaping import Distance, shaped_deal
 
 #: A family's playout table: the position, every seat's planner and what every playout of a search shares.
 Table = FourColorTable | ChanTable
@@ -28,10 +30,11 @@ class SearchFamily:
     table: Callable[[Position, list[Planner]], Table]  # built once per search, with a planner per seat
     playout: Callable[..., Outcome]  # (table, candidate, deal, rng, log=None): the rest of the round
     exact: Callable[[Position, int], Exact]  # a seat's adapter to the exact analysis, with that seat's view
+    seat_distance: Callable[[Any], Distance]  # (table) -> a seat's structural distance holding given cards
 
 
-FOURCOLOR = SearchFamily(FourColorTable, fourcolor.playout, FourColorExact)
-CHAN = SearchFamily(ChanTable, chan.playout, ChanExact)
+FOURCOLOR = SearchFamily(FourColorTable, fourcolor.playout, FourColorExact, fourcolor.seat_distance)
+CHAN = SearchFamily(ChanTable, chan.playout, ChanExact, chan.seat_distance)
 FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
 
 
@@ -45,6 +48,14 @@ def table_of(position: Position) -> Table:
     family = search_family(position.ruleset)
     return family.table(position, [Planner(family.exact(position, s), quick=s != position.seat)
                                    for s in range(position.seats)])
+
+
+def deal_for(table: Table, rng: random.Random, dealing: str = "shaped") -> Deal:
+    """A deal of the search's unseen cards: `shaped` (the other seats' hands shaped by the play so far,
+    `shaping.py`) or `uniform` (`deal.sample_deal`)."""
+    if dealing == "uniform":
+        return sample_deal(table.position, rng)
+    return shaped_deal(table.position, rng, search_family(table.position.ruleset).seat_distance(table))
 
 
 def play(table: Table, candidate: int, deal: Deal, rng: random.Random, log: list[dict] | None = None) -> Outcome:

@@ -22,13 +22,17 @@ flowers with its payment option.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..rules.fourcolor.cards import N_KINDS, code
+from ..rules.fourcolor.distance import distance as structural_distance
 from ..rules.fourcolor.melds import Meld
 from .deal import Deal, Outcome
+from .exact import tally
 from .fourcolor_table import DISCARD, DRAW, FourColorTable
 from .player import Answer, Hold, Turns
+from .shaping import Distance
 
 
 def resting(table: FourColorTable, seat: int, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> Hold:
@@ -113,6 +117,21 @@ class Round(Turns):
         lucky = self.stock[self.drawn] if self.drawn < len(self.stock) else None
         settled = self.table.settle(counts, exposed, x, s, lucky)
         return Outcome(s == me, settled.deltas[me], settled.points if s == me else 0)
+
+
+def seat_distance(table: FourColorTable) -> Distance:
+    """A seat's structural distance to a win (`rules/fourcolor/distance.py`: the fewest concealed cards to replace
+    so that one more card completes the hand) holding these concealed cards beside its exposed melds: what
+    `shaping.py` improves the other seats' dealt hands by."""
+    rules, opponents = table.rules, table.position.opponents
+
+    def distance(seat: int, cards: Sequence[int]) -> int:
+        counts = [0] * (N_KINDS + 5)
+        for card in cards:
+            counts[card] += 1
+        return structural_distance(tally(counts), rules, opponents[seat])
+
+    return distance
 
 
 def playout(table: FourColorTable, candidate: int, deal: Deal, rng: random.Random,

@@ -1,7 +1,8 @@
 """The deep suggested-discard search: Monte Carlo playouts of every candidate discard on the same sampled deals.
 
-Common random numbers: deal i is always the same deal for a seed (`deal.py`), and every candidate is played on
-it with the same random source for the opponents, so the differences between candidates are not drowned by the
+Common random numbers: deal i is always the same deal for a seed (`deal.py`; the other seats' hands shaped by the
+turns played so far, `shaping.py`, unless `dealing` is "uniform"), and every candidate is played on it with the
+same random source for the opponents, so the differences between candidates are not drowned by the
 differences between deals. Per candidate: the win probability and the probability of paying (Wilson intervals),
 the expected settlement (normal interval) and the mean points of his wins. The objective the candidates are
 ranked on is the expected settlement, or the win probability where the rule-set has no payments
@@ -43,9 +44,10 @@ from typing import Any
 
 from ..rules.errors import DomainError
 from ..rules.text import text
-from .deal import deal_rng, sample_deal
-from .families import search_family, table_of
+from .deal import deal_rng
+from .families import deal_for, search_family, table_of
 from .position import Position
+from .shaping import DEALINGS
 from .stats import Accumulator, CandidateStats
 
 DEFAULT_CANDIDATES = 4
@@ -71,6 +73,7 @@ class SearchResult:
     policies: dict[str, str]
     analyses: int  # distinct player hands analysed exactly
     code: Callable[[int], str]
+    dealing: str = "shaped"  # how the other seats' hands are dealt: "shaped" (`shaping.py`) or "uniform"
 
     @property
     def playouts_per_second(self) -> float:
@@ -84,7 +87,7 @@ class SearchResult:
             "candidates": [c.to_json(self.code) for c in self.candidates],
             "deals": self.deals, "playouts": self.playouts, "samples": self.samples, "seed": self.seed,
             "confidence": self.confidence, "min_samples": self.min_samples, "check_every": CHECK_EVERY,
-            "policies": dict(self.policies), "analyses": self.analyses,
+            "policies": dict(self.policies), "dealing": self.dealing, "analyses": self.analyses,
             "timing": {"elapsed_seconds": round(self.elapsed, 4),
                        "playouts_per_second": round(self.playouts_per_second, 1)},
         }
@@ -97,11 +100,14 @@ def objective_of(position: Position) -> str:
 
 def search(position: Position, candidates: Sequence[int] | None = None, *, samples: int, time_budget: float,
            seed: int, confidence: float = 0.95, min_samples: int = 200,
-           progress: Callable[[int, int], None] | None = None, clock: Callable[[], float] = time.perf_counter
-           ) -> SearchResult:
-    """Compare candidate discards (default: the top 4 of the exact ranking) by playing out sampled deals."""
+           progress: Callable[[int, int], None] | None = None, clock: Callable[[], float] = time.perf_counter,
+           dealing: str = "shaped") -> SearchResult:
+    """Compare candidate discards (default: the top 4 of the exact ranking) by playing out sampled deals, the other
+    seats' hands `dealing` "shaped" by the play so far (`shaping.py`) or "uniform"."""
     start = clock()
     _check_limits(samples, time_budget, confidence, min_samples)
+    if dealing not in DEALINGS:  # the API's schema admits only these
+        raise ValueError(f"dealing must be one of {DEALINGS}, not {dealing!r}")
     table = table_of(position)
     play = search_family(position.ruleset).playout
     ranks = dict(table.start.ranking)
@@ -113,7 +119,7 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     opponents = random.Random()
     while deals < samples:
         rng = deal_rng(seed, deals)
-        deal = sample_deal(position, rng)
+        deal = deal_for(table, rng, dealing)
         play_seed = rng.getrandbits(64)
         for run in playing:
             opponents.seed(play_seed)  # the state of random.Random(play_seed), without a new generator
@@ -136,7 +142,8 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
                 break
     stats = sorted((run.stats(z) for run in runs), key=lambda s: _best_first(s, objective))
     return SearchResult(tuple(stats), objective, stopped, deals, sum(run.n for run in runs), clock() - start, seed,
-                        samples, confidence, min_samples, dict(table.policies), table.planner.analyses, position.code)
+                        samples, confidence, min_samples, dict(table.policies), table.planner.analyses, position.code,
+                        dealing)
 
 
 def _check_limits(samples: int, time_budget: float, confidence: float, min_samples: int) -> None:

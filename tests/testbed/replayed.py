@@ -9,6 +9,7 @@ playout of the discard on that deal, appended to the first k events, is a whole 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -17,8 +18,10 @@ from service.replay.families import replay_family
 from service.replay.log import parse_log
 from service.replay.reviewers import reviewer_for
 from service.rules.chan.captures import history_json
+from service.rules.errors import DomainError
 from service.rules.registry import get_ruleset
 from service.search.deal import Deal
+from service.search.position import Position, parse_position
 
 
 def discards(log: dict) -> list[int]:
@@ -26,6 +29,22 @@ def discards(log: dict) -> list[int]:
     after an out-of-turn Chíu, whose discard returns to the interrupted gate)."""
     events = log["events"]
     return [k for k, e in enumerate(events) if e["type"] == "discard" and (k == 0 or events[k - 1]["type"] != "chiu")]
+
+
+def drawn_position(log: dict, salt: str) -> tuple[int, Position, Deal] | None:
+    """One discard of the log drawn at random (seeded by `salt`) among those a search can start from: its event
+    index, the position as a search parses it and the true deal; None when the log has none, or the drawn position
+    is one no search request can state."""
+    found = discards(log)
+    if not found:
+        return None
+    k = random.Random(salt).choice(found)
+    payload, true = position_before(log, k)
+    rs = get_ruleset(log["ruleset"])
+    try:
+        return k, parse_position(rs, rs.resolve_options(log.get("options")), payload), true
+    except DomainError:
+        return None
 
 
 def position_before(log: dict, k: int) -> tuple[dict[str, Any], Deal]:

@@ -46,10 +46,26 @@ def test_same_seed_same_answer(client, redis_db):
     assert results[0] == results[1]
 
 
+def test_the_search_deals_as_asked_and_says_so(client, redis_db):
+    """`dealing` defaults to shaped hands for the other seats; uniform deals them at random; the result says
+    which, and the two differ on the same seed (eight public cards seen: two turns played)."""
+    seen = ["rC", "rH", "yA", "yE", "gA", "gE", "wC", "wH"]
+    shaped = client.post("/v1/searches", json=search_body(visible=seen), headers={"Idempotency-Key": "s"})
+    uniform = client.post("/v1/searches", json=search_body(visible=seen, dealing="uniform"),
+                          headers={"Idempotency-Key": "u"})
+    assert shaped.status_code == uniform.status_code == 202
+    assert run_worker(redis_db)
+    results = [client.get(r.headers["Location"]).get_json()["result"] for r in (shaped, uniform)]
+    assert [r["dealing"] for r in results] == ["shaped", "uniform"]
+    assert [c["expected_settlement"] for c in results[0]["candidates"]] != [
+        c["expected_settlement"] for c in results[1]["candidates"]]
+
+
 def test_bad_search_is_422_and_nothing_is_queued(client, redis_db):
     """Input errors are refused before anything is queued, naming the field."""
     for body, field in ((search_body(candidates=["rG"]), "candidates.0"), (search_body(visible=["gC", "gC"]),
-                        "visible.1"), (search_body(samples=0), "samples"), (search_body(seat=4), "seat")):
+                        "visible.1"), (search_body(samples=0), "samples"), (search_body(seat=4), "seat"),
+                        (search_body(dealing="by hand"), "dealing")):
         response = client.post("/v1/searches", json=body)
         problem = response.get_json()
         assert response.status_code == 422 and field in problem["errors"], problem

@@ -7,6 +7,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from ...search.shaping import DEALINGS
 from ..audits.schemas import OutcomeSchema
 from ..common import READER_LANGUAGE, EchoSchema, card_field
 
@@ -79,6 +80,8 @@ class SearchResultSchema(EchoSchema):
     check_every = fields.Integer(required=True)
     policies = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "the policy each kind of player follows in the playouts"})
+    dealing = fields.String(metadata={"enum": list(DEALINGS), "description": "how the other seats' hands were "
+                                      "dealt (absent from results of versions before it was chosen: uniform)"})
     analyses = fields.Integer(required=True, metadata={"description": "distinct player hands analysed exactly"})
     timing = fields.Nested(SearchTimingSchema, required=True)
 

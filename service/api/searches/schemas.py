@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ...search.shaping import DEALINGS
 from ..common import BoundedList, ExposedMeldSchema, Number, card_list, integer
 from ..discards.schemas import DiscardsRequestSchema
 
@@ -36,5 +37,9 @@ class SearchRequestSchema(DiscardsRequestSchema):
         "description": "seconds of search at most: the answer is the best so far with its intervals"})
     seed = integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1), metadata={
         "description": "same seed, same samples: same answer"})
+    dealing = fields.String(load_default="shaped", validate=validate.OneOf(DEALINGS), metadata={
+        "description": "how the other seats' unseen hands are dealt: `shaped` (each improved towards a win by the "
+                       "turns played so far, as hands at a table are) or `uniform` (at random from the unseen "
+                       "cards)"})
     callback_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, require_tld=False,
                               metadata={"description": "POSTed the result when the job ends, signed (docs/jobs.md)"})
