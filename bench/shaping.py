@@ -1,12 +1,12 @@
 """How far from a win the search deals the other seats' hands, against their true hands at the same points of play
-(service/search/shaping.py): the table `STEPS_PER_TURN` was tuned on.
+(service/search/shaping.py): the table each rule-set's `shaping_swaps` was tuned on.
 
 Over advice-against-advice rounds of a seed (default 6001, a tuning seed: never one the arena or the calibration
 judges on), one discard per round is drawn among the round log's discards (as `bench/calibration.py --truth` does);
 at that point every other seat's true concealed hand, and `--deals` hands dealt for it by the search, uniformly and
-shaped (with `STEPS_PER_TURN` and, with `--steps`, other values), are measured by the structural distance to a win
-(`seat_distance`). The decisions are cut into five groups by the turns played (`turns_played`); each row gives
-their mean distances. Shaping matches when its column follows the true one.
+shaped (with the rule-set's `shaping_swaps` or, with `--steps`, other values), are measured by the structural
+distance to a win (`seat_distance`). The decisions are cut into five groups by the turns played (`turns_played`);
+each row gives their mean distances. Shaping matches when its column follows the true one.
 
     .venv/bin/python bench/shaping.py [--ruleset R ...] [--rounds N] [--seed S] [--deals D] [--steps 3,4,5] [--json]
 """
@@ -59,17 +59,9 @@ def rows_of(ruleset: str, rounds: int, seed: int, deals: int, steps: list[float]
         uniform = statistics.fmean(mean_distance(sample_deal(position, deal_rng(deal, i)).hands) for i in range(deals))
         shaped = []
         for per_turn in steps:
-            saved = shaping.STEPS_PER_TURN.get(ruleset)
-            shaping.STEPS_PER_TURN[ruleset] = per_turn
-            try:
-                shaped.append(statistics.fmean(
-                    mean_distance(shaping.shaped_deal(position, deal_rng(deal, i), distance).hands)
-                    for i in range(deals)))
-            finally:
-                if saved is None:
-                    del shaping.STEPS_PER_TURN[ruleset]
-                else:
-                    shaping.STEPS_PER_TURN[ruleset] = saved
+            shaped.append(statistics.fmean(
+                mean_distance(shaping.shaped_deal(position, deal_rng(deal, i), distance, per_turn).hands)
+                for i in range(deals)))
         found.append({"turns": shaping.turns_played(position), "true": mean_distance(true.hands),
                       "uniform": uniform, "shaped": shaped})
     return found
@@ -104,11 +96,11 @@ def main() -> int:
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
         steps = ([float(s) for s in args.steps.split(",")] if args.steps
-                 else [shaping.STEPS_PER_TURN.get(ruleset, 0.0)])
+                 else [get_ruleset(ruleset).shaping_swaps])
         started = time.monotonic()
         groups = grouped(rows_of(ruleset, args.rounds, args.seed, args.deals, steps), steps)
         out[ruleset] = {"seed": args.seed, "rounds": args.rounds, "deals": args.deals,
-                        "shipped": shaping.STEPS_PER_TURN.get(ruleset), "groups": groups,
+                        "shipped": get_ruleset(ruleset).shaping_swaps, "groups": groups,
                         "seconds": round(time.monotonic() - started, 1)}
         if not args.json:
             print(f"{ruleset}: seed {args.seed}, {args.rounds} rounds, {args.deals} deals a decision; mean "

@@ -49,6 +49,11 @@ class RuleSet(Protocol):
         """A lucky card is turned up after a hu (the settlement takes `lucky_card`)."""
 
     @property
+    def shaping_swaps(self) -> float:
+        """Swaps per other seat and turn played that a search's shaped deal improves a hand by
+        (service/search/shaping.py; 0: uniform deals)."""
+
+    @property
     def takes_context(self) -> bool:
         """A win's context flags are part of the settlement (the settlement takes `context`)."""
 

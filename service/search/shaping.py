@@ -6,16 +6,16 @@ way, the other seats win less often in the playouts than at the table, and the s
 seats realise (docs/advice.md#deep-search-post-v1searches).
 
 A shaped deal starts as the uniform one (`deal.sample_deal`: the unseen cards shuffled, the other seats' hands in
-seat order) and then improves each other seat's hand by `steps` random swaps with the cards left over (the stock
-and the cards out of play): a swap is kept when the hand's structural distance to a win (the fewest cards to
-replace so that one more card wins, the family's `distance`) does not grow, and undone otherwise. `steps` is
-`STEPS_PER_TURN` of the rule-set times the turns played so far (`turns_played`: the public cards met, discards and
+seat order) and then improves each other seat's hand by `steps` random swaps with the cards left over (the stock and
+the cards out of play): a swap is kept when the hand's structural distance to a win (the fewest cards to replace so
+that one more card wins, the family's `distance`) does not grow, and undone otherwise. `steps` is the rule-set's
+`shaping_swaps` (swaps per turn) times the turns played so far (`turns_played`: the public cards met, discards and
 turned-up cards seen plus one claimed card per exposed meld, per seat). Each kept swap is one more card drawn and
 one let go, as in play, but a random one: it takes a few swaps to match one turn of a player who sees every public
 card. The leftover cards are then shuffled again into the stock. Every draw comes from the deal's own random source,
 so deal i of a search is the same deal for every candidate and every run.
 
-`STEPS_PER_TURN` matches the other seats' distances to those of the true hands at the same points of advice
+`shaping_swaps` matches the other seats' distances to those of the true hands at the same points of advice
 rounds (seed 6001, never a judging seed; `bench/shaping.py` prints the table): in each fifth of the decisions by
 turns played, the mean distance of the shaped hands lies within about 0.2 of the true hands', where uniform hands
 are up to 1.5 further (late in the round).
@@ -32,9 +32,6 @@ from collections.abc import Callable, Sequence
 from .deal import Deal, sample_deal
 from .position import Position
 
-#: Swaps per other seat and turn played, per rule-set (tuned on seed 6001 with `bench/shaping.py`); a rule-set
-#: missing here is dealt uniformly.
-STEPS_PER_TURN = {"bga-taiwan": 4.0, "cardavia-flowers": 2.0, "cardavia-chan": 5.0}
 DEALINGS = ("shaped", "uniform")
 
 #: A seat's structural distance to a win holding these concealed cards (with its exposed melds).
@@ -48,15 +45,18 @@ def turns_played(position: Position) -> float:
     return (len(position.visible) + claimed) / position.seats
 
 
-def steps_for(position: Position) -> int:
-    """Swaps tried per other seat for this position."""
-    return round(STEPS_PER_TURN.get(position.ruleset.id, 0.0) * turns_played(position))
+def steps_for(position: Position, per_turn: float | None = None) -> int:
+    """Swaps tried per other seat for this position: `per_turn` (default: the rule-set's `shaping_swaps`, swaps
+    per turn, bench/shaping.py tunes it) times the turns played."""
+    rate = position.ruleset.shaping_swaps if per_turn is None else per_turn
+    return round(rate * turns_played(position))
 
 
-def shaped_deal(position: Position, rng: random.Random, distance: Distance) -> Deal:
-    """The uniform deal, then each other seat's hand improved by `steps_for(position)` swaps with the leftover
-    cards (kept when `distance` does not grow), the leftover shuffled into the stock (module docstring)."""
-    steps = steps_for(position)
+def shaped_deal(position: Position, rng: random.Random, distance: Distance, per_turn: float | None = None) -> Deal:
+    """The uniform deal, then each other seat's hand improved by `steps_for(position, per_turn)` swaps with the
+    leftover cards (kept when `distance` does not grow), the leftover shuffled into the stock (module
+    docstring)."""
+    steps = steps_for(position, per_turn)
     uniform = sample_deal(position, rng)
     if steps == 0:
         return uniform

@@ -12,7 +12,7 @@ import pytest
 from service.search.deal import deal_rng, sample_deal
 from service.search.families import deal_for, search_family, table_of
 from service.search.montecarlo import search
-from service.search.shaping import STEPS_PER_TURN, steps_for, turns_played
+from service.search.shaping import steps_for, turns_played
 from tests.support.search import RULESETS, position_of, sample_position
 
 
@@ -66,7 +66,8 @@ def test_turns_played_count_the_public_cards_met_per_seat() -> None:
     position = position_of(sample_position("bga-taiwan")[0])
     melds = len(position.exposed) + sum(len(m) for m in position.opponents)
     assert turns_played(position) == (len(position.visible) + melds) / position.seats
-    assert steps_for(position) == round(STEPS_PER_TURN["bga-taiwan"] * turns_played(position))
+    assert steps_for(position) == round(position.ruleset.shaping_swaps * turns_played(position))
+    assert steps_for(position, 0.0) == 0
     fresh = replace(position, visible=(), exposed=(), opponents=tuple(() for _ in position.opponents))
     assert steps_for(fresh) == 0  # nobody has played: the deal is the uniform one
     assert deal_for(table_of(fresh), deal_rng(1, 0)) == sample_deal(fresh, deal_rng(1, 0))
