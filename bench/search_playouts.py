@@ -40,6 +40,7 @@ from service.rules.registry import get_ruleset  # noqa: E402
 from service.rules.warm import warm_tables  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import parse_position  # noqa: E402
+from service.search.shaping import DEALINGS  # noqa: E402
 from tests.testbed.replayed import discards, position_before  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
@@ -126,7 +127,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rulesets", nargs="*", default=list(RULESETS))
     parser.add_argument("--kinds", nargs="*", default=["near", "mid", "dealt"])
-    parser.add_argument("--dealing", choices=("shaped", "uniform"), default="shaped",
+    parser.add_argument("--dealing", choices=DEALINGS, default="shaped",
                         help="how the other seats' hands are dealt (the search's default: shaped)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -44,7 +44,7 @@ def role_of(seat: int, source: str, gate: int, to_act: int) -> str:
     return "discarder" if seat == gate else "next" if seat == to_act else "other"
 
 
-def counted(cards: tuple[int, ...]) -> tuple[int, ...]:
+def counted(cards: Sequence[int]) -> tuple[int, ...]:
     """The count of each face among `cards`."""
     counts = [0] * N_FACES
     for card in cards:
@@ -148,10 +148,7 @@ def seat_distance(table: ChanTable) -> Distance:
     opponents = table.position.opponents
 
     def distance(seat: int, cards: Sequence[int]) -> int:
-        counts = [0] * N_FACES
-        for card in cards:
-            counts[card] += 1
-        return structural_distance(counts, opponents[seat])
+        return structural_distance(counted(cards), opponents[seat])
 
     return distance
 

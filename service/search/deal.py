@@ -41,6 +41,13 @@ def deal_rng(seed: int, index: int) -> random.Random:
 
 def sample_deal(position: Position, rng: random.Random) -> Deal:
     """Shuffle the unseen cards into the other seats' hands and the stock."""
+    hands, left = dealt_hands(position, rng)
+    return Deal(hands, tuple(left[:position.stock_size]))
+
+
+def dealt_hands(position: Position, rng: random.Random) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+    """The unseen cards shuffled and the other seats' hands cut from them in seat order (the player's own seat:
+    empty); the cards left over in shuffled order, the stock first."""
     cards = list(position.unseen)
     rng.shuffle(cards)
     hands: list[tuple[int, ...]] = []
@@ -51,5 +58,5 @@ def sample_deal(position: Position, rng: random.Random) -> Deal:
             continue
         hands.append(tuple(cards[at:at + size]))
         at += size
-    return Deal(tuple(hands), tuple(cards[at:at + position.stock_size]))
+    return tuple(hands), cards[at:]
 

@@ -35,12 +35,17 @@ from .player import Answer, Hold, Turns
 from .shaping import Distance
 
 
-def resting(table: FourColorTable, seat: int, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> Hold:
-    """The other seat's dealt hand at rest, as his planner sees it (memoised)."""
+def counted(cards: Sequence[int]) -> tuple[int, ...]:
+    """The count of each card among `cards` (28 chess cards, then the 5 flowers)."""
     counts = [0] * (N_KINDS + 5)
     for card in cards:
         counts[card] += 1
-    return table.planners[seat].rest(tuple(counts), exposed)
+    return tuple(counts)
+
+
+def resting(table: FourColorTable, seat: int, cards: tuple[int, ...], exposed: tuple[Meld, ...]) -> Hold:
+    """The other seat's dealt hand at rest, as his planner sees it (memoised)."""
+    return table.planners[seat].rest(counted(cards), exposed)
 
 
 class Round(Turns):
@@ -126,10 +131,7 @@ def seat_distance(table: FourColorTable) -> Distance:
     rules, opponents = table.rules, table.position.opponents
 
     def distance(seat: int, cards: Sequence[int]) -> int:
-        counts = [0] * (N_KINDS + 5)
-        for card in cards:
-            counts[card] += 1
-        return structural_distance(tally(counts), rules, opponents[seat])
+        return structural_distance(tally(counted(cards)), rules, opponents[seat])
 
     return distance
 

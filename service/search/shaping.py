@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .deal import Deal, sample_deal
+from .deal import Deal, dealt_hands, sample_deal
 from .position import Position
 
 DEALINGS = ("shaped", "uniform")
@@ -57,14 +57,11 @@ def shaped_deal(position: Position, rng: random.Random, distance: Distance, per_
     leftover cards (kept when `distance` does not grow), the leftover shuffled into the stock (module
     docstring)."""
     steps = steps_for(position, per_turn)
-    uniform = sample_deal(position, rng)
     if steps == 0:
-        return uniform
-    hands = [list(hand) for hand in uniform.hands]
-    rest = list(position.unseen)
-    for hand in hands:
-        for card in hand:
-            rest.remove(card)
+        return sample_deal(position, rng)
+    dealt, left = dealt_hands(position, rng)
+    hands = [list(hand) for hand in dealt]
+    rest = sorted(left)  # the swaps draw from the leftover in card order, then it is shuffled into the stock
     if rest:
         for seat, hand in enumerate(hands):
             if not hand:
