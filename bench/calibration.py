@@ -18,7 +18,11 @@ deal (every other seat's true hand and the true stock: one playout, as the playo
 true hands with the stock reshuffled from the cards left (`--samples` times) and the search's own sampled deals
 (`--samples`, dealt as `--dealing` says: shaped by the play so far, the search's default, or uniform), each against
 what the seat realised. The first two differ from the realised only by the playouts'
-policies, the last also by dealing the other seats' hands at random.
+policies, the last also by dealing the other seats' hands at random. `--steps` adds deals shaped with other swaps
+per turn than the rule-set's `shaping_swaps` (deal i from the random source of the search's deal i): how the
+rule-sets' rates were tuned
+(docs/advice.md, "Shaped deals"). Every kind is also given minus the true hands with the stock reshuffled, a paired
+difference free of most of the round's luck.
 
 Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
 one round are correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside
@@ -27,7 +31,7 @@ one).
 
     .venv/bin/python bench/calibration.py [--ruleset R ...] [--decisions N] [--seed S] [--json]
     .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
-    .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S]
+    .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S] [--steps 4,8,12]
 """
 
 from __future__ import annotations
@@ -54,10 +58,10 @@ from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
 from service.search.deal import Deal, Outcome, deal_rng  # noqa: E402
-from service.search.families import deal_for, play, table_of  # noqa: E402
+from service.search.families import deal_for, play, search_family, table_of  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import Position, position_of  # noqa: E402
-from service.search.shaping import DEALINGS  # noqa: E402
+from service.search.shaping import DEALINGS, shaped_deal  # noqa: E402
 from tests.testbed.replayed import drawn_position  # noqa: E402
 
 DECILES = 10
@@ -170,10 +174,11 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
 TRUTHS = ("true deal", "true hands, stock reshuffled", "sampled deals (the search's)")
 
 
-def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: str = "shaped"
-               ) -> list[tuple[float, ...]]:
+def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: str = "shaped",
+               steps: Sequence[float] = ()) -> list[tuple[float, ...]]:
     """Per round of `decisions` advice rounds of `seed`, one discard: the mean playout outcome of the advice's
-    discard on each kind of deal of `TRUTHS`, then the seat's realised settlement."""
+    discard on each kind of deal of `TRUTHS`, then on deals shaped with each of `steps` swaps per turn (the
+    tuning of `shaping_swaps`), then the seat's realised settlement."""
     rs = get_ruleset(ruleset)
     arena = Arena(ruleset, ("advice",) * SEATS, seed)
     paying = rs.objective(rs.resolve_options({})) == "expected_settlement"
@@ -196,15 +201,21 @@ def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: s
             for c in hand:
                 left.remove(c)
         reshuffled, sampled = [], []
+        tried: list[list[float]] = [[] for _ in steps]
+        distance = search_family(rs).seat_distance(table)
         for i in range(samples):
             rng = deal_rng(deal, i)
             rng.shuffle(left)
             stock = Deal(true.hands, tuple(left[:len(true.stock)]), true.histories, true.dealt)
             reshuffled.append(value(play(table, card, stock, rng)))
             sampled.append(value(play(table, card, deal_for(table, rng, dealing), rng)))
+            for outcomes, per_turn in zip(tried, steps):
+                rng = deal_rng(deal, i)
+                outcomes.append(value(play(table, card, shaped_deal(position, rng, distance, per_turn), rng)))
         realised = results[event["seat"]]
         rows.append((value(play(table, card, true, random.Random(0))), statistics.fmean(reshuffled),
-                     statistics.fmean(sampled), float(realised.delta) if paying else float(realised.won)))
+                     statistics.fmean(sampled), *(statistics.fmean(o) for o in tried),
+                     float(realised.delta) if paying else float(realised.won)))
     return rows
 
 
@@ -250,24 +261,31 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=5.0, help="--search: seconds per search at most")
     parser.add_argument("--dealing", choices=DEALINGS, default="shaped",
                         help="--search, --truth: how the search deals the other seats' hands")
+    parser.add_argument("--steps", default=None,
+                        help="--truth: also deals shaped with these swaps per turn, comma-separated (tuning "
+                             "shaping_swaps)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
         if args.truth:
-            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples, args.dealing)
+            steps = [float(s) for s in args.steps.split(",")] if args.steps else []
+            found = truth_rows(ruleset, args.decisions or 300, args.seed, args.samples, args.dealing, steps)
             realised = [r[-1] for r in found]
+            names = [*TRUTHS, *(f"shaped, {s:g} swaps per turn" for s in steps)]
             out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(found),
                             "samples": args.samples, "dealing": args.dealing, "realised": interval(realised),
                             **{name: {"outcome": interval([r[i] for r in found]),
-                                      "minus_realised": interval([r[i] - r[-1] for r in found])}
-                               for i, name in enumerate(TRUTHS)}}
+                                      "minus_realised": interval([r[i] - r[-1] for r in found]),
+                                      "minus_true_hands": interval([r[i] - r[1] for r in found])}
+                               for i, name in enumerate(names)}}
             if not args.json:
                 print(f"{ruleset}: {len(found)} decisions of {args.decisions or 300} rounds, seed {args.seed}; "
                       f"realised {one(out[ruleset]['realised'])}")
-                for name in TRUTHS:
+                for name in names:
                     print(f"  {name:30s} {one(out[ruleset][name]['outcome'])}, minus realised "
-                          f"{one(out[ruleset][name]['minus_realised'])}")
+                          f"{one(out[ruleset][name]['minus_realised'])}, minus true hands "
+                          f"{one(out[ruleset][name]['minus_true_hands'])}")
                 print()
             continue
         if args.search:

@@ -1,12 +1,14 @@
 """How far from a win the search deals the other seats' hands, against their true hands at the same points of play
-(service/search/shaping.py): the table each rule-set's `shaping_swaps` was tuned on.
+(service/search/shaping.py): the table engine 0.3.1's rates were tuned on; engine 0.3.2's `shaping_swaps` is three
+times those, tuned on the playouts' outcomes (`bench/calibration.py --truth --steps`).
 
 Over advice-against-advice rounds of a seed (default 6001, a tuning seed: never one the arena or the calibration
 judges on), one discard per round is drawn among the round log's discards (as `bench/calibration.py --truth` does);
 at that point every other seat's true concealed hand, and `--deals` hands dealt for it by the search, uniformly and
 shaped (with the rule-set's `shaping_swaps` or, with `--steps`, other values), are measured by the structural
 distance to a win (`seat_distance`). The decisions are cut into five groups by the turns played (`turns_played`);
-each row gives their mean distances. Shaping matches when its column follows the true one.
+each row gives their mean distances, and the last line what dealing one deal cost in each group (milliseconds,
+this one core). Shaping matches when its column follows the true one.
 
     .venv/bin/python bench/shaping.py [--ruleset R ...] [--rounds N] [--seed S] [--deals D] [--steps 3,4,5] [--json]
 """
@@ -56,14 +58,18 @@ def rows_of(ruleset: str, rounds: int, seed: int, deals: int, steps: list[float]
         def mean_distance(hands: Any, distance: Any = distance, seats: list[int] = seats) -> float:
             return statistics.fmean(distance(s, hands[s]) for s in seats)
 
-        uniform = statistics.fmean(mean_distance(sample_deal(position, deal_rng(deal, i)).hands) for i in range(deals))
+        started = time.perf_counter()
+        dealt = [sample_deal(position, deal_rng(deal, i)).hands for i in range(deals)]
+        seconds = [(time.perf_counter() - started) / deals]
+        uniform = statistics.fmean(mean_distance(hands) for hands in dealt)
         shaped = []
         for per_turn in steps:
-            shaped.append(statistics.fmean(
-                mean_distance(shaping.shaped_deal(position, deal_rng(deal, i), distance, per_turn).hands)
-                for i in range(deals)))
+            started = time.perf_counter()
+            dealt = [shaping.shaped_deal(position, deal_rng(deal, i), distance, per_turn).hands for i in range(deals)]
+            seconds.append((time.perf_counter() - started) / deals)
+            shaped.append(statistics.fmean(mean_distance(hands) for hands in dealt))
         found.append({"turns": shaping.turns_played(position), "true": mean_distance(true.hands),
-                      "uniform": uniform, "shaped": shaped})
+                      "uniform": uniform, "shaped": shaped, "ms": [1000 * x for x in seconds]})
     return found
 
 
@@ -78,7 +84,9 @@ def grouped(rows: list[dict[str, Any]], steps: list[float]) -> list[dict[str, An
         out.append({"decisions": len(part), "turns": statistics.fmean(r["turns"] for r in part),
                     "true": statistics.fmean(r["true"] for r in part),
                     "uniform": statistics.fmean(r["uniform"] for r in part),
-                    "shaped": {str(s): statistics.fmean(r["shaped"][i] for r in part) for i, s in enumerate(steps)}})
+                    "shaped": {str(s): statistics.fmean(r["shaped"][i] for r in part) for i, s in enumerate(steps)},
+                    "ms": {"uniform": statistics.fmean(r["ms"][0] for r in part),
+                           **{str(s): statistics.fmean(r["ms"][i + 1] for r in part) for i, s in enumerate(steps)}}})
     return out
 
 
@@ -109,6 +117,9 @@ def main() -> int:
             for g in groups:
                 print(f"{g['turns']:5.2f}  {g['decisions']:9d}  {g['true']:5.2f}  {g['uniform']:7.2f}  "
                       + "  ".join(f"{g['shaped'][str(s)]:9.2f}" for s in steps))
+            print("ms a deal, by the same groups: uniform " + " / ".join(f"{g['ms']['uniform']:.2f}" for g in groups)
+                  + "".join(f"; shaped {s:g} " + " / ".join(f"{g['ms'][str(s)]:.2f}" for g in groups)
+                            for s in steps))
             print(f"({out[ruleset]['seconds']} s)\n")
     if args.json:
         print(json.dumps(out, indent=2))

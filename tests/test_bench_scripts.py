@@ -51,3 +51,24 @@ def test_capacity_bench_measures_every_figure_its_doc_uses():
         assert row["result_bytes"] > 0 and row["webhook_bytes"] > row["result_bytes"]
     assert figures["idle"]["commands_per_s_per_worker"] > 0
     assert set(figures["derived"]["per_kind"]) == {row["kind"] for row in figures["jobs"]}
+
+
+def test_the_truth_bench_plays_every_rate_asked_for_against_the_true_hands():
+    """bench/calibration.py --truth --steps: how the rule-sets' shaping rates are tuned (docs/advice.md#shaped-deals):
+    one row per rate, each against what the seats realised and against the true hands with the stock reshuffled,
+    whose difference with itself is exactly zero."""
+    figures = printed_json("calibration.py", ["--truth", "--ruleset", "cardavia-chan", "--decisions", "6",
+                                              "--samples", "3", "--seed", "6004", "--steps", "5,15"])["cardavia-chan"]
+    assert figures["decisions"] > 0
+    for name in ("shaped, 5 swaps per turn", "shaped, 15 swaps per turn", "sampled deals (the search's)"):
+        assert set(figures[name]) == {"outcome", "minus_realised", "minus_true_hands"}
+    assert figures["true hands, stock reshuffled"]["minus_true_hands"]["mean"] == 0
+
+
+def test_the_shaping_bench_times_every_way_of_dealing():
+    """bench/shaping.py: per group of turns played, the mean distance and the milliseconds a deal of each way."""
+    figures = printed_json("shaping.py", ["--ruleset", "cardavia-chan", "--rounds", "10", "--deals", "2",
+                                          "--steps", "5,15"])["cardavia-chan"]
+    for group in figures["groups"]:
+        assert set(group["ms"]) == {"uniform", "5.0", "15.0"} and all(ms > 0 for ms in group["ms"].values())
+        assert set(group["shaped"]) == {"5.0", "15.0"}
