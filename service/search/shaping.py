@@ -15,13 +15,16 @@ one let go, as in play, but a random one: it takes a few swaps to match one turn
 card. The leftover cards are then shuffled again into the stock. Every draw comes from the deal's own random source,
 so deal i of a search is the same deal for every candidate and every run.
 
-`shaping_swaps` matches the other seats' distances to those of the true hands at the same points of advice
-rounds (seed 6001, never a judging seed; `bench/shaping.py` prints the table): in each fifth of the decisions by
-turns played, the mean distance of the shaped hands lies within about 0.2 of the true hands', where uniform hands
-are up to 1.5 further (late in the round).
+`shaping_swaps` is three times the rate that matches the other seats' distances to those of their true hands at
+the same points of advice rounds (`bench/shaping.py`, seed 6001): at that rate, the playouts of the advice's
+discard promise what the seats realise at the table (`bench/calibration.py --truth --steps`, seed 6004; neither
+is a judging seed). Twice the distance-matched rate plays out like the true hands; the rest stands for the
+playouts' other seats, a little kinder than the advice. Shaped hands are therefore about half a card nearer a win
+than true ones, where uniform hands are up to 1.5 further (late in the round). docs/advice.md#shaped-deals.
 
-Cost: one structural distance per swap (bga-taiwan about 0.1 ms, Chắn 0.03 ms), some 1 to 2 ms a deal in
-mid-round, small next to the playouts. `dealing="uniform"` keeps the uniform deal (`deal.sample_deal`).
+Cost: one structural distance per swap (bga-taiwan about 0.1 ms, Chắn 0.03 ms), some 1 to 3 ms a deal in
+mid-round and up to 4.5 ms late in a bga-taiwan round, shared by every candidate of the deal.
+`dealing="uniform"` keeps the uniform deal (`deal.sample_deal`).
 """
 
 from __future__ import annotations

@@ -81,7 +81,10 @@ def test_the_interval_covers_the_exact_win_probability() -> None:
 def test_a_clear_leader_stops_the_search_early() -> None:
     position = position_of(small_position())
     keep, breaks = position.card("yH"), position.card("rH")  # waiting on rH/rP, or breaking the wait
-    result = search(position, [breaks, keep], samples=5000, time_budget=60, seed=1, min_samples=100)
+    # Dealt uniformly: shaped, the other seat's three cards become the meld rC rH rP, the player's waits with it,
+    # in every deal of this tiny position (37 turns played), and neither discard can win.
+    result = search(position, [breaks, keep], samples=5000, time_budget=60, seed=1, min_samples=100,
+                    dealing="uniform")
     assert result.stopped == "leader_clear"
     assert 100 <= result.deals < 5000
     assert result.candidates[0].card == keep
@@ -118,8 +121,8 @@ def test_elimination_is_reproducible() -> None:
     """A mid-round flowers position (ranked on the win probability): a candidate is dropped, at the same deal
     count with the same figures on every run with the same seed and samples."""
     position = position_of(sample_position("cardavia-flowers")[0])
-    first = search(position, None, samples=300, time_budget=120, seed=4, min_samples=100).to_json()
-    again = search(position, None, samples=300, time_budget=120, seed=4, min_samples=100).to_json()
+    first = search(position, None, samples=300, time_budget=120, seed=1, min_samples=100).to_json()
+    again = search(position, None, samples=300, time_budget=120, seed=1, min_samples=100).to_json()
     assert first["dealing"] == "shaped"  # the default: the other seats' hands shaped by the play so far
     assert without_timing(first) == without_timing(again)
     dropped = [c for c in first["candidates"] if c["eliminated_after"] is not None]

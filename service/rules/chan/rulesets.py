@@ -41,8 +41,9 @@ class ChanRuleSet:
     resting_size: int = 19
     has_flowers: bool = False
     lucky_card: bool = False
-    #: A search's shaped deals: swaps per other seat and turn played (tuned with bench/shaping.py on seed 6001).
-    shaping_swaps: float = 5.0
+    #: A search's shaped deals: swaps per other seat and turn played (docs/advice.md#shaped-deals: tuned with
+    #: bench/calibration.py --truth --steps on seed 6004).
+    shaping_swaps: float = 15.0
     takes_context: bool = True
     event_types: tuple[str, ...] = ("discard", "capture", "draw", "chiu", "win", "pass")
 

@@ -133,7 +133,8 @@ class FourColorRuleSet:
     must_take_option: str | None = None
     #: The dealer is dealt one card more and starts by discarding (docs/rules.md#fc-deal); else he draws first.
     dealer_extra_card: bool = True
-    #: A search's shaped deals: swaps per other seat and turn played (tuned with bench/shaping.py on seed 6001).
+    #: A search's shaped deals: swaps per other seat and turn played (docs/advice.md#shaped-deals: tuned with
+    #: bench/calibration.py --truth --steps on seed 6004).
     shaping_swaps: float = 0.0
     decisions: tuple[Decision, ...] = ()
     family: str = "fourcolor"
@@ -305,7 +306,7 @@ BGA_TAIWAN = FourColorRuleSet(
     priorities={"hu": 3, "quad_triple": 2, "chi": 1},
     melds_of=lambda o: _bga_melds(o["same_colour_soldier_sets"], o["general_triple"]), decisions=BGA_DECISIONS,
     claims_of=bga_claims, class_of=bga_class, settlement=settle_bga, win_pays=bga_win_pays, payments=bga_payments,
-    lucky_card=True, shaping_swaps=4.0,
+    lucky_card=True, shaping_swaps=12.0,
 )
 
 CARDAVIA_FLOWERS = FourColorRuleSet(
@@ -315,5 +316,5 @@ CARDAVIA_FLOWERS = FourColorRuleSet(
     melds_of=lambda o: _flowers_melds(o["mixed_group_points"]),
     claims_of=flowers_claims, class_of=flowers_class, settlement=settle_flowers, win_pays=flowers_win_pays,
     payments=flowers_payments, has_flowers=True, must_take_option="must_take_drawn_general", dealer_extra_card=False,
-    shaping_swaps=2.0,
+    shaping_swaps=6.0,
 )
