@@ -58,10 +58,10 @@ from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
 from service.rules.value import load_model  # noqa: E402
 from service.search.deal import Deal, Outcome, deal_rng  # noqa: E402
-from service.search.families import deal_for, play, search_family, table_of  # noqa: E402
+from service.search.families import deal_for, play, table_of  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import Position, position_of  # noqa: E402
-from service.search.shaping import DEALINGS, shaped_deal  # noqa: E402
+from service.search.shaping import DEALINGS  # noqa: E402
 from tests.testbed.replayed import drawn_position  # noqa: E402
 
 DECILES = 10
@@ -202,7 +202,6 @@ def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: s
                 left.remove(c)
         reshuffled, sampled = [], []
         tried: list[list[float]] = [[] for _ in steps]
-        distance = search_family(rs).seat_distance(table)
         for i in range(samples):
             rng = deal_rng(deal, i)
             rng.shuffle(left)
@@ -211,7 +210,7 @@ def truth_rows(ruleset: str, decisions: int, seed: int, samples: int, dealing: s
             sampled.append(value(play(table, card, deal_for(table, rng, dealing), rng)))
             for outcomes, per_turn in zip(tried, steps):
                 rng = deal_rng(deal, i)
-                outcomes.append(value(play(table, card, shaped_deal(position, rng, distance, per_turn), rng)))
+                outcomes.append(value(play(table, card, deal_for(table, rng, "shaped", per_turn), rng)))
         realised = results[event["seat"]]
         rows.append((value(play(table, card, true, random.Random(0))), statistics.fmean(reshuffled),
                      statistics.fmean(sampled), *(statistics.fmean(o) for o in tried),

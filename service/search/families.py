@@ -50,12 +50,13 @@ def table_of(position: Position) -> Table:
                                    for s in range(position.seats)])
 
 
-def deal_for(table: Table, rng: random.Random, dealing: str = "shaped") -> Deal:
+def deal_for(table: Table, rng: random.Random, dealing: str = "shaped", per_turn: float | None = None) -> Deal:
     """A deal of the search's unseen cards: `shaped` (the other seats' hands shaped by the play so far,
-    `shaping.py`) or `uniform` (`deal.sample_deal`)."""
+    `shaping.py`, with `per_turn` swaps per turn played, default the rule-set's `shaping_swaps`) or `uniform`
+    (`deal.sample_deal`)."""
     if dealing == "uniform":
         return sample_deal(table.position, rng)
-    return shaped_deal(table.position, rng, search_family(table.position.ruleset).seat_distance(table))
+    return shaped_deal(table.position, rng, search_family(table.position.ruleset).seat_distance(table), per_turn)
 
 
 def play(table: Table, candidate: int, deal: Deal, rng: random.Random, log: list[dict] | None = None) -> Outcome:
