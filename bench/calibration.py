@@ -31,13 +31,16 @@ one).
 
     .venv/bin/python bench/calibration.py [--ruleset R ...] [--decisions N] [--seed S] [--json]
     .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
+                                          [--jobs J] [--pairs FILE]
     .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S] [--steps 4,8,12]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -137,37 +140,80 @@ def searchable(seen: list[tuple[SeatView, int]]) -> tuple[int, tuple[SeatView, i
     return len(seen), None
 
 
-def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float, dealing: str = "shaped"
-                 ) -> tuple[list[tuple[float, float]], dict[str, Any]]:
-    """(search prediction, realised) of one discard decision in each of `decisions` advice rounds of `seed`
-    (the k-th decision is deal k's); what the searches cost and how many drawn decisions no search takes (another
-    drawn in their place)."""
+def search_one(ruleset: str, seed: int, deal: int, samples: int, budget: float, dealing: str) -> dict[str, Any]:
+    """Deal `deal`'s drawn discard decision, searched: its prediction and realised settlement (None where the round
+    has no decision a search takes), what the search cost and how many drawn decisions no search took."""
     rs = get_ruleset(ruleset)
     arena = Arena(ruleset, ("advice",) * SEATS, seed)
     objective = rs.objective(rs.resolve_options({}))
-    pairs: list[tuple[float, float]] = []
-    deals = playouts = skipped = 0
-    seconds = 0.0
-    for deal in range(decisions):
-        seen: list[tuple[SeatView, int]] = []
-        log = play_with(arena, deal, [Watched(seen) for _ in range(SEATS)])
-        results = seat_results(log, ["advice"] * SEATS)
-        random.Random(f"calibration/search/{ruleset}/{seed}/{deal}").shuffle(seen)
-        drawn = searchable(seen)
-        skipped += drawn[0]
-        if drawn[1] is None:
+    seen: list[tuple[SeatView, int]] = []
+    log = play_with(arena, deal, [Watched(seen) for _ in range(SEATS)])
+    results = seat_results(log, ["advice"] * SEATS)
+    random.Random(f"calibration/search/{ruleset}/{seed}/{deal}").shuffle(seen)
+    skipped, drawn = searchable(seen)
+    record: dict[str, Any] = {"ruleset": ruleset, "seed": seed, "deal": deal, "samples": samples, "budget": budget,
+                              "dealing": dealing, "skipped": skipped, "predicted": None, "realised": None,
+                              "deals": 0, "playouts": 0, "seconds": 0.0}
+    if drawn is None:
+        return record
+    view, card, position = drawn
+    found = search(position, [card], samples=samples, time_budget=budget, seed=deal, min_samples=samples,
+                   dealing=dealing)
+    row = found.candidates[0]
+    if objective == "expected_settlement":
+        record.update(predicted=row.expected_settlement.mean, realised=float(results[view.seat].delta))
+    else:
+        record.update(predicted=row.win_probability.mean, realised=float(results[view.seat].won))
+    record.update(deals=found.deals, playouts=found.playouts, seconds=found.elapsed)
+    return record
+
+
+def _search_one(job: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
+    return search_one(*job)
+
+
+def kept(store: Path | None, ruleset: str, seed: int, samples: int, budget: float, dealing: str
+         ) -> dict[int, dict[str, Any]]:
+    """The decisions an earlier run already wrote to `store` with the same rule-set, seed, samples, budget and
+    dealing, by deal (a line cut short by a killed run is dropped: that deal is searched again)."""
+    if store is None or not store.exists():
+        return {}
+    same = {"ruleset": ruleset, "seed": seed, "samples": samples, "budget": budget, "dealing": dealing}
+    found: dict[int, dict[str, Any]] = {}
+    for line in store.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
             continue
-        view, card, position = drawn[1]
-        found = search(position, [card], samples=samples, time_budget=budget, seed=deal,
-                       min_samples=samples, dealing=dealing)
-        row = found.candidates[0]
-        if objective == "expected_settlement":
-            pairs.append((row.expected_settlement.mean, float(results[view.seat].delta)))
-        else:
-            pairs.append((row.win_probability.mean, float(results[view.seat].won)))
-        deals, playouts, seconds = deals + found.deals, playouts + found.playouts, seconds + found.elapsed
-    cost = {"deals_per_search": deals / len(pairs), "seconds": round(seconds, 1),
-            "playouts_per_second": round(playouts / seconds) if seconds else 0, "skipped": skipped}
+        if isinstance(record, dict) and all(record.get(k) == v for k, v in same.items()):
+            found[int(record["deal"])] = record
+    return found
+
+
+def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float, dealing: str = "shaped",
+                 jobs: int = 1, store: Path | None = None) -> tuple[list[tuple[float, float]], dict[str, Any]]:
+    """(search prediction, realised) of one discard decision in each of `decisions` advice rounds of `seed`
+    (the k-th decision is deal k's); what the searches cost and how many drawn decisions no search takes (another
+    drawn in their place). `jobs` processes search deals side by side; with `store`, every decision is appended
+    to that JSON-lines file as it is found, and the deals an earlier run wrote there are not searched again, so a
+    long calibration can be stopped and resumed. Each search is seeded by its deal: the same decisions whatever
+    `jobs` is, as long as no search meets `budget`."""
+    records = {deal: r for deal, r in kept(store, ruleset, seed, samples, budget, dealing).items() if deal < decisions}
+    todo = [(ruleset, seed, deal, samples, budget, dealing) for deal in range(decisions) if deal not in records]
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(store.open("a")) if store is not None else None
+        pool = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 and len(todo) > 1 else None
+        for record in (pool.imap_unordered(_search_one, todo) if pool is not None else map(_search_one, todo)):
+            records[record["deal"]] = record
+            if out is not None:
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+    done = [records[deal] for deal in sorted(records) if records[deal]["predicted"] is not None]
+    pairs = [(float(r["predicted"]), float(r["realised"])) for r in done]
+    seconds = sum(r["seconds"] for r in done)
+    cost = {"deals_per_search": sum(r["deals"] for r in done) / len(pairs), "seconds": round(seconds, 1),
+            "playouts_per_second": round(sum(r["playouts"] for r in done) / seconds) if seconds else 0,
+            "skipped": sum(r["skipped"] for r in records.values()), "resumed": decisions - len(todo)}
     return pairs, cost
 
 
@@ -263,6 +309,10 @@ def main() -> int:
     parser.add_argument("--steps", default=None,
                         help="--truth: also deals shaped with these swaps per turn, comma-separated (tuning "
                              "shaping_swaps)")
+    parser.add_argument("--jobs", type=int, default=1, help="--search: processes searching side by side")
+    parser.add_argument("--pairs", type=Path, default=None,
+                        help="--search: JSON-lines file each decision is appended to as it is found; deals already "
+                             "there (same rule-set, seed, samples, budget, dealing) are not searched again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}
@@ -290,7 +340,7 @@ def main() -> int:
         if args.search:
             started = time.monotonic()
             pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget,
-                                       args.dealing)
+                                       args.dealing, args.jobs, args.pairs)
             rows, means = deciles(pairs), summary(pairs)
             cost["total_seconds"] = round(time.monotonic() - started, 1)
             out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(pairs),
@@ -301,7 +351,8 @@ def main() -> int:
                 print(table(ruleset, rows, args.decisions or 300, args.seed))
                 print(f"{describe(means)}\n{cost['deals_per_search']:.0f} deals per search, "
                       f"{cost['playouts_per_second']} playouts/s, {cost['seconds']} s searching, "
-                      f"{cost['total_seconds']} s in all; {cost['skipped']} drawn decisions no search takes",
+                      f"{cost['total_seconds']} s in all ({cost['resumed']} rounds read back from --pairs); "
+                      f"{cost['skipped']} drawn decisions no search takes",
                       end="\n\n")
             continue
         pairs, rounds = pairs_of(ruleset, args.decisions or 20000, args.seed)

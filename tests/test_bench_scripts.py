@@ -72,3 +72,23 @@ def test_the_shaping_bench_times_every_way_of_dealing():
     for group in figures["groups"]:
         assert set(group["ms"]) == {"uniform", "5.0", "15.0"} and all(ms > 0 for ms in group["ms"].values())
         assert set(group["shaped"]) == {"5.0", "15.0"}
+
+
+def test_the_search_calibration_resumes_and_splits_without_changing_a_figure(tmp_path):
+    """bench/calibration.py --search --jobs --pairs: a run split over two processes that writes its decisions to a
+    file, then a longer run that reads them back (a line cut short by a killed run is searched again), gives the
+    very figures of one uninterrupted run in one process: every search is seeded by its deal."""
+    pairs = tmp_path / "pairs.jsonl"
+    common = ["--search", "--ruleset", "cardavia-chan", "--samples", "5", "--seed", "6004"]
+    first = printed_json("calibration.py", [*common, "--decisions", "10", "--jobs", "2", "--pairs", str(pairs)])
+    assert first["cardavia-chan"]["cost"]["resumed"] == 0
+    lines = pairs.read_text().splitlines()
+    assert sorted(json.loads(line)["deal"] for line in lines) == list(range(10))
+    pairs.write_text("\n".join(lines[:9]) + "\n" + lines[9][:20])  # the last decision cut short
+    resumed = printed_json("calibration.py", [*common, "--decisions", "12", "--pairs", str(pairs)])["cardavia-chan"]
+    whole = printed_json("calibration.py", [*common, "--decisions", "12"])["cardavia-chan"]
+    assert resumed["cost"]["resumed"] == 9
+    assert resumed["decisions"] == whole["decisions"] > 0
+    assert resumed["deciles"] == whole["deciles"] and resumed["difference"] == whole["difference"]
+    other_seed = printed_json("calibration.py", [*common[:-1], "6005", "--decisions", "10", "--pairs", str(pairs)])
+    assert other_seed["cardavia-chan"]["cost"]["resumed"] == 0  # records of another seed are not read back
