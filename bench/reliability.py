@@ -83,7 +83,7 @@ def panel(name: str, entry: dict[str, Any], left: float) -> list[str]:
                    f'[{r["low"]:+.3f}, {r["high"]:+.3f}], {r["decisions"]} decisions</title></circle>')
     unit = "win probability" if objective(name) == "win_probability" else "points"
     out.append(f'<text x="{left + PANEL / 2:.1f}" y="{top + PANEL + 32}" text-anchor="middle" font-size="11">'
-               f'predicted ({unit})</text>')
+               f'predicted ({unit}); {sum(r["decisions"] for r in rows):,} decisions</text>')
     out.append(f'<text x="{left - 34}" y="{top + PANEL / 2:.1f}" text-anchor="middle" font-size="11" '
                f'transform="rotate(-90 {left - 34} {top + PANEL / 2:.1f})">realised, 95% interval</text>')
     return out

@@ -27,7 +27,7 @@ def decile(predicted: float, realised: float, half: float, calibrated: bool) -> 
 def test_one_dot_per_decile_red_where_not_calibrated():
     """Two panels (one per rule-set), a dot and an interval bar per decile; the dot of the decile that is not
     calibrated is red and the panel title counts the calibrated ones; each dot sits higher the higher its
-    realised mean (SVG y grows downwards)."""
+    realised mean (SVG y grows downwards); each axis label gives the panel's unit and its decisions."""
     found = {"bga-taiwan": {"deciles": [decile(-3, -3.1, 0.2, True), decile(0, 0.1, 0.3, True),
                                         decile(6, 7.5, 0.4, False)]},
              "cardavia-flowers": {"deciles": [decile(0.1, 0.1, 0.01, True), decile(0.5, 0.49, 0.02, True)]}}
@@ -40,7 +40,7 @@ def test_one_dot_per_decile_red_where_not_calibrated():
     titles = [t.text for t in root.findall(f"{SVG}text") if t.text and "deciles calibrated" in t.text]
     assert titles == ["bga-taiwan: 2 of 3 deciles calibrated", "cardavia-flowers: 2 of 2 deciles calibrated"]
     labels = [t.text for t in root.findall(f"{SVG}text") if t.text and t.text.startswith("predicted (")]
-    assert labels == ["predicted (points)", "predicted (win probability)"]
+    assert labels == ["predicted (points); 300 decisions", "predicted (win probability); 200 decisions"]
 
 
 def test_ticks_are_round_and_inside():
