@@ -74,9 +74,13 @@ TOLERANCE = 0.10
 
 def deciles(pairs: list[tuple[float, float]], groups: int = DECILES) -> list[dict[str, Any]]:
     """(prediction, realised) pairs sorted by prediction and cut into `groups` groups of (nearly) equal size:
-    each group's size, mean prediction, realised mean and its 95% interval, and whether it is calibrated."""
+    each group's size, mean prediction, realised mean and its 95% interval, and whether it is calibrated. Fewer
+    pairs than groups give one group per pair; none give no group."""
     ordered = sorted(pairs, key=lambda p: p[0])
     n = len(ordered)
+    groups = min(groups, n)
+    if not groups:
+        return []
     cuts = [round(i * n / groups) for i in range(groups + 1)]
     rows = []
     for low, high in zip(cuts, cuts[1:]):
@@ -292,24 +296,35 @@ def table(ruleset: str, rows: list[dict[str, Any]], rounds: int, seed: int) -> s
     return "\n".join(lines)
 
 
+def positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
 def main() -> int:
     """Measure every asked rule-set and print the tables (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", action="append", help="rule-set id (repeatable; default: every one)")
-    parser.add_argument("--decisions", type=int, default=None,
+    parser.add_argument("--decisions", type=positive, default=None,
                         help="decisions to compare (default 20000; with --search 300, one per round)")
     parser.add_argument("--seed", type=int, default=7003)
     parser.add_argument("--search", action="store_true", help="calibrate the deep search, not the value model")
     parser.add_argument("--truth", action="store_true",
                         help="where the search goes wrong: playouts on true, half-true and sampled deals")
-    parser.add_argument("--samples", type=int, default=200, help="--search: deals per search; --truth: per kind")
+    parser.add_argument("--samples", type=positive, default=200, help="--search: deals per search; --truth: per kind")
     parser.add_argument("--budget", type=float, default=5.0, help="--search: seconds per search at most")
     parser.add_argument("--dealing", choices=DEALINGS, default="shaped",
                         help="--search, --truth: how the search deals the other seats' hands")
     parser.add_argument("--steps", default=None,
                         help="--truth: also deals shaped with these swaps per turn, comma-separated (tuning "
                              "shaping_swaps)")
-    parser.add_argument("--jobs", type=int, default=1, help="--search: processes searching side by side")
+    parser.add_argument("--jobs", type=positive, default=1, help="--search: processes searching side by side")
     parser.add_argument("--pairs", type=Path, default=None,
                         help="--search: JSON-lines file each decision is appended to as it is found; deals already "
                              "there (same rule-set, seed, samples, budget, dealing) are not searched again")
@@ -341,6 +356,10 @@ def main() -> int:
             started = time.monotonic()
             pairs, cost = search_pairs(ruleset, args.decisions or 300, args.seed, args.samples, args.budget,
                                        args.dealing, args.jobs, args.pairs)
+            if not pairs:
+                print(f"{ruleset}: no decision to search in {args.decisions or 300} rounds of seed {args.seed}",
+                      file=sys.stderr)
+                return 1
             rows, means = deciles(pairs), summary(pairs)
             cost["total_seconds"] = round(time.monotonic() - started, 1)
             out[ruleset] = {"seed": args.seed, "rounds": args.decisions or 300, "decisions": len(pairs),

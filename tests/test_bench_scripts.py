@@ -92,3 +92,20 @@ def test_the_search_calibration_resumes_and_splits_without_changing_a_figure(tmp
     assert resumed["deciles"] == whole["deciles"] and resumed["difference"] == whole["difference"]
     other_seed = printed_json("calibration.py", [*common[:-1], "6005", "--decisions", "10", "--pairs", str(pairs)])
     assert other_seed["cardavia-chan"]["cost"]["resumed"] == 0  # records of another seed are not read back
+
+
+def test_the_calibration_cuts_fewer_decisions_than_deciles_into_one_group_each():
+    """Fewer decisions than ten give one group per decision (every decision counted once), not a crash."""
+    few = printed_json("calibration.py", ["--search", "--ruleset", "cardavia-flowers", "--samples", "3",
+                                          "--decisions", "4"])["cardavia-flowers"]
+    assert 1 <= len(few["deciles"]) <= 4
+    assert sum(group["decisions"] for group in few["deciles"]) == few["decisions"]
+    assert all(group["decisions"] == 1 for group in few["deciles"])
+
+
+@pytest.mark.parametrize("option, value", [("--decisions", "0"), ("--samples", "-3"), ("--jobs", "two")])
+def test_the_calibration_refuses_a_count_below_one_naming_the_option(option, value):
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--search", option, value],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 2
+    assert option in run.stderr and value in run.stderr
