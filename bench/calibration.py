@@ -11,6 +11,10 @@ advice's discard as the one candidate, `--samples` deals within `--budget` secon
 search's objective for it: the expected settlement, or the win probability where nobody pays (cardavia-flowers).
 One decision per round keeps the decisions independent (a round won before any discard gives none). Besides the
 deciles: the mean prediction against the mean realised, each with its 95% interval, and their paired difference.
+`--pairs FILE` keeps every decision in a JSON-lines file (gzip-compressed when FILE ends in .gz) as it is found,
+and a later run reads back the deals already there: a stopped run resumes, and a run over a kept file searches
+nothing and redraws the figures in seconds. The decisions behind the figures in docs/advice.md are kept in
+bench/pairs/ (about 17 bytes a decision compressed).
 
 Where a search's prediction goes wrong (`--truth`): one discard per advice round again (drawn among the round
 log's discards), and the mean outcome of the playouts of the advice's discard on three kinds of deal: the true
@@ -39,15 +43,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -176,6 +183,26 @@ def _search_one(job: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
     return search_one(*job)
 
 
+def records_of(store: Path) -> tuple[list[dict[str, Any]], bool]:
+    """The records of a JSON-lines file (gzip-compressed when its name ends in .gz) and whether it was cut short
+    (a killed run: a last line or a compressed stream that ends early). What was read before the cut is kept."""
+    found: list[dict[str, Any]] = []
+    cut = False
+    try:
+        with (gzip.open(store, "rt") if store.suffix == ".gz" else store.open()) as lines:
+            for line in lines:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    cut = True
+                    continue
+                if isinstance(record, dict):
+                    found.append(record)
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        cut = True
+    return found, cut
+
+
 def kept(store: Path | None, ruleset: str, seed: int, samples: int, budget: float, dealing: str
          ) -> dict[int, dict[str, Any]]:
     """The decisions an earlier run already wrote to `store` with the same rule-set, seed, samples, budget and
@@ -183,15 +210,23 @@ def kept(store: Path | None, ruleset: str, seed: int, samples: int, budget: floa
     if store is None or not store.exists():
         return {}
     same = {"ruleset": ruleset, "seed": seed, "samples": samples, "budget": budget, "dealing": dealing}
-    found: dict[int, dict[str, Any]] = {}
-    for line in store.read_text().splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and all(record.get(k) == v for k, v in same.items()):
-            found[int(record["deal"])] = record
-    return found
+    return {int(r["deal"]): r for r in records_of(store)[0] if all(r.get(k) == v for k, v in same.items())}
+
+
+def appending(store: Path) -> IO[str]:
+    """`store` opened to append records. A compressed file that a killed run cut short is first rewritten with
+    the records it holds (a new compressed stream cannot follow a broken one); a plain file needs no repair, as
+    `kept` skips a broken line."""
+    if store.suffix != ".gz":
+        return store.open("a")
+    if store.exists():
+        records, cut = records_of(store)
+        if cut:
+            repaired = store.with_name(store.name + ".tmp")
+            with gzip.open(repaired, "wt") as out:
+                out.writelines(json.dumps(r) + "\n" for r in records)
+            os.replace(repaired, store)
+    return gzip.open(store, "at")
 
 
 def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: float, dealing: str = "shaped",
@@ -205,7 +240,7 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
     records = {deal: r for deal, r in kept(store, ruleset, seed, samples, budget, dealing).items() if deal < decisions}
     todo = [(ruleset, seed, deal, samples, budget, dealing) for deal in range(decisions) if deal not in records]
     with contextlib.ExitStack() as stack:
-        out = stack.enter_context(store.open("a")) if store is not None else None
+        out = stack.enter_context(appending(store)) if store is not None else None
         pool = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 and len(todo) > 1 else None
         for record in (pool.imap_unordered(_search_one, todo) if pool is not None else map(_search_one, todo)):
             records[record["deal"]] = record
@@ -326,8 +361,9 @@ def main() -> int:
                              "shaping_swaps)")
     parser.add_argument("--jobs", type=positive, default=1, help="--search: processes searching side by side")
     parser.add_argument("--pairs", type=Path, default=None,
-                        help="--search: JSON-lines file each decision is appended to as it is found; deals already "
-                             "there (same rule-set, seed, samples, budget, dealing) are not searched again")
+                        help="--search: JSON-lines file (gzip-compressed if it ends in .gz) each decision is "
+                             "appended to as it is found; deals already there (same rule-set, seed, samples, budget, "
+                             "dealing) are not searched again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}

@@ -3,9 +3,14 @@ not in the hands of whoever next measures): each runs on a tiny workload and pri
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import signal
 import subprocess
 import sys
+import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -109,3 +114,45 @@ def test_the_calibration_refuses_a_count_below_one_naming_the_option(option, val
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 2
     assert option in run.stderr and value in run.stderr
+
+
+def test_a_killed_search_calibration_resumes_from_its_compressed_pairs(tmp_path):
+    """bench/calibration.py --search --pairs FILE.gz, killed (SIGKILL) while it writes: the compressed file it
+    leaves is read back up to the cut, repaired, and the resumed run gives the figures of an uninterrupted run."""
+    pairs = tmp_path / "pairs.jsonl.gz"
+    common = ["--search", "--ruleset", "cardavia-flowers", "--samples", "5", "--seed", "6004", "--decisions", "80"]
+    script = [sys.executable, str(ROOT / "bench" / "calibration.py"), *common]
+    running = subprocess.Popen([*script, "--pairs", str(pairs), "--json"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(read_back(pairs)) < 10:
+            time.sleep(0.05)
+        running.send_signal(signal.SIGKILL)
+    finally:
+        running.wait(timeout=30)
+    assert running.returncode == -signal.SIGKILL  # killed, not finished
+    written = read_back(pairs)
+    assert 10 <= len(written) < 80
+    resumed = printed_json("calibration.py", [*common, "--pairs", str(pairs)])["cardavia-flowers"]
+    whole = printed_json("calibration.py", common)["cardavia-flowers"]
+    assert resumed["cost"]["resumed"] >= len(written)
+    assert resumed["decisions"] == whole["decisions"] > 0
+    assert resumed["deciles"] == whole["deciles"] and resumed["difference"] == whole["difference"]
+    with gzip.open(pairs, "rt") as lines:  # repaired: one whole compressed file, every deal once
+        assert sorted(json.loads(line)["deal"] for line in lines) == list(range(80))
+
+
+def read_back(pairs: Path) -> list[dict]:
+    """The records a (possibly running or killed) calibration has written to a compressed pairs file so far."""
+    records: list[dict] = []
+    if not pairs.exists():
+        return records
+    try:
+        with gzip.open(pairs, "rt") as lines:
+            for line in lines:
+                with contextlib.suppress(json.JSONDecodeError):
+                    records.append(json.loads(line))
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        pass
+    return records
