@@ -5,6 +5,7 @@ library: the file is plain SVG text, small enough to keep in the repository).
 
     .venv/bin/python bench/calibration.py --json > calibration.json
     .venv/bin/python bench/reliability.py calibration.json docs/img/calibration.svg
+    .venv/bin/python bench/reliability.py flowers.json chan.json docs/img/search-calibration.svg
 """
 
 from __future__ import annotations
@@ -108,13 +109,18 @@ def svg(found: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    """Read the calibration JSON (a path or - for standard input) and write the SVG."""
+    """Read the calibration JSON files (paths, or - for standard input) and write one SVG of all their rule-sets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("calibration", help="what bench/calibration.py --json printed (- for standard input)")
+    parser.add_argument("calibration", nargs="+",
+                        help="what bench/calibration.py --json printed (- for standard input); several files give "
+                             "one panel per rule-set of each, in order (a rule-set in two files: the last one's)")
     parser.add_argument("out", help="SVG file to write")
     args = parser.parse_args()
-    text = sys.stdin.read() if args.calibration == "-" else Path(args.calibration).read_text(encoding="utf-8")
-    Path(args.out).write_text(svg(json.loads(text)), encoding="utf-8")
+    found: dict[str, Any] = {}
+    for name in args.calibration:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        found.update(json.loads(text))
+    Path(args.out).write_text(svg(found), encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -41,6 +44,22 @@ def test_one_dot_per_decile_red_where_not_calibrated():
     assert titles == ["bga-taiwan: 2 of 3 deciles calibrated", "cardavia-flowers: 2 of 2 deciles calibrated"]
     labels = [t.text for t in root.findall(f"{SVG}text") if t.text and t.text.startswith("predicted (")]
     assert labels == ["predicted (points); 300 decisions", "predicted (win probability); 200 decisions"]
+
+
+def test_several_calibration_files_make_one_plot_in_their_order(tmp_path):
+    """Run as a script on two files (as two rule-sets measured apart): one SVG with a panel per rule-set, in the
+    order of the files."""
+    flowers, chan = tmp_path / "flowers.json", tmp_path / "chan.json"
+    flowers.write_text(json.dumps({"cardavia-flowers": {"deciles": [decile(0.1, 0.1, 0.01, True)] * 10}}))
+    chan.write_text(json.dumps({"cardavia-chan": {"deciles": [decile(-2, -5, 0.1, False)] * 10}}))
+    out = tmp_path / "plot.svg"
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "reliability.py"), str(flowers), str(chan), str(out)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    root = ET.parse(out).getroot()
+    assert len(root.findall(f"{SVG}circle")) == 20
+    titles = [t.text for t in root.findall(f"{SVG}text") if t.text and "deciles calibrated" in t.text]
+    assert titles == ["cardavia-flowers: 10 of 10 deciles calibrated", "cardavia-chan: 0 of 10 deciles calibrated"]
 
 
 def test_ticks_are_round_and_inside():
