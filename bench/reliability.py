@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -96,15 +97,19 @@ def svg(found: dict[str, Any]) -> str:
     if not entries:
         raise ValueError("no calibration with deciles to plot")
     width = MARGIN + len(entries) * (PANEL + MARGIN + GAP)
-    height = TITLE + 8 + PANEL + 60
+    # the legend wrapped to the plot's width (about 5.5 px a character at 10 px): one panel needs three lines
+    legend = textwrap.wrap("dot: realised mean of a decile of predictions; bar: its 95% interval; dashed: predicted "
+                           "= realised; red: neither inside the interval nor within 10% of the value range",
+                           int((width - MARGIN - 8) / 5.5))
+    height = TITLE + 8 + PANEL + 46 + 13 * len(legend)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif" font-size="12">', f'<rect width="{width}" height="{height}" fill="white"/>']
     for i, (name, entry) in enumerate(entries):
         parts.extend(panel(name, entry, MARGIN + i * (PANEL + MARGIN + GAP)))
-    legend = (f'<text x="{MARGIN}" y="{height - 6}" font-size="10">dot: realised mean of a decile of predictions; '
-              'bar: its 95% interval; dashed: predicted = realised; red: neither inside the interval nor within '
-              '10% of the value range</text>')
-    parts.extend([legend, "</svg>"])
+    first = height - 6 - 13 * (len(legend) - 1)
+    parts.extend(f'<text x="{MARGIN}" y="{first + 13 * i}" font-size="10">{escape(line)}</text>'
+                 for i, line in enumerate(legend))
+    parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -74,3 +75,18 @@ def test_the_shipped_plot_exists_and_the_readme_shows_it():
     assert "docs/img/calibration.svg" in (ROOT / "README.md").read_text(encoding="utf-8")
     root = ET.parse(ROOT / "docs" / "img" / "calibration.svg").getroot()
     assert len(root.findall(f"{SVG}circle")) == 30
+
+
+def test_every_reliability_plot_the_readme_shows_is_a_whole_svg():
+    """Each docs/img SVG the README shows parses, and has ten dots per panel (one per decile)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = sorted(set(re.findall(r"\(docs/img/([\w-]+\.svg)\)", readme)))
+    assert "calibration.svg" in shown and "search-calibration.svg" in shown
+    for name in shown:
+        root = ET.parse(ROOT / "docs" / "img" / name).getroot()
+        panels = [t for t in root.findall(f"{SVG}text") if t.text and "deciles calibrated" in t.text]
+        assert panels and len(root.findall(f"{SVG}circle")) == 10 * len(panels), name
+        width = float(root.get("width"))
+        for t in root.findall(f"{SVG}text"):  # the legend (10 px, some 5.5 px a character) stays on the plot
+            if t.get("font-size") == "10":
+                assert float(t.get("x")) + 5.5 * len(t.text) <= width, (name, t.text)
