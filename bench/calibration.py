@@ -13,8 +13,9 @@ One decision per round keeps the decisions independent (a round won before any d
 deciles: the mean prediction against the mean realised, each with its 95% interval, and their paired difference.
 `--pairs FILE` keeps every decision in a JSON-lines file (gzip-compressed when FILE ends in .gz) as it is found,
 and a later run reads back the deals already there: a stopped run resumes, and a run over a kept file searches
-nothing and redraws the figures in seconds. The decisions behind the figures in docs/advice.md are kept in
-bench/pairs/ (about 17 bytes a decision compressed).
+nothing, leaves the file as it was and redraws the figures in seconds. The searched decisions behind the
+full-size figures of docs/advice.md are kept in bench/pairs/ (its README lists them; under 30 bytes a decision
+compressed).
 
 Where a search's prediction goes wrong (`--truth`): one discard per advice round again (drawn among the round
 log's discards), and the mean outcome of the playouts of the advice's discard on three kinds of deal: the true
@@ -240,7 +241,8 @@ def search_pairs(ruleset: str, decisions: int, seed: int, samples: int, budget: 
     records = {deal: r for deal, r in kept(store, ruleset, seed, samples, budget, dealing).items() if deal < decisions}
     todo = [(ruleset, seed, deal, samples, budget, dealing) for deal in range(decisions) if deal not in records]
     with contextlib.ExitStack() as stack:
-        out = stack.enter_context(appending(store)) if store is not None else None
+        # opened only with rounds to search: a redraw from a complete file leaves it byte for byte as it was
+        out = stack.enter_context(appending(store)) if store is not None and todo else None
         pool = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 and len(todo) > 1 else None
         for record in (pool.imap_unordered(_search_one, todo) if pool is not None else map(_search_one, todo)):
             records[record["deal"]] = record

@@ -156,3 +156,51 @@ def read_back(pairs: Path) -> list[dict]:
     except (EOFError, gzip.BadGzipFile, zlib.error):
         pass
     return records
+
+
+KEPT = sorted((ROOT / "bench" / "pairs").glob("*.jsonl.gz"))
+
+
+def test_the_repository_keeps_searched_decisions():
+    """bench/pairs/ holds the decisions behind the published full-size search calibrations (its README)."""
+    assert any(p.name == "cardavia-flowers-7003.jsonl.gz" for p in KEPT)
+
+
+@pytest.mark.parametrize("kept", KEPT, ids=[p.name for p in KEPT])
+def test_a_kept_pairs_file_is_whole_and_what_its_name_says(kept):
+    """Each kept file is one whole compressed stream (no run was cut short in it) of the rounds 0, 1, ... n-1 of
+    the rule-set and seed its name gives, all searched with the same settings; a round either has a decision
+    (a prediction and a realised settlement) or has none (both null)."""
+    from service.rules.registry import all_rulesets
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from calibration import records_of
+
+    ruleset, seed = kept.name.removesuffix(".jsonl.gz").rsplit("-", 1)
+    assert ruleset in {r.id for r in all_rulesets()} and seed.isdigit()
+    records, cut = records_of(kept)
+    assert not cut and records
+    assert sorted(r["deal"] for r in records) == list(range(len(records)))
+    assert {(r["ruleset"], r["seed"]) for r in records} == {(ruleset, int(seed))}
+    assert len({(r["samples"], r["budget"], r["dealing"]) for r in records}) == 1
+    for r in records:
+        assert (r["predicted"] is None) == (r["realised"] is None), r["deal"]
+        if r["predicted"] is not None and ruleset == "cardavia-flowers":  # wins: a chance, and won or not
+            assert 0 <= r["predicted"] <= 1 and r["realised"] in (0, 1), r["deal"]
+
+
+def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_touching_it(tmp_path):
+    """The full-size cardavia-flowers figures of docs/advice.md come back from bench/pairs/ with nothing searched
+    (every round read back), every decile calibrated as published, and the file is left byte for byte as it was."""
+    kept = ROOT / "bench" / "pairs" / "cardavia-flowers-7003.jsonl.gz"
+    copy = tmp_path / kept.name
+    copy.write_bytes(kept.read_bytes())
+    rounds = len(read_back(copy))
+    out = printed_json("calibration.py", ["--search", "--ruleset", "cardavia-flowers", "--decisions", str(rounds),
+                                          "--pairs", str(copy)])["cardavia-flowers"]
+    assert copy.read_bytes() == kept.read_bytes()
+    assert out["cost"]["resumed"] == rounds == 20000
+    assert all(row["calibrated"] for row in out["deciles"])
+    d = out["difference"]
+    published = f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
+    assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")

@@ -28,7 +28,7 @@ def anchors() -> set[str]:
 
 
 #: Files that are not text (the pages' font, images): nothing in them can cite a rule.
-BINARY = {".woff2", ".png", ".mo"}  # .mo: compiled gettext catalogs (their .po sources are read)
+BINARY = {".woff2", ".png", ".mo", ".gz"}  # .mo: compiled gettext catalogs (their .po sources are read); .gz: kept data
 
 
 def project_texts() -> dict[str, str]:
