@@ -26,6 +26,7 @@ if str(ROOT) not in sys.path:
 from service.rules.value import ModelMissing, load_model  # noqa: E402
 
 PANEL, MARGIN, GAP = 300, 48, 24  # panel side, axis margin, space between panels (px)
+LINE = 13  # a legend line (px)
 TITLE = 28
 
 
@@ -101,13 +102,13 @@ def svg(found: dict[str, Any]) -> str:
     legend = textwrap.wrap("dot: realised mean of a decile of predictions; bar: its 95% interval; dashed: predicted "
                            "= realised; red: neither inside the interval nor within 10% of the value range",
                            int((width - MARGIN - 8) / 5.5))
-    height = TITLE + 8 + PANEL + 46 + 13 * len(legend)
+    height = TITLE + 8 + PANEL + 46 + LINE * len(legend)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif" font-size="12">', f'<rect width="{width}" height="{height}" fill="white"/>']
     for i, (name, entry) in enumerate(entries):
         parts.extend(panel(name, entry, MARGIN + i * (PANEL + MARGIN + GAP)))
-    first = height - 6 - 13 * (len(legend) - 1)
-    parts.extend(f'<text x="{MARGIN}" y="{first + 13 * i}" font-size="10">{escape(line)}</text>'
+    first = height - 6 - LINE * (len(legend) - 1)
+    parts.extend(f'<text x="{MARGIN}" y="{first + LINE * i}" font-size="10">{escape(line)}</text>'
                  for i, line in enumerate(legend))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
