@@ -202,3 +202,18 @@ def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_to
     d = out["difference"]
     published = f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
     assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
+
+
+def test_the_published_taiwan_calibration_so_far_redraws_from_its_kept_file():
+    """bga-taiwan's search calibration is published as far as bench/pairs/ holds it: docs/advice.md and the README
+    name the rounds the kept file holds, and docs/advice.md the difference predicted - realised a redraw gives."""
+    kept = ROOT / "bench" / "pairs" / "bga-taiwan-7003.jsonl.gz"
+    rounds = len(read_back(kept))
+    out = printed_json("calibration.py", ["--search", "--ruleset", "bga-taiwan", "--decisions", str(rounds),
+                                          "--pairs", str(kept)])["bga-taiwan"]
+    assert out["cost"]["resumed"] == rounds
+    d = out["difference"]
+    docs = (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
+    assert f"**{rounds:,}**" in docs
+    assert f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]" in docs
+    assert f"{rounds:,} of 20,000 rounds" in (ROOT / "README.md").read_text(encoding="utf-8")
