@@ -27,6 +27,7 @@ from service.rules.value import ModelMissing, load_model  # noqa: E402
 
 PANEL, MARGIN, GAP = 300, 48, 24  # panel side, axis margin, space between panels (px)
 LINE = 13  # a legend line (px)
+CHAR = 5.5  # what a legend character takes, roughly (px, 10 px sans-serif)
 TITLE = 28
 
 
@@ -98,10 +99,10 @@ def svg(found: dict[str, Any]) -> str:
     if not entries:
         raise ValueError("no calibration with deciles to plot")
     width = MARGIN + len(entries) * (PANEL + MARGIN + GAP)
-    # the legend wrapped to the plot's width (about 5.5 px a character at 10 px): one panel needs three lines
+    # the legend wrapped to the plot's width: one panel needs three lines
     legend = textwrap.wrap("dot: realised mean of a decile of predictions; bar: its 95% interval; dashed: predicted "
                            "= realised; red: neither inside the interval nor within 10% of the value range",
-                           int((width - MARGIN - 8) / 5.5))
+                           int((width - MARGIN - 8) / CHAR))
     height = TITLE + 8 + PANEL + 46 + LINE * len(legend)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif" font-size="12">', f'<rect width="{width}" height="{height}" fill="white"/>']

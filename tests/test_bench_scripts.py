@@ -187,31 +187,36 @@ def test_a_kept_pairs_file_is_whole_and_what_its_name_says(kept):
             assert 0 <= r["predicted"] <= 1 and r["realised"] in (0, 1), r["deal"]
 
 
+def redrawn(name: str, tmp_path: Path) -> tuple[dict, int]:
+    """The calibration figures of the kept file bench/pairs/NAME, redrawn from a copy of it, and the rounds it
+    holds; nothing is searched (every round is read back) and the copy is left byte for byte as it was."""
+    kept = ROOT / "bench" / "pairs" / name
+    copy = tmp_path / name
+    copy.write_bytes(kept.read_bytes())
+    rounds = len(read_back(copy))
+    ruleset = name.removesuffix(".jsonl.gz").rsplit("-", 1)[0]
+    out = printed_json("calibration.py", ["--search", "--ruleset", ruleset, "--decisions", str(rounds),
+                                          "--pairs", str(copy)])[ruleset]
+    assert copy.read_bytes() == kept.read_bytes()
+    assert out["cost"]["resumed"] == rounds
+    return out, rounds
+
+
 def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_touching_it(tmp_path):
     """The full-size cardavia-flowers figures of docs/advice.md come back from bench/pairs/ with nothing searched
     (every round read back), every decile calibrated as published, and the file is left byte for byte as it was."""
-    kept = ROOT / "bench" / "pairs" / "cardavia-flowers-7003.jsonl.gz"
-    copy = tmp_path / kept.name
-    copy.write_bytes(kept.read_bytes())
-    rounds = len(read_back(copy))
-    out = printed_json("calibration.py", ["--search", "--ruleset", "cardavia-flowers", "--decisions", str(rounds),
-                                          "--pairs", str(copy)])["cardavia-flowers"]
-    assert copy.read_bytes() == kept.read_bytes()
-    assert out["cost"]["resumed"] == rounds == 20000
+    out, rounds = redrawn("cardavia-flowers-7003.jsonl.gz", tmp_path)
+    assert rounds == 20000
     assert all(row["calibrated"] for row in out["deciles"])
     d = out["difference"]
     published = f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
     assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
 
 
-def test_the_published_taiwan_calibration_so_far_redraws_from_its_kept_file():
+def test_the_published_taiwan_calibration_so_far_redraws_from_its_kept_file(tmp_path):
     """bga-taiwan's search calibration is published as far as bench/pairs/ holds it: docs/advice.md and the README
     name the rounds the kept file holds, and docs/advice.md the difference predicted - realised a redraw gives."""
-    kept = ROOT / "bench" / "pairs" / "bga-taiwan-7003.jsonl.gz"
-    rounds = len(read_back(kept))
-    out = printed_json("calibration.py", ["--search", "--ruleset", "bga-taiwan", "--decisions", str(rounds),
-                                          "--pairs", str(kept)])["bga-taiwan"]
-    assert out["cost"]["resumed"] == rounds
+    out, rounds = redrawn("bga-taiwan-7003.jsonl.gz", tmp_path)
     d = out["difference"]
     docs = (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
     assert f"**{rounds:,}**" in docs

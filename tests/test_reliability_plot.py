@@ -81,12 +81,13 @@ def test_every_reliability_plot_the_readme_shows_is_a_whole_svg():
     """Each docs/img SVG the README shows parses, and has ten dots per panel (one per decile)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = sorted(set(re.findall(r"\(docs/img/([\w-]+\.svg)\)", readme)))
+    char = reliability().CHAR
     assert "calibration.svg" in shown and "search-calibration.svg" in shown
     for name in shown:
         root = ET.parse(ROOT / "docs" / "img" / name).getroot()
         panels = [t for t in root.findall(f"{SVG}text") if t.text and "deciles calibrated" in t.text]
         assert panels and len(root.findall(f"{SVG}circle")) == 10 * len(panels), name
         width = float(root.get("width"))
-        for t in root.findall(f"{SVG}text"):  # the legend (10 px, some 5.5 px a character) stays on the plot
+        for t in root.findall(f"{SVG}text"):  # the legend (10 px) stays on the plot
             if t.get("font-size") == "10":
-                assert float(t.get("x")) + 5.5 * len(t.text) <= width, (name, t.text)
+                assert float(t.get("x")) + char * len(t.text) <= width, (name, t.text)
