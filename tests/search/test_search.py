@@ -4,6 +4,7 @@ candidates clearly behind dropped at fixed deal counts."""
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -135,7 +136,10 @@ def test_the_time_budget_is_honoured() -> None:
     position = position_of(sample_position("bga-taiwan")[0])
     result = search(position, None, samples=10**6, time_budget=0.5, seed=1)
     assert result.stopped == "time_budget"
-    assert 1 <= result.deals < 10**6 and result.elapsed < 2.0
+    # the budget is checked between deals, so it can be overrun by one deal; on failure, say how loaded the
+    # machine was (a deal takes about 0.06 s on a quiet core, and once took 1 s inside the full suite)
+    assert 1 <= result.deals < 10**6 and result.elapsed < 2.0, (
+        f"{result.deals} deals in {result.elapsed:.2f} s, load average {os.getloadavg()}")
 
 
 def test_a_tiny_budget_still_plays_one_deal_per_candidate() -> None:
