@@ -120,20 +120,29 @@ def bench(ruleset_id: str, kind: str, deals: int, seed: int, dealing: str = "sha
     return row
 
 
+def positions_parsed(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The arguments, with the rule-sets and position kinds to run and --json added (shared by bench/budget.py)."""
+    parser.add_argument("--rulesets", nargs="*", default=list(RULESETS))
+    parser.add_argument("--kinds", nargs="*", default=["near", "mid", "dealt"])
+    parser.add_argument("--json", action="store_true")
+    return parser.parse_args()
+
+
+def machine_report() -> dict[str, Any]:
+    """The Python and machine measured on, and the seconds building the engine's tables took (built here)."""
+    tables = warm_tables()
+    return {"python": platform.python_version(), "machine": platform.machine(), "tables_s": round(tables, 2)}
+
+
 def main() -> None:
     """Run every rule-set and position kind and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--rulesets", nargs="*", default=list(RULESETS))
-    parser.add_argument("--kinds", nargs="*", default=["near", "mid", "dealt"])
     parser.add_argument("--dealing", choices=DEALINGS, default="shaped",
                         help="how the other seats' hands are dealt (the search's default: shaped)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    tables = warm_tables()
-    report: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
-                              "tables_s": round(tables, 2), "positions": {}}
+    args = positions_parsed(parser)
+    report: dict[str, Any] = {**machine_report(), "positions": {}}
     for ruleset_id in args.rulesets:
         for kind in args.kinds:
             report["positions"][f"{ruleset_id}/{kind}"] = bench(ruleset_id, kind, args.deals, args.seed, args.dealing)

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("arena.py", ["--deals", "1"]),
     ("drills.py", ["--drills", "1"]),
     ("calibration.py", ["--ruleset", "cardavia-chan", "--decisions", "40"]),
+    ("budget.py", ["--searches", "1", "--budgets", "0.05", "--rulesets", "cardavia-chan", "--kinds", "near"]),
 ])
 def test_bench_runs_and_prints_json(script, args):
     assert printed_json(script, args)

@@ -24,7 +24,7 @@ holds when the playout starts (exact for quads and triples, which concealed hand
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules.chan.captures import History
 from ..rules.chan.cards import N_FACES, code
@@ -55,8 +55,9 @@ def counted(cards: Sequence[int]) -> tuple[int, ...]:
 class Round(Turns):
     """One playout: the table's state from the player's discard to the end of the round."""
 
-    def __init__(self, table: ChanTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
-        self.table, self.rng, self.log, self.show = table, rng, log, code
+    def __init__(self, table: ChanTable, deal: Deal, rng: random.Random, log: list[dict] | None,
+                 expired: Callable[[], bool] | None = None) -> None:
+        self.table, self.rng, self.log, self.show, self.expired = table, rng, log, code, expired
         position, me = table.position, table.seat
         if table.seated[0] is not deal:  # the seats as dealt, planned once per deal for every candidate
             histories = deal.histories or (None,) * SEATS
@@ -82,6 +83,7 @@ class Round(Turns):
                 self.passed(card, [gate, (gate + 1) % SEATS] if source == STOCK else [to_act])
                 if self.drawn >= len(self.stock):
                     return Outcome(False, 0)  # docs/rules.md#chan-stock-exhausted: "Stock exhausted: all 0"
+                self.tick()
                 drawer = (gate + 1) % SEATS if source == STOCK else to_act
                 public = (self.stock[self.drawn], STOCK, drawer, drawer)
                 self.drawn += 1
@@ -154,6 +156,7 @@ def seat_distance(table: ChanTable) -> Distance:
 
 
 def playout(table: ChanTable, candidate: int, deal: Deal, rng: random.Random,
-            log: list[dict] | None = None) -> Outcome:
-    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events."""
-    return Round(table, deal, rng, log).play(candidate)
+            log: list[dict] | None = None, expired: Callable[[], bool] | None = None) -> Outcome:
+    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events.
+    Raises `OutOfTime` at the first turn after `expired()` says the search's time is spent."""
+    return Round(table, deal, rng, log, expired).play(candidate)

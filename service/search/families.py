@@ -28,7 +28,7 @@ class SearchFamily:
     """How one game family is searched."""
 
     table: Callable[[Position, list[Planner]], Table]  # built once per search, with a planner per seat
-    playout: Callable[..., Outcome]  # (table, candidate, deal, rng, log=None): the rest of the round
+    playout: Callable[..., Outcome]  # (table, candidate, deal, rng, log=None, expired=None): the rest of the round
     exact: Callable[[Position, int], Exact]  # a seat's adapter to the exact analysis, with that seat's view
     seat_distance: Callable[[Any], Distance]  # (table) -> a seat's structural distance holding given cards
 

@@ -22,7 +22,7 @@ flowers with its payment option.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..rules.fourcolor.cards import N_KINDS, code
@@ -51,8 +51,9 @@ def resting(table: FourColorTable, seat: int, cards: tuple[int, ...], exposed: t
 class Round(Turns):
     """One playout: the table's state from the player's discard to the end of the round."""
 
-    def __init__(self, table: FourColorTable, deal: Deal, rng: random.Random, log: list[dict] | None) -> None:
-        self.table, self.rng, self.log, self.show = table, rng, log, code
+    def __init__(self, table: FourColorTable, deal: Deal, rng: random.Random, log: list[dict] | None,
+                 expired: Callable[[], bool] | None = None) -> None:
+        self.table, self.rng, self.log, self.show, self.expired = table, rng, log, code, expired
         self.deal, self.stock, self.drawn = deal, deal.stock, 0
 
     def play(self, candidate: int) -> Outcome:
@@ -68,6 +69,7 @@ class Round(Turns):
             if claim is None:
                 if self.drawn >= len(stock):
                     return Outcome(False, 0)  # docs/rules.md#fc-stock-exhausted: a draw
+                self.tick()
                 x, source, origin = stock[self.drawn], DRAW, (origin + 1) % table.seats
                 self.drawn += 1
                 if self.log is not None:
@@ -137,6 +139,7 @@ def seat_distance(table: FourColorTable) -> Distance:
 
 
 def playout(table: FourColorTable, candidate: int, deal: Deal, rng: random.Random,
-            log: list[dict] | None = None) -> Outcome:
-    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events."""
-    return Round(table, deal, rng, log).play(candidate)
+            log: list[dict] | None = None, expired: Callable[[], bool] | None = None) -> Outcome:
+    """Play the rest of the round from the player's discard of `candidate` on `deal`; `log` collects the events.
+    Raises `OutOfTime` at the first turn after `expired()` says the search's time is spent."""
+    return Round(table, deal, rng, log, expired).play(candidate)

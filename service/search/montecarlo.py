@@ -17,8 +17,10 @@ elimination is as reproducible as the deals.
 
 The search stops when `samples` deals are done (`samples`), when `time_budget` seconds have passed (`time_budget`;
 at least one deal is always played), or when elimination leaves one candidate (`leader_clear`; two candidates at
-least to begin with). Same seed and samples give the same answer; a time budget may cut it short, but deal i is
-always the same deal.
+least to begin with). The clock is read between deals and at every turn of a playout after the first deal; a deal
+the budget cuts short is dropped for every candidate, so a search overruns its budget by one turn of play and the
+dealing of one deal, not by a whole deal of every candidate. Same seed and samples give the same answer; a time
+budget may cut it short, but deal i is always the same deal.
 
 Multiple comparisons: every comparison is made at a fixed 95% (the search's `confidence`, 0.95 unless given) on its
 own, with no correction for how many are made: one per candidate against the leader at each check. The chance that
@@ -46,6 +48,7 @@ from ..rules.errors import DomainError
 from ..rules.text import text
 from .deal import deal_rng
 from .families import deal_for, search_family, table_of
+from .player import OutOfTime
 from .position import Position
 from .shaping import DEALINGS
 from .stats import Accumulator, CandidateStats
@@ -117,13 +120,25 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
     objective, z = objective_of(position), NormalDist().inv_cdf((1 + confidence) / 2)
     deals, stopped = 0, "samples"
     opponents = random.Random()
+
+    def expired() -> bool:
+        return clock() - start >= time_budget
+
     while deals < samples:
         rng = deal_rng(seed, deals)
         deal = deal_for(table, rng, dealing)
         play_seed = rng.getrandbits(64)
-        for run in playing:
-            opponents.seed(play_seed)  # the state of random.Random(play_seed), without a new generator
-            run.add(play(table, run.card, deal, opponents))
+        outcomes = []
+        try:
+            for run in playing:
+                opponents.seed(play_seed)  # the state of random.Random(play_seed), without a new generator
+                # the first deal is always played to the end; a later one stops at the budget and is dropped
+                outcomes.append(play(table, run.card, deal, opponents, None, expired if deals else None))
+        except OutOfTime:  # every candidate plays a deal or none does: the pairs stay paired
+            stopped = "time_budget"
+            break
+        for run, outcome in zip(playing, outcomes, strict=True):
+            run.add(outcome)
         if playing[0] is runs[0]:  # paired with the first candidate on the same deal (common random numbers)
             for run in playing[1:]:
                 run.pair(runs[0], objective)

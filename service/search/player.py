@@ -221,6 +221,10 @@ class Planner:
         return Plan(counts, exposed, history, top.card, holds, rank_key(top), ranking)
 
 
+class OutOfTime(Exception):
+    """A playout stopped at its search's time budget, before the end of the round (`Turns.tick`)."""
+
+
 class Turns:
     """Base of a family's playout round: every seat's hand at rest as play goes on, and, when `log` is a list,
     every move appended as a game-log event (docs/rules.md#logs)."""
@@ -228,6 +232,13 @@ class Turns:
     log: list[dict] | None
     show: Callable[[int], str]
     holds: list[Hold]  # by seat; the player's set as play begins, by his first discard
+    expired: Callable[[], bool] | None  # whether the search's time budget is spent (None: play to the end)
+
+    def tick(self) -> None:
+        """Called once per turn (every card drawn from the stock): raises `OutOfTime` once `expired` says so, so a
+        search overruns its time budget by at most one turn of play, not by a whole deal of every candidate."""
+        if self.expired is not None and self.expired():
+            raise OutOfTime
 
     def record(self, seat: int, kind: str, card: int | None = None, **more: Any) -> None:
         """Append one event (a no-op unless the playout is being recorded)."""

@@ -136,10 +136,42 @@ def test_the_time_budget_is_honoured() -> None:
     position = position_of(sample_position("bga-taiwan")[0])
     result = search(position, None, samples=10**6, time_budget=0.5, seed=1)
     assert result.stopped == "time_budget"
-    # the budget is checked between deals, so it can be overrun by one deal; on failure, say how loaded the
-    # machine was (a deal takes about 0.06 s on a quiet core, and once took 1 s inside the full suite)
+    # the budget is read between deals and at every turn of a playout, so it is overrun by about one turn and the
+    # dealing of one deal; on failure, say how loaded the machine was (a deal takes about 0.06 s on a quiet core)
     assert 1 <= result.deals < 10**6 and result.elapsed < 2.0, (
         f"{result.deals} deals in {result.elapsed:.2f} s, load average {os.getloadavg()}")
+
+
+class StandStill:
+    """A clock that reads 0 for its first `still` readings, then far past any budget; it counts its readings."""
+
+    def __init__(self, still: int = 10**9) -> None:
+        self.still, self.readings = still, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return 0.0 if self.readings <= self.still else 1e6
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_deal_the_budget_cuts_short_is_dropped_for_every_candidate(ruleset_id: str) -> None:
+    position = position_of(sample_position(ruleset_id)[0])
+    counting = StandStill()
+    whole = search(position, None, samples=2, time_budget=1.0, seed=3, clock=counting)
+    assert whole.deals == 2 and len(whole.candidates) > 1
+    # the readings: the start, the check after deal 1, one per turn of deal 2's playouts, and the elapsed time
+    turns = counting.readings - 3
+    assert turns > len(whole.candidates)  # every candidate's playout of deal 2 reads the clock at its turns
+    for flip in sorted({*range(0, turns, max(1, turns // 8)), turns - 1}):
+        # the budget is spent at turn `flip` of deal 2: that deal is dropped whole, even when the candidates
+        # before the one playing at that turn had finished it
+        cut = search(position, None, samples=2, time_budget=1.0, seed=3, clock=StandStill(2 + flip))
+        assert (cut.stopped, cut.deals) == ("time_budget", 1), flip
+        assert [c.playouts for c in cut.candidates] == [1] * len(whole.candidates), flip
+    # a budget spent just after deal 2's last turn lets it count
+    after = search(position, None, samples=3, time_budget=1.0, seed=3, clock=StandStill(2 + turns))
+    assert (after.stopped, after.deals) == ("time_budget", 2)
+    assert [c.playouts for c in after.candidates] == [2] * len(whole.candidates)
 
 
 def test_a_tiny_budget_still_plays_one_deal_per_candidate() -> None:
