@@ -2,8 +2,8 @@
 policy): for each rule-set and position kind of `bench/search_playouts.py` (`near`, `mid`, `dealt`), `--searches`
 searches per budget (seeds 1, 2, ...), each with more samples than it can play (so the budget ends it), on this one
 core; the overrun is the search's own elapsed time minus its budget. Besides the median and the largest overrun:
-the deals a search got through and the longest deal any of them played, which is what a search that reads the
-clock only between deals can overrun by.
+the deals a search got through and the longest gap between two of its clock readings (the first deal, read only at
+its end, or a step no turn interrupts), which bounds how far it can overrun.
 
     .venv/bin/python bench/budget.py [--budgets 0.1 0.5 1.0] [--searches N] [--rulesets ID ...]
                                      [--kinds near mid dealt] [--json]
@@ -28,7 +28,7 @@ from service.search.montecarlo import search  # noqa: E402
 
 
 def timed_clock(marks: list[float]) -> Any:
-    """perf_counter, noting every reading: the gaps between the search's readings bound its longest deal."""
+    """perf_counter, noting every reading: the longest gap between two readings bounds the overrun."""
 
     def clock() -> float:
         now = time.perf_counter()

@@ -188,26 +188,27 @@ def test_a_kept_pairs_file_is_whole_and_what_its_name_says(kept):
             assert 0 <= r["predicted"] <= 1 and r["realised"] in (0, 1), r["deal"]
 
 
-def redrawn(name: str, tmp_path: Path) -> tuple[dict, int]:
-    """The calibration figures of the kept file bench/pairs/NAME, redrawn from a copy of it, and the rounds it
+def redrawn(name: str, tmp_path: Path) -> tuple[dict, list[dict]]:
+    """The calibration figures of the kept file bench/pairs/NAME, redrawn from a copy of it, and the records it
     holds; nothing is searched (every round is read back) and the copy is left byte for byte as it was."""
     kept = ROOT / "bench" / "pairs" / name
     copy = tmp_path / name
     copy.write_bytes(kept.read_bytes())
-    rounds = len(read_back(copy))
+    records = read_back(copy)
+    rounds = len(records)
     ruleset = name.removesuffix(".jsonl.gz").rsplit("-", 1)[0]
     out = printed_json("calibration.py", ["--search", "--ruleset", ruleset, "--decisions", str(rounds),
                                           "--pairs", str(copy)])[ruleset]
     assert copy.read_bytes() == kept.read_bytes()
     assert out["cost"]["resumed"] == rounds
-    return out, rounds
+    return out, records
 
 
 def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_touching_it(tmp_path):
     """The full-size cardavia-flowers figures of docs/advice.md come back from bench/pairs/ with nothing searched
     (every round read back), every decile calibrated as published, and the file is left byte for byte as it was."""
-    out, rounds = redrawn("cardavia-flowers-7003.jsonl.gz", tmp_path)
-    assert rounds == 20000
+    out, records = redrawn("cardavia-flowers-7003.jsonl.gz", tmp_path)
+    assert len(records) == 20000
     assert all(row["calibrated"] for row in out["deciles"])
     d = out["difference"]
     published = f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
@@ -218,11 +219,10 @@ def test_the_published_taiwan_calibration_redraws_from_its_kept_file(tmp_path):
     """The full-size bga-taiwan figures of docs/advice.md and the README come back from bench/pairs/ with nothing
     searched (every round read back), every decile calibrated as published, every search having played all its
     deals (none cut short by its time budget), and the file is left byte for byte as it was."""
-    out, rounds = redrawn("bga-taiwan-7003.jsonl.gz", tmp_path)
-    assert rounds == 20000 and out["decisions"] == 19999
+    out, records = redrawn("bga-taiwan-7003.jsonl.gz", tmp_path)
+    assert len(records) == 20000 and out["decisions"] == 19999
     assert all(row["calibrated"] for row in out["deciles"])
-    assert all(r["deals"] == r["samples"] for r in read_back(ROOT / "bench" / "pairs" / "bga-taiwan-7003.jsonl.gz")
-               if r["predicted"] is not None)
+    assert all(r["deals"] == r["samples"] for r in records if r["predicted"] is not None)
     d = out["difference"]
     published = f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
     assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")

@@ -147,7 +147,7 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
             progress(deals, samples)
         if deals >= samples:
             break
-        if clock() - start >= time_budget:
+        if expired():
             stopped = "time_budget"
             break
         if len(playing) > 1 and _is_check(deals, min_samples):
