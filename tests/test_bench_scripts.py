@@ -227,3 +227,34 @@ def test_the_published_taiwan_calibration_redraws_from_its_kept_file(tmp_path):
     published = f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
     assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
     assert published in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_shipped_variant_plays_exactly_as_the_advice():
+    """bench/variants.py, the harness of the ranking tries (docs/advice.md#strength): its `shipped` variant is the
+    advice itself, so over the same deals every figure is the advice's and their paired difference is exactly 0."""
+    report = printed_json("variants.py", ["--ruleset", "cardavia-chan", "--variant", "shipped", "--deals", "6",
+                                          "--jobs", "2"])
+    variant, advice = report["per_policy"]
+    assert (variant["policy"], advice["policy"]) == ("variant", "advice")
+    assert variant["rounds"] == advice["rounds"] == 48
+    assert variant["win_rate"] == advice["win_rate"] and variant["score"]["mean"] == 0
+    assert report["pairs"][0]["difference"]["mean"] == 0
+
+
+def test_a_variant_plays_its_own_order_in_every_worker_process():
+    """A variant that changes the order plays other moves than the advice, and the same ones in one process as in
+    two spawned workers (each imports the harness again and reads the variant from the environment)."""
+    args = ["--ruleset", "bga-taiwan", "--variant", "danger:4", "--deals", "4"]
+    alone = printed_json("variants.py", [*args, "--jobs", "1"])
+    split = printed_json("variants.py", [*args, "--jobs", "2"])
+    assert alone["variant"] == "danger:4"
+    assert alone["per_policy"] == split["per_policy"] and alone["pairs"] == split["pairs"]
+    assert alone["pairs"][0]["difference"]["mean"] != 0
+
+
+@pytest.mark.parametrize("variant, named", [("bolder", "'bolder'"), ("danger:x", "'danger:x'")])
+def test_the_variant_harness_refuses_an_unknown_variant_naming_it(variant, named):
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "variants.py"), "--ruleset", "bga-taiwan",
+                          "--variant", variant], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 2
+    assert named in run.stderr

@@ -1,0 +1,235 @@
+"""A variant of the advice's ranking played head to head against the advice (or another policy) on the arena's
+duplicate deals: how the tries of docs/advice.md#strength are rerun.
+
+Usage: .venv/bin/python bench/variants.py --ruleset R --variant NAME[:WEIGHT] [--against advice] [--deals N]
+                                          [--seed S] [--jobs J] [--json]
+
+The seats play `variant,B,variant,B` (B: `--against`). The variant is the advice (`service/arena/advice.py`) with
+the ranking order of `service/rules/analysis.py` swapped for the one below while it decides; every figure the
+order reads is the engine's own. Variants (WEIGHT: a number, default 1):
+- `shipped`: the advice unchanged: every figure equals the advice's (a check of the harness).
+- `danger:W`: a discard's unseen copies, times W, count against the cards that lower the paying distance (the
+  second term of `analysis.hand_key`; 0 where every win pays, so in Chắn and cardavia-flowers against nothing and
+  before the distance's other terms): a safer discard bought with fewer lowering cards.
+- `danger-late:W`: the same against the unseen improving cards instead (a later term).
+- `margin:W`: a claim that leaves the same paying distance as passing is made only when it adds at least W unseen
+  lowering cards (the advice claims when the hand is strictly better by the whole order).
+- `waits-first`: a waiting hand's waiting copies before its one-card expected gain (more wins, poorer ones).
+- `more-unseen`: between equal hands the discard with more unseen copies (the advice: fewer).
+- `mix:W`: the unseen improving cards, times W, counted with the lowering cards.
+- `rich:T`: between discards at the same paying distance, the fewer replacements from a win of at least T points
+  (a richer win) first, then the lowering cards (the advice: the lowering cards, and T not counted). Carried in
+  the options' `reach`, 0 in bga-taiwan.
+- `tempo:C`: the paying distance and its lowering cards read together as a time to a paying win, in public
+  cards per unseen card: 1 / lowering copies for the next step, (d - 1) / C for each later one (C: the lowering
+  copies of a typical step), 1 / WAITS for the wait; a waiting hand 1 / its paying waiting copies. So a hand one
+  step further with many lowering cards can rank before one a step nearer with few. The lowering cards are counted
+  at the least paying distance and the next (the advice: the least only); equal times rank as the advice does.
+
+The spec reaches the worker processes (`--jobs`, spawned: each imports this file again) in the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from service.arena import duplicate, policies
+from service.arena.advice import Advice
+from service.arena.cli import figures, table
+from service.arena.duplicate import Arena
+from service.replay.decisions import SeatView
+from service.rules import analysis
+from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
+from service.rules.fourcolor import discards as fourcolor_discards
+from service.rules.fourcolor import paying
+from service.rules.registry import get_ruleset
+
+ENV = "ARENA_VARIANT"
+NAME = "variant"
+Key = Callable[[Any], tuple[float, ...]]
+SHIPPED_RANK, SHIPPED_HAND = analysis.rank_key, analysis.hand_key
+SHIPPED_FIGURES = fourcolor_discards.ranking_figures
+SHIPPED_REACH = fourcolor_discards._reach
+
+
+def _waiting(option: DiscardOption | ClaimOption) -> int:
+    return sum(w.unseen for w in option.waits)
+
+
+def _lowering(option: DiscardOption | ClaimOption) -> int:
+    return option.paying_improving or 0
+
+
+#: `tempo`: the waiting copies of a typical wait.
+WAITS = 6.0
+
+
+def tempo_time(o: DiscardOption | ClaimOption, typical: float) -> float:
+    """`tempo`'s time to a paying win of the hand an option leaves (the module docstring)."""
+    d = paying_of(o)
+    if d <= 0:
+        return 1 / max(sum(w.unseen for w in o.waits if w.gain > 0), 0.5)
+    lowering = o.improving_unseen if o.paying is None else o.paying_improving
+    if lowering is None:  # not counted: beyond the two least paying distances, a typical step
+        return d / typical + 1 / WAITS
+    return 1 / max(lowering, 0.5) + (d - 1) / typical + 1 / WAITS
+
+
+def two_levels(tally: Any, rules: Any, exposed: Any, discards: Sequence[int], threshold: int,
+               unseen: Sequence[int], lowering: bool = True) -> tuple[dict[int, int], dict[int, int]]:
+    """`paying.ranking_figures` with the lowering cards counted at the least paying distance and the next."""
+    hand = paying._Hand(tally, rules, exposed, threshold)
+    distances = hand.distances(discards, 1)
+    low = min(distances.values(), default=0)
+    found: dict[int, int] = {}
+    for level in (low, low + 1):
+        tied = [x for x, d in distances.items() if d == level]
+        if lowering and tied and 1 <= level <= paying.LOWERING_MOST:
+            found.update(paying._improving(hand, tied, unseen, level))
+    return distances, found
+
+
+def keys(kind: str, weight: float) -> tuple[Key, Key]:
+    """The variant's discard order (`rank_key`) and hand order (`hand_key`); ValueError naming an unknown kind."""
+    if kind in ("shipped", "margin"):
+        return SHIPPED_RANK, SHIPPED_HAND
+    if kind == "danger":
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            return (paying_of(o), -_lowering(o) + weight * o.card_unseen, o.distance, -o.reach, -o.expected_gain,
+                    -o.improving_unseen, -_waiting(o), o.card_unseen)
+        return rank, SHIPPED_HAND
+    if kind == "danger-late":
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            return (paying_of(o), -_lowering(o), o.distance, -o.reach, -o.expected_gain,
+                    -o.improving_unseen + weight * o.card_unseen, -_waiting(o), o.card_unseen)
+        return rank, SHIPPED_HAND
+    if kind == "more-unseen":
+        return (lambda o: (*SHIPPED_HAND(o), -o.card_unseen)), SHIPPED_HAND
+    if kind == "waits-first":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            return (paying_of(o), -_lowering(o), o.distance, -o.reach, -_waiting(o), -o.expected_gain,
+                    -o.improving_unseen)
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "mix":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            return (paying_of(o), -_lowering(o) - weight * o.improving_unseen, o.distance, -o.reach,
+                    -o.expected_gain, -o.improving_unseen, -_waiting(o))
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "rich":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            return (paying_of(o), -o.reach, -_lowering(o), o.distance, -o.expected_gain, -o.improving_unseen,
+                    -_waiting(o))
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "tempo":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            return (tempo_time(o, weight), *SHIPPED_HAND(o))
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    raise ValueError(f"unknown variant {kind!r}; known: danger, danger-late, margin, mix, more-unseen, rich, "
+                     "shipped, tempo, waits-first")
+
+
+def parse(spec: str) -> tuple[str, float]:
+    """NAME[:WEIGHT] as (name, weight); ValueError saying what is wrong."""
+    kind, _, raw = spec.partition(":")
+    try:
+        weight = float(raw) if raw else 1.0
+    except ValueError:
+        raise ValueError(f"the weight of {spec!r} is not a number") from None
+    keys(kind, weight)  # an unknown kind raises here
+    return kind, weight
+
+
+class Variant(Advice):
+    """The advice deciding under the variant's order (swapped in for each decision, then restored)."""
+
+    def __init__(self, kind: str, weight: float) -> None:
+        super().__init__()
+        self.kind, self.weight = kind, weight
+        self.rank, self.hand = keys(kind, weight)
+
+    def _under(self, decide: Callable[[], Any]) -> Any:
+        analysis.rank_key, analysis.hand_key = self.rank, self.hand
+        if self.kind == "tempo":
+            fourcolor_discards.ranking_figures = two_levels
+        if self.kind == "rich":
+            fourcolor_discards._reach = self.richer
+        try:
+            return decide()
+        finally:
+            analysis.rank_key, analysis.hand_key = SHIPPED_RANK, SHIPPED_HAND
+            fourcolor_discards.ranking_figures = SHIPPED_FIGURES
+            fourcolor_discards._reach = SHIPPED_REACH
+
+    def richer(self, plan: Any, x: int, d: int, waits: Any, improving: Any, gains: Any) -> float:
+        """`rich`: minus the paying distance to `weight` points of the hand discarding x leaves (bga-taiwan)."""
+        if gains.flowers:
+            return SHIPPED_REACH(plan, x, d, waits, improving, gains)
+        return -float(paying.paying_distances(plan.tally, gains.rules, gains.hand.exposed, [x], int(self.weight))[x])
+
+    def discard(self, view: SeatView) -> int:
+        return self._under(lambda: Advice.discard(self, view))
+
+    def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        return self._under(lambda: Advice.claim(self, view, card, source, role, legal, forced))
+
+    def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
+        if self.kind == "margin":
+            offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
+            passing = next((o for o in offered if o.claim is None), None)
+            first = offered[0] if offered else None
+            if (first is not None and passing is not None and first.claim is not None and first.gain is None
+                    and paying_of(first) == paying_of(passing)
+                    and _lowering(first) - _lowering(passing) < self.weight):
+                return None
+        return super().answer(view, card, legal, analysis_)
+
+
+def register() -> None:
+    """Make `variant` a deterministic arena policy playing the spec in the environment (none: nothing)."""
+    spec = os.environ.get(ENV)
+    if not spec:
+        return
+    kind, weight = parse(spec)
+    policies.POLICIES[NAME] = lambda seating: Variant(kind, weight)
+    policies.DETERMINISTIC = duplicate.DETERMINISTIC = policies.DETERMINISTIC | {NAME}
+
+
+register()  # in a worker process too: a spawned worker imports this file again, with the parent's environment
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--variant", required=True, help="NAME[:WEIGHT] (the module docstring lists them)")
+    parser.add_argument("--against", default="advice", help="the policy of the other two seats")
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=6001)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    try:
+        parse(args.variant)
+        policies.check_names([args.against], 1)
+    except ValueError as error:
+        print(f"variants: {error}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.jobs < 1:
+        print("variants: --deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    os.environ[ENV] = args.variant
+    register()
+    rs = get_ruleset(args.ruleset)
+    arena = Arena(rs.id, (NAME, args.against, NAME, args.against), args.seed, {})
+    report = figures(arena, args.deals, args.jobs)
+    report["variant"] = args.variant
+    print(json.dumps(report, indent=2) if args.json else f"variant {args.variant}\n{table(report)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
