@@ -81,17 +81,19 @@ def tempo_time(o: DiscardOption | ClaimOption, typical: float) -> float:
 
 
 def two_levels(tally: Any, rules: Any, exposed: Any, discards: Sequence[int], threshold: int,
-               unseen: Sequence[int], lowering: bool = True) -> tuple[dict[int, int], dict[int, int]]:
+               unseen: Sequence[int], lowering: bool = True, rich: bool = True
+               ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
     """`paying.ranking_figures` with the lowering cards counted at the least paying distance and the next."""
     hand = paying._Hand(tally, rules, exposed, threshold)
     distances = hand.distances(discards, 1)
+    richer = paying._Hand(tally, rules, exposed, threshold + paying.RICHER).distances(discards, 1) if rich else {}
     low = min(distances.values(), default=0)
     found: dict[int, int] = {}
     for level in (low, low + 1):
         tied = [x for x, d in distances.items() if d == level]
         if lowering and tied and 1 <= level <= paying.LOWERING_MOST:
             found.update(paying._improving(hand, tied, unseen, level))
-    return distances, found
+    return distances, found, richer
 
 
 def keys(kind: str, weight: float) -> tuple[Key, Key]:

@@ -50,6 +50,7 @@ class DiscardOption:
     reach: float = 0.0  # the cards that move the hand on, weighted by how often they can be had (family's; 0: none)
     paying: int | None = None  # bga-taiwan: replacements from a win that pays (None: every win pays; `distance`)
     paying_improving: int | None = None  # bga-taiwan, at the least paying distance: unseen cards that lower it
+    rich: int | None = None  # bga-taiwan: replacements from a rich win (`paying.RICHER` points over the threshold)
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,15 @@ def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
     """What a hand left at rest is worth to the ranking: fewest replacements from a win that pays first
     (`paying_of`: in bga-taiwan a win under the threshold costs the winner, docs/rules.md#fc-settlement, so a
     complete hand that scores too little is no win; the duplicate arena measured it against the frozen advice,
-    docs/advice.md#strength), then the most unseen cards that lower the paying distance (bga-taiwan, counted at
-    the least paying distance; else 0), then fewest replacements from any win, then the family's `reach` (Four
-    Color Cards: the improving cards weighted by how often they can be claimed, and where the objective is the win
-    rate the waiting copies weighted by how many public cards may bring them; Chắn: 0), then the one-card expected
-    gain, then the number of unseen improving cards, then the most waiting copies."""
+    docs/advice.md#strength), then fewest replacements from a rich win (bga-taiwan: every point over the
+    threshold is paid by each opponent, docs/advice.md#paying-distance-bga-taiwan; else 0), then the most unseen
+    cards that lower the paying distance (bga-taiwan, counted at the least paying distance; else 0), then fewest
+    replacements from any win, then the family's `reach` (Four Color Cards: the improving cards weighted by how
+    often they can be claimed, and where the objective is the win rate the waiting copies weighted by how many
+    public cards may bring them; Chắn: 0), then the one-card expected gain, then the number of unseen improving
+    cards, then the most waiting copies."""
     waiting = sum(w.unseen for w in option.waits)
-    return (paying_of(option), -(option.paying_improving or 0), option.distance, -option.reach,
+    return (paying_of(option), option.rich or 0, -(option.paying_improving or 0), option.distance, -option.reach,
             -option.expected_gain, -option.improving_unseen, -waiting)
 
 
@@ -129,6 +132,7 @@ class ClaimOption:
     reach: float = 0.0  # as DiscardOption
     paying: int | None = None  # as DiscardOption (a win: None)
     paying_improving: int | None = None  # as DiscardOption
+    rich: int | None = None  # as DiscardOption
 
 
 @dataclass(frozen=True)
@@ -205,5 +209,6 @@ def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int
                            expected_gain=0.0, follow=None, **fields)
     return ClaimOption(kind, distance=rest.distance, waits=rest.waits, improving=rest.improving,
                        improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain, reach=rest.reach,
-                       paying=rest.paying, paying_improving=rest.paying_improving, follow=rest if follows else None,
+                       paying=rest.paying, paying_improving=rest.paying_improving, rich=rest.rich,
+                       follow=rest if follows else None,
                        **fields)

@@ -22,7 +22,7 @@ __all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extra
            "register",
            "registered", "unregister"]
 
-ENGINE_VERSION = "0.3.2"
+ENGINE_VERSION = "0.4.0"
 
 #: Every rule-set the service plays.
 RULESETS: tuple[RuleSet, ...] = (BGA_TAIWAN, CARDAVIA_FLOWERS, CARDAVIA_CHAN)

@@ -1,14 +1,15 @@
 """The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
 
 `analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: in bga-taiwan
-the paying distance it leaves (`paying.py`) and the unseen cards that lower it, then the distance it leaves, then
+the paying distance it leaves (`paying.py`), the distance to a rich win and the unseen cards that lower the paying
+distance, then the distance it leaves, then
 the one-card expected gain, the unseen improving cards, the unseen waiting copies, the unseen copies of the
 discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so this computes
 the distance (and in bga-taiwan the paying distance) of every legal discard (one `DiscardDistances`) and the rest
 of the key only for the discards tied at the least of these: their waits and gains (distance 0) or their
 improving cards (distance 1 or more). It is the first option of `analyse_discards`, and the tests hold the two
 together. Its quick form (the other seats' play in playouts) ranks tied far discards on their unseen copies alone,
-and in bga-taiwan leaves out the cards that lower the paying distance.
+and in bga-taiwan leaves out the rich win and the cards that lower the paying distance.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, NamedTuple
 
 from ..rules.fourcolor.cards import GENERAL, N_FLOWERS, N_KINDS, Tally
 from ..rules.fourcolor.discard_distances import DiscardDistances
-from ..rules.fourcolor.discards import routes
+from ..rules.fourcolor.discards import pays_by_points, routes
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.fourcolor.hu import evaluate_hu
 from ..rules.fourcolor.melds import Meld, MeldRules
@@ -45,6 +46,7 @@ class TopRanker:
         self.rules, self.options, self.seats, self.flowers = rules, options, seats, flowers
         self.concealed_win = options.get("winning_meld_concealed", True)
         self.by_wins = flowers and options.get("payment") == "none"
+        self.rich = not flowers and pays_by_points(options)
         self.gains: dict[tuple[int, ...], int] = {}
 
     def top(self, tally: Tally, exposed: tuple[Meld, ...], unseen: Sequence[int],
@@ -60,15 +62,18 @@ class TopRanker:
         plan = DiscardDistances.of(tally, self.rules, exposed, legal)
         if self.flowers:
             least = min(plan.after[x] for x in legal)
-            first = (least, 0)
-        else:  # the paying distance first (`analysis.hand_key`), its lowering cards, then the distance
-            paying, lowering = ranking_figures(tally, self.rules, exposed, legal, self.options["threshold"], unseen,
-                                               lowering=not quick)
+            first: tuple[int, ...] = (least, 0, 0)
+        else:  # the paying distance first (`analysis.hand_key`), the rich win, its lowering cards, the distance
+            paying, lowering, rich = ranking_figures(tally, self.rules, exposed, legal, self.options["threshold"],
+                                                     unseen, lowering=not quick, rich=self.rich and not quick)
             fewest = min(paying.values())
-            most = max(lowering.values(), default=0)
-            legal = [x for x in legal if paying[x] == fewest and lowering.get(x, 0) == most]
+            legal = [x for x in legal if paying[x] == fewest]
+            richest = min((rich.get(x, 0) for x in legal), default=0)
+            legal = [x for x in legal if rich.get(x, 0) == richest]
+            most = max((lowering.get(x, 0) for x in legal), default=0)
+            legal = [x for x in legal if lowering.get(x, 0) == most]
             least = min(plan.after[x] for x in legal)
-            first = (fewest, -most)
+            first = (fewest, richest, -most)
         tied = [x for x in legal if plan.after[x] == least]
         total = sum(unseen)
         if least == 0:
@@ -82,7 +87,7 @@ class TopRanker:
         return min(found, key=lambda t: (t.key, t.card))
 
     def _far(self, tally: Tally, x: int, least: int, improves: Sequence[int], unseen: Sequence[int],
-             paying: tuple[int, int]) -> Top:
+             paying: tuple[int, ...]) -> Top:
         """A discard that leaves the hand `least` replacements from waiting (`paying`: the replacements from a win
         that pays and minus the cards that lower them): its improving cards and its key."""
         rest = tally.copy()
@@ -93,7 +98,7 @@ class TopRanker:
         return Top(x, least, {}, frozenset(improves), key)
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
-                 unseen: Sequence[int], total: int, paying: tuple[int, int]) -> Top:
+                 unseen: Sequence[int], total: int, paying: tuple[int, ...]) -> Top:
         """A discard that leaves the hand waiting (`paying` as for `_far`): its waits with their gains and its
         key."""
         rest = tally.copy()

@@ -1,7 +1,7 @@
 """The baseline is frozen: its key orders discards as the ranking key the advice used when it was frozen, on real
 positions of played rounds, and it does not follow the live key (which since breaks the frozen key's ties by the
 discarded card's unseen copies instead of card order, in cardavia-flowers ranks by the reach of a hand before its
-improving cards, and in bga-taiwan ranks by the paying distance first)."""
+improving cards, and in bga-taiwan ranks by the paying distance first, then the distance to a rich win)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,10 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
     reordered = 0
     for analysis in seen:
         # the live ranking never puts a discard the frozen key ranks worse ahead of a better one at the same paying
-        # distance and count of cards lowering it (in bga-taiwan these come first; elsewhere the distance)...
-        keys = [(paying_of(o), -(o.paying_improving or 0), frozen_rank_key(o)) for o in analysis.options]
+        # distance, distance to a rich win and count of cards lowering it (in bga-taiwan these come first; elsewhere
+        # the distance)...
+        keys = [(paying_of(o), o.rich or 0, -(o.paying_improving or 0), frozen_rank_key(o))
+                for o in analysis.options]
         assert keys == sorted(keys)
         # ...it only orders the frozen key's ties differently (by unseen copies of the card, not card order)
         frozen = [o.card for o in frozen_order(analysis.options)]
@@ -51,8 +53,8 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
         reordered += frozen != live
         for o in analysis.options:
             tied = [t for t in analysis.options
-                    if (paying_of(t), t.paying_improving, frozen_rank_key(t)) == (paying_of(o), o.paying_improving,
-                                                                                   frozen_rank_key(o))]
+                    if (paying_of(t), t.rich, t.paying_improving, frozen_rank_key(t))
+                    == (paying_of(o), o.rich, o.paying_improving, frozen_rank_key(o))]
             assert [t.card_unseen for t in tied] == sorted(t.card_unseen for t in tied)
     assert reordered, "no tie was met: the positions do not test the tie-break"
 

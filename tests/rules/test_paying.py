@@ -165,17 +165,23 @@ def test_after_a_discard_is_the_waiting_target():
         for x in legal[:4]:
             rest = hand.copy()
             rest.remove(x)
-            wins = False
-            for y in range(N_KINDS):
-                if rest.counts[y] < 4:
-                    won = rest.copy()
-                    won.add(y)
-                    best = evaluator.evaluate(won)[0]
-                    wins = wins or (best is not None and best.points >= THRESHOLD)
+            wins = one_card_wins(rest, THRESHOLD, evaluator)
             assert (found[x] == 0) == wins
             assert found[x] >= distance(rest, RULES)
             checked += 1
     assert checked > 100
+
+
+def one_card_wins(rest: Tally, points: int, evaluator) -> bool:
+    """Whether some card added to the 20 cards `rest` completes a hand whose best split scores `points` or more."""
+    for y in range(N_KINDS):
+        if rest.counts[y] < 4:
+            won = rest.copy()
+            won.add(y)
+            best = evaluator.evaluate(won)[0]
+            if best is not None and best.points >= points:
+                return True
+    return False
 
 
 def test_far_hands_stop_at_the_cap():
@@ -255,3 +261,54 @@ def test_reach_tables_answer_as_the_join_they_stand_for():
                     assert reaches(reach_of(joined, need, top), tables[c], need, top) == expected
                     asked, found = asked + 1, found + expected
     assert 0 < found < asked  # both answers occur
+
+
+def test_a_rich_win_is_one_of_five_points_over_the_threshold():
+    """A discard's `rich` (counted for the discards at the least paying distance) is its paying distance counted
+    with the threshold raised by five: 0 exactly when some card completes a win of at least 15 points (the
+    oracle's best split), and never below the paying distance."""
+    rng = random.Random(20261204)
+    evaluator = evaluator_for(RULES)
+    zeros = checked = 0
+    for _ in range(60):
+        hand = _random_hand(rng)
+        cards = [code(c) for c in hand.cards()]
+        analysis = RS.analyse_discards(RS.parse(OPTIONS, cards), OPTIONS, [], 4)
+        least = min(paying_of(o) for o in analysis.options)
+        assert all((o.rich is None) == (paying_of(o) > least) for o in analysis.options)
+        for option in [o for o in analysis.options if o.rich is not None][:4]:
+            rest = hand.copy()
+            rest.remove(option.card)
+            rich_win = one_card_wins(rest, THRESHOLD + 5, evaluator)
+            assert option.rich >= paying_of(option)
+            assert (option.rich == 0) == rich_win, cards
+            zeros += rich_win
+            checked += 1
+    assert checked > 150 and zeros > 10
+
+
+def test_the_advice_ranks_a_nearer_rich_win_before_more_lowering_cards():
+    """Between discards that leave the same paying distance, the one nearer a win of 15 points ranks first, even
+    with fewer unseen cards that lower the paying distance: every opponent pays each point over the threshold."""
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(400):
+        hand = _random_hand(rng)
+        cards = [code(c) for c in hand.cards()]
+        options = RS.analyse_discards(RS.parse(OPTIONS, cards), OPTIONS, [], 4).options
+        for a in options:
+            for b in options:
+                if paying_of(a) == paying_of(b) and (a.rich or 0) < (b.rich or 0):
+                    assert a.rank < b.rank, cards
+                    seen += (a.paying_improving or 0) < (b.paying_improving or 0)
+    assert seen >= 5  # the rich win decided against the lowering cards often enough to mean something
+
+
+def test_a_flat_payment_counts_no_rich_win():
+    """Under `win_payment` flat every paying win pays the same, so no discard counts a rich win."""
+    options = RS.resolve_options({"win_payment": "flat"})
+    hand = tally("rG rA rE yC yH yP gS gS gS wC wH wP rC rC yA yA gE gE wH wH wS")
+    analysis = RS.analyse_discards(RS.parse(options, [code(c) for c in hand.cards()]), options, [], 4)
+    assert analysis.options and all(o.rich is None for o in analysis.options)
+    excess = RS.analyse_discards(RS.parse(OPTIONS, [code(c) for c in hand.cards()]), OPTIONS, [], 4).options
+    assert excess[0].rich is not None

@@ -44,7 +44,7 @@ def _figures(ruleset: RuleSet, option: ClaimOption | DiscardOption, others: list
     show = ruleset.card_code
     return {
         "distance": option.distance, "paying_distance": option.paying,
-        "paying_improving": option.paying_improving,
+        "paying_improving": option.paying_improving, "rich_distance": option.rich,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in option.waits],

@@ -61,6 +61,8 @@ class ClaimOptionSchema(ma.Schema):
         "description": "of the hand the option leaves, as for a discard; a win: null"})
     paying_improving = fields.Integer(required=True, allow_none=True, metadata={
         "description": "of the hand the option leaves, as for a discard's best option; a win: null"})
+    rich_distance = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "of the hand the option leaves, as for a discard; a win: null"})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     improving = fields.List(fields.Nested(CardCountSchema), required=True)
     improving_unseen = fields.Integer(required=True)

@@ -37,6 +37,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
     discards = [{
         "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": localize(o.reason),
         "distance": o.distance, "paying_distance": o.paying, "paying_improving": o.paying_improving,
+        "rich_distance": o.rich,
         "waits": [{"card": show(w.card), "unseen": w.unseen, "claims": list(w.claims),
                    "from_seats": others if ("discard" in w.claims or "chiu" in w.claims) else [],
                    "points": w.points, "gain": w.gain} for w in o.waits],

@@ -22,8 +22,14 @@ MAX_VISIBLE = 120
 
 LOWERING_DESCRIPTION = ("bga-taiwan, for the discards that leave the least paying distance (1 to 4): unseen "
                         "copies of the cards that bring the hand one replacement closer to a win that pays, the "
-                        "ranking's second key; null for the other discards, for a hand already waiting on a win "
+                        "ranking's third key; null for the other discards, for a hand already waiting on a win "
                         "that pays, and where every win pays")
+RICH_DESCRIPTION = ("bga-taiwan, where each opponent pays every point over the threshold (win_payment `excess`, the "
+                    "default), for the discards that leave the least paying distance: fewest cards to replace before "
+                    "one more card wins with at least the threshold's points plus 5 (15 by default: each opponent "
+                    "then pays 6, against 1 at the threshold), counted as `paying_distance` is; the ranking's second "
+                    "key, before `paying_improving`; 6 means 6 or more. Null for the other discards, where every win "
+                    "pays and under a flat win payment")
 PAYING_DESCRIPTION = ("bga-taiwan: fewest cards to replace before one more card wins with at least the threshold's "
                       "points (exposed melds at their exposed values, the concealed ones at their concealed values, "
                       "no lucky card), the ranking's first key: a win under the threshold costs the winner; 6 means "
@@ -97,6 +103,7 @@ class DiscardOptionSchema(ma.Schema):
         "description": "fewest cards to replace before one more card wins; 0 = waiting"})
     paying_distance = fields.Integer(required=True, allow_none=True, metadata={"description": PAYING_DESCRIPTION})
     paying_improving = fields.Integer(required=True, allow_none=True, metadata={"description": LOWERING_DESCRIPTION})
+    rich_distance = fields.Integer(required=True, allow_none=True, metadata={"description": RICH_DESCRIPTION})
     waits = fields.List(fields.Nested(WaitSchema), required=True)
     improving = fields.List(fields.Nested(CardCountSchema), required=True, metadata={
         "description": "cards that bring the hand one replacement closer (when waiting: the waits)"})

@@ -104,18 +104,25 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
     gains = Gains(hand, rules, options, seats, flowers_variant)
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
-    paying, lowering = _paying(tally, gains, legal, unseen)
-    found = [_option(plan, x, gains, unseen, improves, paying, lowering) for x in legal]
+    paying, lowering, rich = _paying(tally, gains, legal, unseen)
+    found = [_option(plan, x, gains, unseen, improves, paying, lowering, rich) for x in legal]
     return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
 
 
 def _paying(tally: Tally, gains: Gains, discards: Sequence[int], unseen: Sequence[int]
-            ) -> tuple[Mapping[int, int], Mapping[int, int]]:
-    """The paying distance after each discard and the cards that lower it where a win can cost (bga-taiwan: under
-    the threshold, docs/rules.md#fc-settlement; `paying.ranking_figures`); elsewhere every win pays: nothing."""
+            ) -> tuple[Mapping[int, int], Mapping[int, int], Mapping[int, int]]:
+    """The paying distance after each discard, the cards that lower it and the distance to a rich win where a win
+    can cost (bga-taiwan: under the threshold, docs/rules.md#fc-settlement; `paying.ranking_figures`), the last
+    only where each point over the threshold is paid (`win_payment` excess); elsewhere every win pays: nothing."""
     if gains.flowers:
-        return {}, {}
-    return ranking_figures(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"], unseen)
+        return {}, {}, {}
+    return ranking_figures(tally, gains.rules, gains.hand.exposed, discards, gains.options["threshold"], unseen,
+                           rich=pays_by_points(gains.options))
+
+
+def pays_by_points(options: Mapping[str, Any]) -> bool:
+    """Whether a richer win is paid more (bga-taiwan: `win_payment` excess, docs/rules.md#fc-win-payment)."""
+    return bool(options.get("win_payment", "excess") == "excess")
 
 
 def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int], seats: int,
@@ -135,9 +142,9 @@ def at_rest(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], u
 
 def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
             improves: Mapping[int, Sequence[int]], paying: Mapping[int, int],
-            lowering: Mapping[int, int]) -> DiscardOption:
+            lowering: Mapping[int, int], rich: Mapping[int, int]) -> DiscardOption:
     """The figures of the discard of x: at distance 0 its waits, else its improving cards; its paying distance
-    where a win can cost."""
+    and its distance to a rich win where a win can cost."""
     d, total = plan.after[x], sum(unseen)
     waits: tuple[Wait, ...] = ()
     improving: tuple[tuple[int, int], ...]
@@ -151,7 +158,7 @@ def _option(plan: DiscardDistances, x: int, gains: Gains, unseen: Sequence[int],
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
     return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x],
                          reach=_reach(plan, x, d, waits, improving, gains), paying=paying.get(x),
-                         paying_improving=lowering.get(x))
+                         paying_improving=lowering.get(x), rich=rich.get(x))
 
 
 def _reach(plan: DiscardDistances, x: int, d: int, waits: Sequence[Wait], improving: Sequence[tuple[int, int]],

@@ -43,6 +43,10 @@ CAP = 5  # replacements counted; beyond, CAP + 1 (in play the advice's hands are
 #: at most 4 replacements from a paying win (597 discards of 40 rounds: 0-3, and 15 at 4), and a far hand (a
 #: random one) has many tied discards, each costing a join per group.
 LOWERING_MOST = 4
+#: A rich win is worth at least this many points over the threshold. Each opponent pays every point over it, so a
+#: win of threshold + 5 earns 6 times a win at the threshold; the ranking counts the replacements from one after the
+#: paying distance. 5 was the best of 2 to 5 in the duplicate arena (docs/advice.md#strength).
+RICHER = 5
 # [u]: for u cards dropped, the (score, least missing) pairs no other pair beats, in order of missing count
 Table = tuple[tuple[tuple[int, int], ...], ...]
 
@@ -458,15 +462,17 @@ def _improving(hand: _Hand, discards: Sequence[int], unseen: Sequence[int], now:
 
 
 def ranking_figures(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
-                    threshold: int, unseen: Sequence[int], lowering: bool = True
-                    ) -> tuple[dict[int, int], dict[int, int]]:
-    """What the ranking needs of each discard (`analysis.hand_key`): its paying distance, and for the discards at
-    the least one (1 to LOWERING_MOST) the unseen cards that lower it (none without `lowering`); the other
-    discards rank below them on the paying distance alone."""
+                    threshold: int, unseen: Sequence[int], lowering: bool = True, rich: bool = True
+                    ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """What the ranking needs of each discard (`analysis.hand_key`): its paying distance; for the discards at the
+    least one their distance to a rich win, one of at least `threshold + RICHER` points (the same count with that
+    threshold; none without `rich`), and at a least paying distance of 1 to LOWERING_MOST the unseen cards that
+    lower it (none without `lowering`). The other discards rank below them on the paying distance alone."""
     hand = _Hand(tally, rules, exposed, threshold)
     paying = hand.distances(discards, 1)
     low = min(paying.values(), default=0)
-    if not lowering or not 1 <= low <= LOWERING_MOST:
-        return paying, {}
     tied = [x for x, d in paying.items() if d == low]
-    return paying, _improving(hand, tied, unseen, low)
+    richer = _Hand(tally, rules, exposed, threshold + RICHER).distances(tied, 1) if rich else {}
+    if not lowering or not 1 <= low <= LOWERING_MOST:
+        return paying, {}, richer
+    return paying, _improving(hand, tied, unseen, low), richer
