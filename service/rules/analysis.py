@@ -50,7 +50,8 @@ class DiscardOption:
     reach: float = 0.0  # the cards that move the hand on, weighted by how often they can be had (family's; 0: none)
     paying: int | None = None  # bga-taiwan: replacements from a win that pays (None: every win pays; `distance`)
     paying_improving: int | None = None  # bga-taiwan, at the least paying distance: unseen cards that lower it
-    rich: int | None = None  # bga-taiwan: replacements from a rich win (`paying.RICHER` points over the threshold)
+    rich: int | None = None  # bga-taiwan, at the least paying distance: replacements from a rich win (`paying.RICHER`
+    #                          points over the threshold; None: not counted, or richer wins pay no more)
 
 
 @dataclass(frozen=True)
