@@ -26,6 +26,15 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
   step further with many lowering cards can rank before one a step nearer with few. The lowering cards are counted
   at the least paying distance and the next (the advice: the least only); equal times rank as the advice does.
   Measured with engine 0.3.2, before the advice counted the rich win.
+- `richer:T`: a second, richer win after the advice's rich win (engine 0.4.0: threshold + 5 points): between
+  discards at the same paying distance and rich distance, the fewer replacements from a win of at least T points
+  first, then the lowering cards. Carried in the options' `reach`, 0 in bga-taiwan.
+- `rich-far`: the rich win counted only for hands not yet waiting on a paying win (paying distance >= 1); a
+  waiting hand ranks by its waits' expected gain, as before engine 0.4.0.
+- `bonus:W` (Chắn): between discards at the same distance and expected gain, the one that keeps more of the
+  Tôm and Lèo sets first (the kept hand and pairs: W points per full set, 1 per distinct card of the best
+  unfinished set of each kind), then the improving cards. Claims rank as the advice does.
+- `bonus-late:W` (Chắn): the same count after the improving cards, before the fewer unseen copies.
 
 The spec reaches the worker processes (`--jobs`, spawned: each imports this file again) in the environment.
 """
@@ -46,6 +55,7 @@ from service.arena.duplicate import Arena
 from service.replay.decisions import SeatView
 from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
+from service.rules.chan import scoring as chan_scoring
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
 from service.rules.registry import get_ruleset
@@ -94,6 +104,26 @@ def two_levels(tally: Any, rules: Any, exposed: Any, discards: Sequence[int], th
     return distances, found, richer
 
 
+#: `bonus`: the copies of each Chắn face the deciding seat holds over hand and pairs (None outside a discard).
+HELD: list[int] | None = None
+#: `bonus`: the faces of the round's Tôm set (its `tom_set` option).
+TOM = "3m-3c-7c"
+
+
+def bonus_kept(card: int, full: float) -> float:
+    """`bonus`: what of the Tôm and Lèo sets the seat's cards keep once `card` is discarded: `full` per full set,
+    plus the distinct cards of the best unfinished set of each kind (0 outside a Chắn discard)."""
+    if HELD is None:
+        return 0.0
+    held = list(HELD)
+    held[card] -= 1
+    found = 0.0
+    for faces in (chan_scoring._INDICES[chan_scoring.TOM_SETS[TOM]], chan_scoring._INDICES[chan_scoring.LEO]):
+        sets = min(held[f] for f in faces)
+        found += full * sets + sum(1 for f in faces if held[f] > sets)
+    return found
+
+
 def keys(kind: str, weight: float) -> tuple[Key, Key]:
     """The variant's discard order (`rank_key`) and hand order (`hand_key`); ValueError naming an unknown kind."""
     if kind in ("shipped", "margin"):
@@ -125,12 +155,30 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (paying_of(o), -o.reach, -_lowering(o), o.distance, -o.expected_gain, -o.improving_unseen,
                     -_waiting(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "richer":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            return (paying_of(o), o.rich or 0, -o.reach, -_lowering(o), o.distance, -o.expected_gain,
+                    -o.improving_unseen, -_waiting(o))
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "rich-far":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            return key if key[0] > 0 else (key[0], 0, *key[2:])
+        return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind in ("bonus", "bonus-late"):
+        late = kind == "bonus-late"
+
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            kept = -bonus_kept(o.card, weight)
+            return (o.distance, -o.expected_gain, 0 if late else kept, -o.improving_unseen, kept if late else 0,
+                    -_waiting(o), o.card_unseen)
+        return rank, SHIPPED_HAND
     if kind == "tempo":
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
-    raise ValueError(f"unknown variant {kind!r}; known: danger, danger-late, margin, mix, more-unseen, rich, "
-                     "shipped, tempo, waits-first")
+    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-late, danger, danger-late, margin, mix, "
+                     "more-unseen, rich, rich-far, richer, shipped, tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:
@@ -156,7 +204,7 @@ class Variant(Advice):
         analysis.rank_key, analysis.hand_key = self.rank, self.hand
         if self.kind == "tempo":
             fourcolor_discards.ranking_figures = two_levels
-        if self.kind == "rich":
+        if self.kind in ("rich", "richer"):
             fourcolor_discards._reach = self.richer
         try:
             return decide()
@@ -172,7 +220,15 @@ class Variant(Advice):
         return -float(paying.paying_distances(plan.tally, gains.rules, gains.hand.exposed, [x], int(self.weight))[x])
 
     def discard(self, view: SeatView) -> int:
-        return self._under(lambda: Advice.discard(self, view))
+        global HELD, TOM
+        if self.kind in ("bonus", "bonus-late") and view.history is not None:  # Chắn
+            HELD, TOM = [0] * 25, view.options["tom_set"]
+            for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards)):
+                HELD[c] += 1
+        try:
+            return self._under(lambda: Advice.discard(self, view))
+        finally:
+            HELD = None
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         return self._under(lambda: Advice.claim(self, view, card, source, role, legal, forced))

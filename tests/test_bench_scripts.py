@@ -258,3 +258,26 @@ def test_the_variant_harness_refuses_an_unknown_variant_naming_it(variant, named
                           "--variant", variant], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 2
     assert named in run.stderr
+
+
+def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
+    """`bonus:W` (Chắn): a full Tôm set (3m 3c 7c, docs/rules.md#chan-tom) or Lèo set (8s 9m CC) kept counts W, the
+    best unfinished set of each kind one per distinct card; outside a Chắn discard it counts nothing."""
+    import importlib.util
+
+    from service.rules.chan.cards import CODE_INDEX
+
+    spec = importlib.util.spec_from_file_location("variants_under_test", ROOT / "bench" / "variants.py")
+    assert spec is not None and spec.loader is not None
+    variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(variants)
+    held = [0] * 25
+    for face in ("3m", "3m", "3c", "7c", "8s", "9m", "2s"):
+        held[CODE_INDEX[face]] += 1
+    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 0  # outside a discard
+    variants.HELD, variants.TOM = held, "3m-3c-7c"
+    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 3 + 1 + 2  # a full Tôm, a spare 3m, two Lèo cards
+    assert variants.bonus_kept(CODE_INDEX["3m"], 3) == 3 + 2  # the spare 3m goes: the Tôm stays full
+    assert variants.bonus_kept(CODE_INDEX["7c"], 3) == 2 + 2  # the Tôm broken: 3m and 3c left of it
+    variants.TOM = "3m-3s-7c"
+    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
