@@ -1,10 +1,10 @@
 """The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
-finds the jobs of dead workers within a minute and queues them again at once, and registers itself again when Redis
-lost its data. It claims a job before running it and before recording its end (service/jobs/lifecycle.py), so a
-canceled job never runs and a stopped one stores nothing; a replay's result is stored page by page
-(service/jobs/pages.py), and a job's success webhook is queued in the transaction that records its result; every
-job expires with its TTL whatever its end. It never loses the job it runs when it is stopped: a warm shutdown may wait a
-bounded time for it, and a cold shutdown puts it back at the front of its queue."""
+finds the jobs of dead workers within a minute and its own jobs whose end a failover lost at its next clean-up, and
+queues them again at once, and registers itself again when Redis lost its data. It claims a job before running it and
+before recording its end (service/jobs/lifecycle.py), so a canceled job never runs and a stopped one stores nothing; a
+replay's result is stored page by page (service/jobs/pages.py), and a job's success webhook is queued in the transaction
+that records its result; every job expires with its TTL whatever its end. It never loses the job it runs when it is
+stopped: a warm shutdown may wait a bounded time for it, and a cold shutdown puts it back at the front of its queue."""
 
 from __future__ import annotations
 
@@ -70,6 +70,10 @@ REDIS_RETRIES = 25
 REDIS_BACKOFF = ExponentialBackoff(cap=5, base=0.25)
 #: Seconds the scheduler process has to release its locks and exit when the worker stops, before it is killed.
 SCHEDULER_STOP_SECONDS = 5
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class ForeignJobError(Exception):
@@ -189,14 +193,32 @@ class ClaimingWorker(BaseWorker):
             finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
 
     def clean_registries(self) -> None:
-        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to CLEANING_LOCK_SECONDS first), and
-        the canceled registries' jobs whose TTL has passed (RQ keeps them)."""
+        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to CLEANING_LOCK_SECONDS first, and
+        this worker's own lost ends expired first), and the canceled registries' jobs whose TTL has passed (RQ
+        keeps them)."""
         for queue in self.queues:
             if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > CLEANING_LOCK_SECONDS:
                 self.connection.expire(queue.registry_cleaning_key, CLEANING_LOCK_SECONDS)
+            self.expire_lost_ends(queue)
         super().clean_registries()
         for queue in self.queues:
             prune_canceled(self.connection, queue.name)
+
+    def expire_lost_ends(self, queue: Queue) -> None:
+        """A started-registry entry of this worker's own, seen between two of its jobs (RQ cleans registries only
+        then), is a job whose end was lost: its result went to a Redis primary that died before its replica had
+        it, and the promoted replica still says the job runs here. Its entry is expired now, so the clean-up that
+        follows finds the job abandoned and queues it again at once (ServiceJob.retry), instead of waiting for
+        the entry's last heartbeat to age by JOB_HEARTBEAT + HEARTBEAT_GRACE. One ZRANGE and one HGET per running
+        job of the queue (a registry holds at most one entry per worker)."""
+        registry = queue.started_job_registry
+        for entry in cast(list[bytes], self.connection.zrange(registry.key, 0, -1)):
+            composite = _text(entry)
+            if _text(self.connection.hget(f"rq:execution:{composite}", "worker_name") or b"") != self.name:
+                continue
+            self.connection.zadd(registry.key, {entry: 0}, xx=True)
+            log.warning("job %s is still recorded as running on worker %s, which has ended it: its end was lost "
+                        "(a failover?); found abandoned now", registry.parse_job_id(composite), self.name)
 
     def handle_exception(self, job: Job, *exc_info: Any) -> None:
         """A job that stopped on request is no error to log with its traceback."""

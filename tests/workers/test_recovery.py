@@ -40,7 +40,7 @@ from tests.support.processes import (
     worker_processes,
 )
 from workers.replays import analyse_replays
-from workers.worker import CLEANING_LOCK_SECONDS, InProcessWorker, ServiceJob
+from workers.worker import CLEANING_LOCK_SECONDS, HEARTBEAT_GRACE, JOB_HEARTBEAT, InProcessWorker, ServiceJob
 
 #: The target: the job of a killed worker is retried (or failed) this soon, every other worker idle.
 ABANDONED_WITHIN = 90
@@ -122,6 +122,38 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
                  every=0.5)
         print(f"retried job finished {time.monotonic() - killed_at:.1f} s after the kill")
         assert fetch(retried.id, connection).return_value()["summary"]["games"] == LONG_BATCH
+
+
+@pytest.mark.slow
+def test_a_job_whose_end_was_lost_is_run_again_by_its_own_worker_at_its_next_clean_up(redis_server, tmp_path):
+    """What a promoted replica holds when the primary died before it had a job's end: Redis is saved while the job
+    runs, the job finishes, and Redis comes back from that save, so the job is still recorded as running on its
+    worker, which is alive and idle. That worker finds its own lost end at its next clean-up and the job runs
+    again, without waiting for the job's last heartbeat to age (JOB_HEARTBEAT + HEARTBEAT_GRACE = 40 s, then up
+    to a clean-up interval more)."""
+    server, connection = redis_server
+    log = tmp_path / "worker.log"
+    with worker_process(server.url, log) as process:
+        wait_for(lambda: registered(connection, 1), 60, "the worker to register")
+        job = long_job(connection, size=24)
+        wait_for(lambda: started_mid_job(job.id, connection, process, log), 60, "the job to start")
+        connection.save()  # the replica's copy: the job running, its end not yet there
+        wait_for(lambda: alive(process, log) or fetch(job.id, connection).get_status() == JobStatus.FINISHED, 120,
+                 "the job to end", every=0.2)
+        server.stop()  # no save: it comes back from the one taken mid-job
+        server.start()
+        back = time.monotonic()
+        connection.connection_pool.disconnect()
+        assert fetch(job.id, connection).get_status() == JobStatus.STARTED  # the end is lost
+        wait_for(lambda: alive(process, log) or fetch(job.id, connection).get_status() == JobStatus.FINISHED, 120,
+                 "the job to end again", every=0.2)
+        again = time.monotonic() - back
+        print(f"\njob whose end was lost finished again {again:.1f} s after Redis came back without it")
+        assert "its end was lost" in log.read_text(), log.read_text()[-3000:]
+        # the worker's idle clean-up comes within DEQUEUE_TIMEOUT (15 s) of Redis's return; the job runs a few s
+        assert again < JOB_HEARTBEAT + HEARTBEAT_GRACE, log.read_text()[-3000:]
+        assert fetch(job.id, connection).return_value()["summary"]["games"] == 24
+        alive(process, log)
 
 
 @pytest.mark.slow
