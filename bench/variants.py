@@ -31,6 +31,8 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
   first, then the lowering cards. Carried in the options' `reach`, 0 in bga-taiwan.
 - `rich-far`: the rich win counted only for hands not yet waiting on a paying win (paying distance >= 1); a
   waiting hand ranks by its waits' expected gain, as before engine 0.4.0.
+- `live`: a hand waiting only on wins that pay with no unseen copy left (every copy of each such wait is in
+  sight) counts one replacement further, as the structural distance does not.
 - `bonus:W` (Chắn): between discards at the same distance and expected gain, the one that keeps more of the
   Tôm and Lèo sets first (the kept hand and pairs: W points per full set, 1 per distinct card of the best
   unfinished set of each kind), then the improving cards. Claims rank as the advice does.
@@ -165,6 +167,12 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             key = SHIPPED_HAND(o)
             return key if key[0] > 0 else (key[0], 0, *key[2:])
         return (lambda o: (*hand(o), o.card_unseen)), hand
+    if kind == "live":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            dead = key[0] == 0 and not any(w.unseen and w.gain > 0 for w in o.waits)
+            return (key[0] + 1, *key[1:]) if dead else key
+        return (lambda o: (*hand(o), o.card_unseen)), hand
     if kind in ("bonus", "bonus-late"):
         late = kind == "bonus-late"
 
@@ -178,7 +186,7 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
     raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-late, danger, danger-late, margin, mix, "
-                     "more-unseen, rich, rich-far, richer, shipped, tempo, waits-first")
+                     "live, more-unseen, rich, rich-far, richer, shipped, tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:

@@ -281,3 +281,29 @@ def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
     assert variants.bonus_kept(CODE_INDEX["7c"], 3) == 2 + 2  # the Tôm broken: 3m and 3c left of it
     variants.TOM = "3m-3s-7c"
     assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
+
+
+def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_replacement_further():
+    """`live`: a waiting hand whose every paying wait has no unseen copy ranks as one a replacement from waiting,
+    after such a hand with cards that lower it; a wait with an unseen copy, or a hand not waiting, keeps its key."""
+    import importlib.util
+
+    from service.rules.analysis import DiscardOption, Wait
+
+    spec = importlib.util.spec_from_file_location("variants_under_test", ROOT / "bench" / "variants.py")
+    assert spec is not None and spec.loader is not None
+    variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(variants)
+    rank, hand = variants.keys("live", 0)
+
+    def option(distance: int, waits: tuple[Wait, ...], improving_unseen: int = 0) -> DiscardOption:
+        return DiscardOption(card=0, distance=distance, waits=waits, improving=(), improving_unseen=improving_unseen,
+                             expected_gain=0.0, paying=distance, paying_improving=improving_unseen)
+
+    dead = option(0, (Wait(card=5, unseen=0, claims=("stock",), points=12, gain=6),
+                      Wait(card=6, unseen=2, claims=("stock",), points=8, gain=-3)))  # the live wait loses
+    live = option(0, (Wait(card=5, unseen=1, claims=("stock",), points=12, gain=6),))
+    near = option(1, (), improving_unseen=4)
+    assert hand(dead)[0] == 1 and hand(live) == variants.SHIPPED_HAND(live)
+    assert hand(near) == variants.SHIPPED_HAND(near)
+    assert sorted([dead, live, near], key=rank) == [live, near, dead]
