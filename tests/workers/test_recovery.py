@@ -144,7 +144,9 @@ def test_a_job_whose_end_was_lost_is_run_again_by_its_own_worker_at_its_next_cle
         server.start()
         back = time.monotonic()
         connection.connection_pool.disconnect()
-        assert fetch(job.id, connection).get_status() == JobStatus.STARTED  # the end is lost
+        # The end is lost: no result, and the job still started (or already queued again, if the worker was quick).
+        lost = fetch(job.id, connection)
+        assert lost.latest_result() is None and lost.get_status() in (JobStatus.STARTED, JobStatus.QUEUED)
         wait_for(lambda: alive(process, log) or fetch(job.id, connection).get_status() == JobStatus.FINISHED, 120,
                  "the job to end again", every=0.2)
         again = time.monotonic() - back
