@@ -12,6 +12,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -260,17 +261,23 @@ def test_the_variant_harness_refuses_an_unknown_variant_naming_it(variant, named
     assert named in run.stderr
 
 
-def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
-    """`bonus:W` (Chắn): a full Tôm set (3m 3c 7c, docs/rules.md#chan-tom) or Lèo set (8s 9m CC) kept counts W, the
-    best unfinished set of each kind one per distinct card; outside a Chắn discard it counts nothing."""
+def _variants() -> Any:
+    """bench/variants.py as a module (bench/ is no package), loaded afresh: its globals start unset."""
     import importlib.util
-
-    from service.rules.chan.cards import CODE_INDEX
 
     spec = importlib.util.spec_from_file_location("variants_under_test", ROOT / "bench" / "variants.py")
     assert spec is not None and spec.loader is not None
     variants = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(variants)
+    return variants
+
+
+def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
+    """`bonus:W` (Chắn): a full Tôm set (3m 3c 7c, docs/rules.md#chan-tom) or Lèo set (8s 9m CC) kept counts W, the
+    best unfinished set of each kind one per distinct card; outside a Chắn discard it counts nothing."""
+    from service.rules.chan.cards import CODE_INDEX
+
+    variants = _variants()
     held = [0] * 25
     for face in ("3m", "3m", "3c", "7c", "8s", "9m", "2s"):
         held[CODE_INDEX[face]] += 1
@@ -286,14 +293,9 @@ def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
 def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_replacement_further():
     """`live`: a waiting hand whose every paying wait has no unseen copy ranks as one a replacement from waiting,
     after such a hand with cards that lower it; a wait with an unseen copy, or a hand not waiting, keeps its key."""
-    import importlib.util
-
     from service.rules.analysis import DiscardOption, Wait
 
-    spec = importlib.util.spec_from_file_location("variants_under_test", ROOT / "bench" / "variants.py")
-    assert spec is not None and spec.loader is not None
-    variants = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(variants)
+    variants = _variants()
     rank, hand = variants.keys("live", 0)
 
     def option(distance: int, waits: tuple[Wait, ...], improving_unseen: int = 0) -> DiscardOption:

@@ -22,8 +22,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 from rq import SimpleWorker, Worker, worker_registration
 from rq.exceptions import AbandonedJobError
+from rq.executions import Execution
 from rq.job import Job, JobStatus
 from rq.queue import Queue
+from rq.utils import as_text
 from rq.worker import WorkerStatus
 from rq.worker.base import BaseWorker
 
@@ -70,10 +72,6 @@ REDIS_RETRIES = 25
 REDIS_BACKOFF = ExponentialBackoff(cap=5, base=0.25)
 #: Seconds the scheduler process has to release its locks and exit when the worker stops, before it is killed.
 SCHEDULER_STOP_SECONDS = 5
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class ForeignJobError(Exception):
@@ -213,8 +211,9 @@ class ClaimingWorker(BaseWorker):
         job of the queue (a registry holds at most one entry per worker)."""
         registry = queue.started_job_registry
         for entry in cast(list[bytes], self.connection.zrange(registry.key, 0, -1)):
-            composite = _text(entry)
-            if _text(self.connection.hget(f"rq:execution:{composite}", "worker_name") or b"") != self.name:
+            composite = as_text(entry)
+            execution = Execution.from_composite_key(composite, self.connection)
+            if as_text(cast(bytes | None, self.connection.hget(execution.key, "worker_name")) or b"") != self.name:
                 continue
             self.connection.zadd(registry.key, {entry: 0}, xx=True)
             log.warning("job %s is still recorded as running on worker %s, which has ended it: its end was lost "
