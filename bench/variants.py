@@ -50,17 +50,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.arena import duplicate, policies
 from service.arena.advice import Advice
-from service.arena.cli import figures, table
-from service.arena.duplicate import Arena
+from service.arena.cli import check_head_to_head, deterministic_policy, head_to_head, head_to_head_arguments, table
 from service.replay.decisions import SeatView
 from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
 from service.rules.chan import scoring as chan_scoring
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
-from service.rules.registry import get_ruleset
 
 ENV = "ARENA_VARIANT"
 NAME = "variant"
@@ -259,8 +256,7 @@ def register() -> None:
     if not spec:
         return
     kind, weight = parse(spec)
-    policies.POLICIES[NAME] = lambda seating: Variant(kind, weight)
-    policies.DETERMINISTIC = duplicate.DETERMINISTIC = policies.DETERMINISTIC | {NAME}
+    deterministic_policy(NAME, lambda seating: Variant(kind, weight))
 
 
 register()  # in a worker process too: a spawned worker imports this file again, with the parent's environment
@@ -268,28 +264,18 @@ register()  # in a worker process too: a spawned worker imports this file again,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", required=True)
     parser.add_argument("--variant", required=True, help="NAME[:WEIGHT] (the module docstring lists them)")
-    parser.add_argument("--against", default="advice", help="the policy of the other two seats")
-    parser.add_argument("--deals", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=6001)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    head_to_head_arguments(parser)
     args = parser.parse_args()
     try:
         parse(args.variant)
-        policies.check_names([args.against], 1)
+        check_head_to_head(args)
     except ValueError as error:
         print(f"variants: {error}", file=sys.stderr)
         return 2
-    if args.deals < 1 or args.jobs < 1:
-        print("variants: --deals and --jobs must be at least 1", file=sys.stderr)
-        return 2
     os.environ[ENV] = args.variant
     register()
-    rs = get_ruleset(args.ruleset)
-    arena = Arena(rs.id, (NAME, args.against, NAME, args.against), args.seed, {})
-    report = figures(arena, args.deals, args.jobs)
+    report = head_to_head(NAME, args)
     report["variant"] = args.variant
     print(json.dumps(report, indent=2) if args.json else f"variant {args.variant}\n{table(report)}")
     return 0

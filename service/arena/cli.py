@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
+from . import duplicate, policies
 from .bots import DEFAULT_TIMEOUT, BotError, close_all
 from .duplicate import SEATS, Arena, play_deals
 from .policies import POLICIES, check_names
-from .seating import DEFAULT_SAMPLES, MAX_BUDGET
+from .seating import DEFAULT_SAMPLES, MAX_BUDGET, Seating
 from .stats import summary
 
 MEASURES = {"settlement": "the seat's settlement delta per round (points; negative when it pays)",
@@ -150,3 +152,34 @@ def _span(interval: dict[str, Any]) -> str:
     if interval["low"] is None:
         return "-"
     return f"[{interval['low']:+.4f}, {interval['high']:+.4f}]"
+
+
+def deterministic_policy(name: str, make: Callable[[Seating], Any]) -> None:
+    """Register `make` as arena policy `name`, deterministic (its rotations that repeat are played once): how a
+    bench harness adds the policy it measures (bench/variants.py, bench/ceilings.py)."""
+    POLICIES[name] = make
+    policies.DETERMINISTIC = duplicate.DETERMINISTIC = policies.DETERMINISTIC | {name}
+
+
+def head_to_head_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a bench harness that plays one policy head to head (`head_to_head`)."""
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--against", default="advice", help="the policy of the other two seats")
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=6001)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+
+
+def check_head_to_head(args: argparse.Namespace) -> None:
+    """ValueError naming what is wrong with `head_to_head_arguments`."""
+    check_names([args.against], 1)
+    if args.deals < 1 or args.jobs < 1:
+        raise ValueError("--deals and --jobs must be at least 1")
+
+
+def head_to_head(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The figures of policy `name` in two seats against `args.against` in the other two (`name, B, name, B`) on
+    the duplicate deals of `args.seed`."""
+    rs = get_ruleset(args.ruleset)
+    return figures(Arena(rs.id, (name, args.against, name, args.against), args.seed, {}), args.deals, args.jobs)
