@@ -261,15 +261,19 @@ def test_the_variant_harness_refuses_an_unknown_variant_naming_it(variant, named
     assert named in run.stderr
 
 
-def _variants() -> Any:
-    """bench/variants.py as a module (bench/ is no package), loaded afresh: its globals start unset."""
+def _bench_module(name: str) -> Any:
+    """bench/NAME.py as a module (bench/ is no package), loaded afresh: its globals start unset."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("variants_under_test", ROOT / "bench" / "variants.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
-    variants = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(variants)
-    return variants
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _variants() -> Any:
+    return _bench_module("variants")
 
 
 def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
@@ -309,3 +313,122 @@ def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_rep
     assert hand(dead)[0] == 1 and hand(live) == variants.SHIPPED_HAND(live)
     assert hand(near) == variants.SHIPPED_HAND(near)
     assert sorted([dead, live, near], key=rank) == [live, near, dead]
+
+
+def test_the_ceiling_harness_plays_its_policy_and_names_it():
+    """bench/ceilings.py (docs/advice.md#ceilings) plays its policy in two seats against the advice and says which."""
+    report = printed_json("ceilings.py", ["--ruleset", "cardavia-chan", "--policy", "passes", "--deals", "2"])
+    assert report["ceiling"] == {"policy": "passes", "scope": "tie"}
+    assert [p["policy"] for p in report["per_policy"]] == ["ceiling", "advice"]
+    assert report["per_policy"][0]["rounds"] == 2 * 4 * 2  # deals x rotations x its seats
+
+
+def test_the_ceiling_harness_refuses_an_unknown_opponent_naming_it():
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "ceilings.py"), "--ruleset", "bga-taiwan",
+                          "--policy", "stock", "--against", "bolder"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert run.returncode == 2
+    assert "bolder" in run.stderr
+
+
+def _chan_round(index: int) -> Any:
+    """A Chắn round driver on deal `index` of the arena's seed 6001, not played."""
+    from service.arena.duplicate import Arena, dealt
+    from service.replay.simulate_chan import ChanRound
+    from service.rules.registry import get_ruleset
+
+    return ChanRound(get_ruleset("cardavia-chan"), None, dealt(Arena("cardavia-chan", ("advice",) * 4, 6001, {}),
+                                                               index), [])
+
+
+def test_the_next_hand_ceiling_counts_who_may_take_a_chan_discard_by_the_capture_rules():
+    """Only the next seat captures a discard (docs/rules.md#chan-turn), a Chíu aside (#chan-chiu). A face the next
+    seat holds one card of can be captured into a Chắn (#chan-pairs); a face of whose value he holds no card, and of
+    which no seat holds three, nobody can take."""
+    from service.rules.chan.cards import CHI_CHI, N_FACES
+
+    ceilings = _bench_module("ceilings")
+    checked = {"single": 0, "none": 0}
+    for index in range(6):
+        driver = _chan_round(index)
+        nxt = driver.counts[(driver.dealer + 1) % 4]
+        for face in range(N_FACES):
+            mates = [face] if face == CHI_CHI else list(range(face // 3 * 3, face // 3 * 3 + 3))
+            triples = any(driver.counts[s][face] == 3 for s in range(4) if s != driver.dealer)
+            if nxt[face] == 1 and not triples:
+                assert ceilings.takers(driver, driver.dealer, face) == 1, (index, face)
+                checked["single"] += 1
+            elif not any(nxt[m] for m in mates) and not triples:
+                assert ceilings.takers(driver, driver.dealer, face) == 0, (index, face)
+                checked["none"] += 1
+    assert checked["single"] and checked["none"]
+
+
+def test_the_stock_ceiling_counts_the_stock_cards_before_the_first_one_a_hand_wants():
+    from service.rules.analysis import DiscardOption, Wait
+    from service.rules.chan.cards import CODE_INDEX
+
+    ceilings = _bench_module("ceilings")
+    driver = _chan_round(0)
+    third = CODE_INDEX[driver.stock[2]]
+    earlier = {CODE_INDEX[c] for c in driver.stock[:2]}
+    improving = DiscardOption(card=0, distance=1, waits=(), improving=((third, 1),), improving_unseen=1,
+                              expected_gain=0.0)
+    waiting = DiscardOption(card=0, distance=0, waits=(Wait(third, 1, ("stock",), 2, 6),), improving=(),
+                            improving_unseen=0, expected_gain=0.1)
+    assert third not in earlier  # the deal: 2c, 9c, then 4m
+    assert ceilings.soonest(driver, improving, {}) == 2
+    assert ceilings.soonest(driver, waiting, {}) == 2
+    driver.drawn = 3  # once it is turned up, a hand wanting only it waits past the stock's end (or a later copy)
+    later = [i for i, c in enumerate(driver.stock[3:]) if CODE_INDEX[c] == third]
+    assert ceilings.soonest(driver, improving, {}) == (later[0] if later else len(driver.stock) - 3)
+
+
+def test_the_public_chan_ceiling_reads_a_pass_as_no_single_of_that_face():
+    """A seat offered a card it had the right to capture (the next seat on a discard, docs/rules.md#chan-turn) that
+    lets it pass holds no single of it, for good: a Chắn hand only loses cards. The card on offer now, and a face
+    rule 4 bars him from capturing anyway, say nothing."""
+    from dataclasses import replace
+
+    from service.rules.chan.cards import CODE_INDEX
+
+    ceilings = _bench_module("ceilings")
+    driver = _chan_round(0)
+    driver.events = [{"seat": 0, "type": "discard", "card": "5s"}, {"seat": 1, "type": "draw", "card": "7m"},
+                     {"seat": 1, "type": "capture", "meld": "chan", "cards": ["7m", "7m"]},
+                     {"seat": 1, "type": "discard", "card": "2c"}, {"seat": 2, "type": "draw", "card": "9c"}]
+    assert ceilings.chan_passed(driver, 1, {}) == {CODE_INDEX["5s"]}  # he captured 7m
+    # the next seat on seat 1's stock card let 7m go; 9c, turned up at his own gate, is still on offer
+    assert ceilings.chan_passed(driver, 2, {}) == {CODE_INDEX["7m"], CODE_INDEX["2c"]}
+    assert ceilings.chan_passed(driver, 0, {}) == set()  # never offered a card he could capture
+    driver.history[1] = replace(driver.history[1], discarded=frozenset({CODE_INDEX["5s"]}))
+    assert ceilings.chan_passed(driver, 1, {}) == set()
+
+
+def test_the_public_four_color_ceiling_reads_a_card_let_go_without_hu_as_safe_until_the_seat_claims():
+    """A hu is claimed by any player but the discarder (docs/rules.md#fc-claims): a seat that let a card go by
+    holds no winning wait on it until its hand changes, by its next claim."""
+    from service.arena.duplicate import Arena, dealt
+    from service.replay.simulate_fourcolor import FourColorRound
+    from service.rules.registry import get_ruleset
+
+    ceilings = _bench_module("ceilings")
+    rs = get_ruleset("bga-taiwan")
+    driver = FourColorRound(rs, None, dealt(Arena("bga-taiwan", ("advice",) * 4, 6001, {}), 0), [None] * 4)
+    first, second = driver.stock[0], driver.stock[1]
+    driver.events = [{"seat": 0, "type": "discard", "card": first}, {"seat": 1, "type": "draw", "card": second},
+                     {"seat": 2, "type": "claim", "meld": "triple", "cards": [second] * 3}]
+    memo: dict[str, int] = {}
+    a, b = ceilings.index_of(driver, first, memo), ceilings.index_of(driver, second, memo)
+    safe = ceilings.fc_safe(driver, memo)
+    assert safe[0] == {b} and safe[1] == safe[3] == {a, b} and safe[2] == set()
+
+
+def test_the_ceiling_harness_refuses_an_unknown_policy_or_scope():
+    ceilings = _bench_module("ceilings")
+    assert ceilings.parse("stock") == ("stock", "tie")
+    assert ceilings.parse("passes:distance") == ("passes", "distance")
+    with pytest.raises(ValueError, match="'psychic'"):
+        ceilings.parse("psychic")
+    with pytest.raises(ValueError, match="'wide'"):
+        ceilings.parse("stock:wide")
