@@ -17,9 +17,10 @@ may differ). Its claims are the advice's. Policies:
   (a waiting hand its waits, else its improving cards).
 - `passes` (public): what the play shows of the other seats. Chắn: the next seat cannot capture a face it
   discarded or played into a Cạ (rule 4) nor, as its concealed hand only ever loses cards, one it let pass when it
-  had the right to capture it (it holds no single of that face); the discard it can be seen not to take first, then
-  the advice's order. Four Color Cards: a seat that let a card go by without a hu since its last claim does not
-  win on it now (its hand is the same); the discard the fewest other seats may win on, so seen, first.
+  had the right to capture it (it holds no single of that face, or its one single is that face and a capture
+  would leave it no discard, rule 7: either way it cannot take that face); the discard it can be seen not to take
+  first, then the advice's order. Four Color Cards: a seat that let a card go by without a hu since its last claim
+  does not win on it now (its hand is the same); the discard the fewest other seats may win on, so seen, first.
 
 A policy reads the round being played from its driver (every family's `round`, watched from here); the arena's
 own policies never do. The spec reaches the worker processes (`--jobs`, spawned: each imports this file again) in
@@ -110,9 +111,10 @@ def soonest(driver: Any, option: DiscardOption, memo: dict[str, int]) -> int:
 
 
 def chan_passed(driver: Any, seat: int, memo: dict[str, int]) -> set[int]:
-    """The faces `seat` is seen to hold no single of: offered to it with the right to capture them (the next seat on
-    a discard; the drawer and the next seat on a stock card) and let pass, rule 4 not barring the capture. The
-    card on offer now is not yet passed."""
+    """The faces `seat` is seen unable to capture: offered to it with the right to capture them (the next seat on a
+    discard; the drawer and the next seat on a stock card) and let pass, rule 4 not barring the capture. It holds no
+    single of such a face, or waits on it (a capture would leave it no discard, rule 7); its hand only loses cards,
+    so this lasts the round. The card on offer now is not yet passed."""
     found: set[int] = set()
     offer: tuple[int, set[int]] | None = None
     took: set[int] = set()

@@ -384,9 +384,9 @@ def test_the_stock_ceiling_counts_the_stock_cards_before_the_first_one_a_hand_wa
     assert ceilings.soonest(driver, improving, {}) == (later[0] if later else len(driver.stock) - 3)
 
 
-def test_the_public_chan_ceiling_reads_a_pass_as_no_single_of_that_face():
+def test_the_public_chan_ceiling_reads_a_pass_as_a_face_the_seat_cannot_capture():
     """A seat offered a card it had the right to capture (the next seat on a discard, docs/rules.md#chan-turn) that
-    lets it pass holds no single of it, for good: a Chắn hand only loses cards. The card on offer now, and a face
+    lets it pass cannot capture that face, for good: a Chắn hand only loses cards. The card on offer now, and a face
     rule 4 bars him from capturing anyway, say nothing."""
     from dataclasses import replace
 
