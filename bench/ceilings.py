@@ -43,10 +43,8 @@ from service.arena.seat import analyse
 from service.replay import families
 from service.replay.decisions import SeatView
 from service.rules import analysis
-from service.rules.analysis import DiscardOption
+from service.rules.analysis import DiscardOption, paying_of
 from service.rules.chan.cards import CODE_INDEX
-from service.rules.chan.hand import ChanHand
-from service.rules.fourcolor.hand import FourColorHand
 
 ENV = "ARENA_CEILING"
 NAME = "ceiling"
@@ -73,7 +71,7 @@ def watch() -> None:
 
 
 def is_chan(driver: Any) -> bool:
-    return hasattr(driver, "history")
+    return bool(driver.rs.family == "chan")
 
 
 def index_of(driver: Any, card_code: str, memo: dict[str, int]) -> int:
@@ -91,14 +89,10 @@ def takers(driver: Any, seat: int, card: int) -> int:
         if s == seat:
             continue
         if is_chan(driver):
-            role = "next" if s == (seat + 1) % driver.seats else "other"
-            chan = ChanHand(tuple(driver.counts[s]), tuple(driver.exposed[s]), card)
-            claims = driver.rs.legal_claims(chan, role, driver.options, "discard", driver.history[s])
-            found += any(c.kind == "win" or c.discards for c in claims)
+            role = driver.role(s, "discard", seat, (seat + 1) % driver.seats)
+            found += bool(driver.offered(s, card, "discard", role))
         else:
-            hand = FourColorHand(driver.hands[s], tuple(driver.exposed[s]), card)
-            legal, _ = driver.rs.legal_claims(hand, driver.role(s, "discard", seat), driver.options)
-            found += bool(legal)
+            found += bool(driver.offered(s, card, driver.role(s, "discard", seat))[0])
     return found
 
 
@@ -154,8 +148,7 @@ def fc_safe(driver: Any, memo: dict[str, int]) -> list[set[int]]:
 
 def level(option: DiscardOption, scope: str) -> tuple[float, ...]:
     """What `scope` compares of a discard's place in the advice's order."""
-    key = analysis.hand_key(option)
-    return key if scope == "tie" else (key[0], key[3])
+    return analysis.hand_key(option) if scope == "tie" else (paying_of(option), option.distance)
 
 
 class Ceiling(Advice):
@@ -173,8 +166,7 @@ class Ceiling(Advice):
         group = [o for o in options if level(o, self.scope) == top]
         if len(group) == 1:
             return options[0].card if planned is None else planned
-        knows = self.knowledge(view)
-        return min(group, key=lambda o: (knows(o), analysis.rank_key(o), options.index(o))).card
+        return min(group, key=self.knowledge(view)).card  # the first of equals: the advice's order among them
 
     def knowledge(self, view: SeatView) -> Callable[[DiscardOption], float]:
         driver = CURRENT[0]

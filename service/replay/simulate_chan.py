@@ -96,12 +96,8 @@ class ChanRound(Table):
         answers = []
         for k in range(SEATS):
             seat = (gate + k) % SEATS
-            if self.history[seat].dead_hand:
-                continue
-            hand = ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
             role = self.role(seat, source, gate, to_act)
-            claims = self.rs.legal_claims(hand, role, self.options, source, self.history[seat])
-            legal = [c for c in claims if c.kind == "win" or c.discards]
+            legal = self.offered(seat, card, source, role)
             if not legal:
                 continue
             choice = checked_claim(self.players[seat], self.view(seat, card), card, source, role, legal, False)
@@ -124,6 +120,15 @@ class ChanRound(Table):
                                      "chiu_on_dealt_triple": by_chiu and self.dealt[seat][card] == 3})
             return None
         return self.take(seat, claim, card, source, gate, to_act)
+
+    def offered(self, seat: int, card: int, source: str, role: str) -> list[Any]:
+        """The claims the seat in `role` is offered on public `card`: its legal claims that win or leave it a discard
+        (rule 7); none for a dead hand."""
+        if self.history[seat].dead_hand:
+            return []
+        hand = ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
+        claims = self.rs.legal_claims(hand, role, self.options, source, self.history[seat])
+        return [c for c in claims if c.kind == "win" or c.discards]
 
     def take(self, seat: int, claim: Any, card: int, source: str, gate: int, to_act: int
              ) -> tuple[int, str, int, int] | None:

@@ -81,8 +81,7 @@ class FourColorRound(Table):
         for k in range(self.seats):
             seat = (start + k) % self.seats
             role = self.role(seat, source, origin)
-            legal, must = self.rs.legal_claims(FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card),
-                                               role, self.options)
+            legal, must = self.offered(seat, card, role)
             if not legal:
                 continue
             choice = checked_claim(self.players[seat], self.view(seat, card), card, source, role, legal, must)
@@ -105,6 +104,11 @@ class FourColorRound(Table):
             self.hands[seat].remove(c)
         self.exposed[seat].append(claim.meld)
         return self.discard(seat)
+
+    def offered(self, seat: int, card: int, role: str) -> tuple[list[Any], bool]:
+        """The claims the seat in `role` is offered on public `card`, and whether it must take the card."""
+        return self.rs.legal_claims(FourColorHand(self.hands[seat], tuple(self.exposed[seat]), card), role,
+                                    self.options)
 
     def role(self, seat: int, source: str, origin: int) -> str:
         """Seat role on a public card."""
