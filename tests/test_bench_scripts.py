@@ -272,16 +272,12 @@ def _bench_module(name: str) -> Any:
     return module
 
 
-def _variants() -> Any:
-    return _bench_module("variants")
-
-
 def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
     """`bonus:W` (Chắn): a full Tôm set (3m 3c 7c, docs/rules.md#chan-tom) or Lèo set (8s 9m CC) kept counts W, the
     best unfinished set of each kind one per distinct card; outside a Chắn discard it counts nothing."""
     from service.rules.chan.cards import CODE_INDEX
 
-    variants = _variants()
+    variants = _bench_module("variants")
     held = [0] * 25
     for face in ("3m", "3m", "3c", "7c", "8s", "9m", "2s"):
         held[CODE_INDEX[face]] += 1
@@ -299,7 +295,7 @@ def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_rep
     after such a hand with cards that lower it; a wait with an unseen copy, or a hand not waiting, keeps its key."""
     from service.rules.analysis import DiscardOption, Wait
 
-    variants = _variants()
+    variants = _bench_module("variants")
     rank, hand = variants.keys("live", 0)
 
     def option(distance: int, waits: tuple[Wait, ...], improving_unseen: int = 0) -> DiscardOption:
