@@ -29,10 +29,10 @@ rule-sets' rates were tuned
 (docs/advice.md, "Shaped deals"). Every kind is also given minus the true hands with the stock reshuffled, a paired
 difference free of most of the round's luck.
 
-Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: decisions of
-one round are correlated, so the interval is somewhat too narrow), and whether the mean prediction lies inside
-that interval or within 10% of the value range (the mean prediction of the top decile minus that of the bottom
-one).
+Each decile: its decisions, mean prediction, realised mean with a 95% normal interval (value model: clustered by
+round, since the decisions of one round share its settlements and are not independent), and whether the mean
+prediction lies inside that interval or within 10% of the value range (the mean prediction of the top decile
+minus that of the bottom one).
 
     .venv/bin/python bench/calibration.py [--ruleset R ...] [--decisions N] [--seed S] [--json]
     .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
@@ -80,24 +80,37 @@ Z = 1.96
 TOLERANCE = 0.10
 
 
-def deciles(pairs: list[tuple[float, float]], groups: int = DECILES) -> list[dict[str, Any]]:
+def deciles(pairs: list[tuple[float, float]], groups: int = DECILES,
+            rounds: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """(prediction, realised) pairs sorted by prediction and cut into `groups` groups of (nearly) equal size:
     each group's size, mean prediction, realised mean and its 95% interval, and whether it is calibrated. Fewer
-    pairs than groups give one group per pair; none give no group."""
-    ordered = sorted(pairs, key=lambda p: p[0])
-    n = len(ordered)
+    pairs than groups give one group per pair; none give no group.
+
+    `rounds` names the round each pair came from. The decisions of one round share its settlement (a seat's
+    decisions all carry the same target), so they are not independent: the interval is then clustered by round
+    (the variance of the mean is the sum over rounds of the squared sum of that round's deviations, over n^2,
+    times G / (G - 1) for G rounds). Without `rounds` every pair is its own round, which is the usual normal
+    interval (the sample standard deviation over sqrt(n))."""
+    order = sorted(range(len(pairs)), key=lambda i: pairs[i][0])
+    n = len(order)
     groups = min(groups, n)
     if not groups:
         return []
     cuts = [round(i * n / groups) for i in range(groups + 1)]
     rows = []
     for low, high in zip(cuts, cuts[1:]):
-        part = ordered[low:high]
-        predicted = statistics.fmean(p for p, _ in part)
-        realised = [r for _, r in part]
-        mean = statistics.fmean(realised)
-        half = Z * statistics.stdev(realised) / len(realised) ** 0.5 if len(realised) > 1 else 0.0
-        rows.append({"decisions": len(part), "predicted": predicted, "realised": mean,
+        part = order[low:high]
+        predicted = statistics.fmean(pairs[i][0] for i in part)
+        mean = statistics.fmean(pairs[i][1] for i in part)
+        deviations: dict[int, float] = {}
+        for i in part:
+            key = rounds[i] if rounds is not None else i
+            deviations[key] = deviations.get(key, 0.0) + pairs[i][1] - mean
+        clusters = len(deviations)
+        variance = (sum(d * d for d in deviations.values()) / len(part) ** 2 * clusters / (clusters - 1)
+                    if clusters > 1 else 0.0)
+        half = Z * variance ** 0.5
+        rows.append({"decisions": len(part), "rounds": clusters, "predicted": predicted, "realised": mean,
                      "low": mean - half, "high": mean + half})
     span = rows[-1]["predicted"] - rows[0]["predicted"]
     for row in rows:
@@ -107,16 +120,19 @@ def deciles(pairs: list[tuple[float, float]], groups: int = DECILES) -> list[dic
     return rows
 
 
-def pairs_of(ruleset: str, decisions: int, seed: int) -> tuple[list[tuple[float, float]], int]:
-    """(prediction, realised) of at least `decisions` decisions of advice rounds of `seed`; the rounds played."""
+def pairs_of(ruleset: str, decisions: int, seed: int) -> tuple[list[tuple[float, float]], list[int]]:
+    """(prediction, realised) of at least `decisions` decisions of advice rounds of `seed`, and the round (deal)
+    each came from."""
     model = load_model(ruleset)
     found = Decisions()
+    rounds: list[int] = []
     deal = 0
     while len(found.targets) < decisions:
         play_recorded(ruleset, seed, deal, found)
+        rounds += [deal] * (len(found.targets) - len(rounds))
         deal += 1
     predicted = [model.score(b, row) for b, row in zip(found.buckets, found.rows)]
-    return list(zip(predicted, found.targets)), found.rounds
+    return list(zip(predicted, found.targets)), rounds
 
 
 class Watched(Advice):
@@ -412,8 +428,9 @@ def main() -> int:
                       f"{cost['skipped']} drawn decisions no search takes",
                       end="\n\n")
             continue
-        pairs, rounds = pairs_of(ruleset, args.decisions or 20000, args.seed)
-        rows = deciles(pairs)
+        pairs, played = pairs_of(ruleset, args.decisions or 20000, args.seed)
+        rows = deciles(pairs, rounds=played)
+        rounds = played[-1] + 1 if played else 0  # deals 0 .. the last one played
         out[ruleset] = {"seed": args.seed, "rounds": rounds, "decisions": len(pairs),
                         "model": load_model(ruleset).version, "deciles": rows}
         if not args.json:

@@ -111,6 +111,18 @@ def test_deciles_of_a_hand_made_table():
     assert rows[-1]["inside"]
 
 
+def test_decisions_of_one_round_widen_the_interval():
+    """One group of four: two rounds, each of two decisions sharing a target (0, 0 and 2, 2). Clustered by round,
+    the deviations sum to -2 and +2 per round: variance (4 + 4) / 16 * 2 / 1 = 1, half-width 1.96. Counted as four
+    independent decisions: stdev sqrt(4 / 3) over sqrt(4), half-width 1.96 * 0.577."""
+    pairs = [(0.0, 0.0), (0.0, 0.0), (0.0, 2.0), (0.0, 2.0)]
+    clustered, = deciles(pairs, groups=1, rounds=[0, 0, 1, 1])
+    independent, = deciles(pairs, groups=1)
+    assert clustered["rounds"] == 2 and independent["rounds"] == 4
+    assert clustered["high"] - clustered["realised"] == pytest.approx(1.96)
+    assert independent["high"] - independent["realised"] == pytest.approx(1.96 * (4 / 3) ** 0.5 / 2)
+
+
 def test_a_miscalibrated_decile_is_flagged():
     """Realised far from predicted, no spread: neither inside nor within 10% of the range (0..9: 0.9)."""
     pairs = [(float(p), float(p)) for p in range(10)]
