@@ -5,7 +5,10 @@ Every seat of every round plays the advice (`value.Chooser`); each discard and e
 not a win is recorded with the features of the option played, and its target is the seat's realised settlement of
 that round in the objective's unit (its delta; 1 for a win, 0 otherwise where nobody pays). The weights of each
 distance are the least-squares fit of its decisions, shrunk towards the fit of all decisions (ridge, `SHRINK`), so
-a distance with few decisions borrows from the rest. numpy is imported here only (the `learn` extra).
+a distance with few decisions borrows from the rest. Then the calibration map (`calibrate`): the decisions cut by
+their linear score into `BINS` groups of equal size, each group's mean score and mean target a knot, neighbours
+pooled until the targets rise strictly (pool adjacent violators), so that the map bends the scores onto what the
+seats realised without ever reordering two options. numpy is imported here only (the `learn` extra).
 
 Training deals are those of `--seed` (default 1); the arena judges on seeds 7001 and up, which training never uses.
 """
@@ -13,7 +16,9 @@ Training deals are those of `--seed` (default 1); the arena judges on seeds 7001
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -26,12 +31,16 @@ from typing import Any
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
-from ..rules.value import DISTANCES, FEATURES, FORMAT, bucket, features, model_path
+from ..rules.value import DISTANCES, FEATURES, FORMAT, ValueModel, bucket, features, model_path
 from .duplicate import SEATS, Arena, play_with, seat_results
 from .value import Chooser, ValueTiebreak
 
 #: Ridge strength pulling each distance's weights towards the weights of every decision.
 SHRINK = 50.0
+#: Groups of equal size the calibration map is fitted on (before pooling).
+BINS = 20
+#: Deals a training process plays at a time (`--jobs`): the progress bar moves by this many.
+CHUNK = 50
 TRAIN_SEED = 1
 #: An exploring seat plays a random one of the advice's first `TOP` options.
 TOP = 3
@@ -90,13 +99,11 @@ def play_recorded(ruleset: str, seed: int, deal: int, into: Decisions, players: 
     into.rounds += 1
 
 
-def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0, policy: str = "advice") -> Decisions:
-    """Every decision of `deals` rounds of `seed`, every seat playing `policy` (`value-tiebreak`: with the shipped
-    model) or exploring with probability `explore` (a progress bar on a terminal)."""
-    from tqdm import tqdm
-
+def play_deals(task: tuple[str, int, int, int, float, str]) -> Decisions:
+    """Every decision of deals `low` to `high` (excluded) of `seed`, as `collect` plays them."""
+    ruleset, seed, low, high, explore, policy = task
     found = Decisions()
-    for deal in tqdm(range(deals), unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()):
+    for deal in range(low, high):
         if policy == "value-tiebreak":
             play_recorded(ruleset, seed, deal, found, lambda record: ValueTiebreak(record=record))
         elif explore > 0:
@@ -104,6 +111,26 @@ def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0, policy: s
             play_recorded(ruleset, seed, deal, found, lambda record, rng=rng: Explorer(record, explore, rng))
         else:
             play_recorded(ruleset, seed, deal, found)
+    return found
+
+
+def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0, policy: str = "advice",
+            jobs: int = 1) -> Decisions:
+    """Every decision of `deals` rounds of `seed`, every seat playing `policy` (`value-tiebreak`: with the shipped
+    model) or exploring with probability `explore` (a progress bar on a terminal). `jobs` processes play `CHUNK`
+    deals at a time; the chunks are joined in deal order, so the decisions are the same whatever `jobs` is."""
+    from tqdm import tqdm
+
+    tasks = [(ruleset, seed, low, min(low + CHUNK, deals), explore, policy) for low in range(0, deals, CHUNK)]
+    found = Decisions()
+    with tqdm(total=deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()) as bar, \
+            (multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
+        for part in (pool.imap(play_deals, tasks) if pool is not None else map(play_deals, tasks)):
+            found.buckets += part.buckets
+            found.rows += part.rows
+            found.targets += part.targets
+            found.rounds += part.rounds
+            bar.update(part.rounds)
     return found
 
 
@@ -125,10 +152,32 @@ def fit(data: Decisions) -> list[list[float]]:
     return out
 
 
+def calibrate(scores: Sequence[float], targets: Sequence[float], bins: int = BINS) -> list[list[float]]:
+    """The calibration map's knots: the decisions sorted by linear score and cut into `bins` groups of (nearly)
+    equal size, each group a knot (mean score, mean target); then neighbouring knots pooled, weighted by their
+    decisions, until the targets rise strictly (pool adjacent violators: the least-squares non-decreasing fit of
+    the groups, its ties pooled too). The pooled scores rise strictly as well, each block lying above the one
+    before. O(n log n) for n decisions."""
+    ordered = sorted(zip(scores, targets), key=lambda pair: pair[0])
+    n = len(ordered)
+    cuts = sorted({round(i * n / bins) for i in range(min(bins, n) + 1)})
+    blocks: list[list[float]] = []  # [sum of scores, sum of targets, decisions]
+    for low, high in zip(cuts, cuts[1:]):
+        blocks.append([sum(s for s, _ in ordered[low:high]), sum(t for _, t in ordered[low:high]), high - low])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            last = blocks.pop()
+            blocks[-1] = [a + b for a, b in zip(blocks[-1], last)]
+    knots = [[round(s / k, 6), round(t / k, 6)] for s, t, k in blocks]
+    # rounding may tie two close knots: keep the map strictly increasing
+    return [knot for i, knot in enumerate(knots) if i == 0 or (knot[0] > knots[i - 1][0] and knot[1] > knots[i - 1][1])]
+
+
 def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float,
              explore: float = 0.0, policy: str = "advice") -> dict[str, Any]:
-    """The model file's JSON document: weights, provenance and a summary of the data."""
+    """The model file's JSON document: weights, calibration map, provenance and a summary of the data."""
     weights = fit(data)
+    linear = ValueModel(ruleset, "", "", tuple(tuple(row) for row in weights), {})
+    knots = calibrate([linear.linear(b, row) for b, row in zip(data.buckets, data.rows)], data.targets)
     objective = get_ruleset(ruleset).objective(get_ruleset(ruleset).resolve_options({}))
     per = [sum(1 for b in data.buckets if b == d) for d in range(DISTANCES)]
     return {
@@ -136,6 +185,9 @@ def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: floa
         "objective": objective, "options": {}, "features": list(FEATURES),
         "distances": "weights[d] for distance d; the last row for that distance and more",
         "weights": weights,
+        "calibration": {"about": "value = the map through these knots (linear score, mean realised) of the linear "
+                                 "score: linear between knots, slope 1 beyond the first and the last",
+                        "bins": BINS, "knots": knots},
         "training": {"command": f"python -m service learn --ruleset {ruleset} --deals {deals} --seed {seed}"
                                 + (f" --explore {explore}" if explore else "")
                                 + (f" --policy {policy}" if policy != "advice" else ""),
@@ -160,6 +212,7 @@ def add_parser(sub: Any) -> None:
                        help="chance that a seat plays a random one of the advice's first options (default 0)")
     learn.add_argument("--policy", choices=("advice", "value-tiebreak"), default="advice",
                        help="what every seat plays (value-tiebreak: with the shipped model)")
+    learn.add_argument("--jobs", type=int, default=1, help="processes playing side by side (the same model)")
     learn.add_argument("--out", default=None, help="model file to write (default: the shipped one)")
 
 
@@ -169,13 +222,15 @@ def run(args: argparse.Namespace) -> int:
         ruleset = get_ruleset(args.ruleset).id
         if args.deals < 1:
             raise ValueError("--deals must be at least 1")
+        if args.jobs < 1:
+            raise ValueError("--jobs must be at least 1")
         if not 0 <= args.explore <= 1:
             raise ValueError("--explore must lie in [0, 1]")
     except (ValueError, DomainError) as error:
         print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
     started = time.monotonic()
-    data = collect(ruleset, args.deals, args.seed, args.explore, args.policy)
+    data = collect(ruleset, args.deals, args.seed, args.explore, args.policy, args.jobs)
     found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started, args.explore, args.policy)
     path = Path(args.out) if args.out else model_path(ruleset)
     path.parent.mkdir(parents=True, exist_ok=True)

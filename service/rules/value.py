@@ -14,14 +14,20 @@ microseconds. With U the unseen cards the option is counted on (`unseen_total`) 
 - `expected_gain_stage`, `wait_share_stage`: the two shares times `stage` (more cards left, more draws at them);
 - `card_unseen`: unseen copies of the discarded card (a claim: of its follow-up discard; pass: 0).
 
-Model (`ValueModel`): piecewise linear, one weight vector per distance (0, 1, 2, and 3 for 3 or more), read from
-the rule-set's JSON file shipped in service/rules/models/. A win option is worth what it settles (`win_value`).
+Model (`ValueModel`): piecewise linear, one weight vector per distance (0, 1, 2, and 3 for 3 or more), then one
+calibration map over every distance (`calibrated`): a strictly increasing piecewise-linear function through knots
+(linear score, mean realised), fitted when the model is trained, which bends the linear scores where the realised
+settlement is not linear in them (the best hands are worth more than a straight line says). Being strictly
+increasing, the map never reorders two options. Read from the rule-set's JSON file shipped in
+service/rules/models/. A win option is worth what it settles (`win_value`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -35,7 +41,7 @@ FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", 
 #: Distances with their own weights; the last stands for itself and every greater distance.
 DISTANCES = 4
 MODELS = Path(__file__).resolve().parent / "models"
-FORMAT = 1
+FORMAT = 2  # 2: a calibration map after the linear scores
 TRAINED_SEATS = 4  # the arena plays four seats: a model speaks of that table only
 #: The unit a value is counted in (and a loss priced in values), by the objective it estimates.
 UNITS = {"expected_settlement": "points", "win_probability": "wins"}
@@ -69,13 +75,16 @@ def bucket(distance: int) -> int:
 
 @dataclass(frozen=True)
 class ValueModel:
-    """One rule-set's fitted weights (`weights[bucket(distance)]`, `FEATURES` order) and where they came from."""
+    """One rule-set's fitted weights (`weights[bucket(distance)]`, `FEATURES` order), its calibration map (`knots`:
+    (linear score, value) pairs, both strictly increasing; none: the linear score itself) and where they came
+    from."""
 
     ruleset: str
     version: str
     objective: str  # "expected_settlement" or "win_probability": the unit of every value
     weights: tuple[tuple[float, ...], ...]
     meta: dict[str, Any]
+    knots: tuple[tuple[float, float], ...] = ()
 
     def value(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float:
         """The expected settlement of the seat after `option` (a win: what it settles, `win_value`)."""
@@ -84,7 +93,11 @@ class ValueModel:
         return self.score(bucket(option.distance), features(option, unseen_total))
 
     def score(self, where: int, row: tuple[float, ...]) -> float:
-        """The value of a feature vector `row` of distance bucket `where`."""
+        """The value of a feature vector `row` of distance bucket `where`: its linear score, calibrated."""
+        return calibrated(self.knots, self.linear(where, row))
+
+    def linear(self, where: int, row: tuple[float, ...]) -> float:
+        """The linear score of a feature vector `row` of distance bucket `where`, before the calibration map."""
         return sum(w * x for w, x in zip(self.weights[where], row))
 
     def win_value(self, option: ClaimOption) -> float:
@@ -92,6 +105,35 @@ class ValueModel:
         if self.objective != "expected_settlement":
             return 1.0
         return float(option.gain or 0)
+
+
+def calibrated(knots: Sequence[tuple[float, float]], raw: float) -> float:
+    """The map through `knots` at `raw`: linear between the two knots around it; beyond the first or the last knot
+    the linear score's own slope (1) from that knot; no knots: `raw` itself. Strictly increasing, continuous,
+    O(log knots)."""
+    if not knots:
+        return raw
+    if raw <= knots[0][0]:
+        return knots[0][1] + raw - knots[0][0]
+    if raw >= knots[-1][0]:
+        return knots[-1][1] + raw - knots[-1][0]
+    i = bisect_right(knots, raw, key=lambda k: k[0])  # knots[i - 1].x <= raw < knots[i].x
+    (x0, y0), (x1, y1) = knots[i - 1], knots[i]
+    return y0 + (y1 - y0) * (raw - x0) / (x1 - x0)
+
+
+def parse_knots(document: dict[str, Any], ruleset: str) -> tuple[tuple[float, float], ...]:
+    """The calibration map's knots of a model document; ValueError unless at least one pair of finite numbers,
+    strictly increasing in both."""
+    try:
+        knots = tuple((float(x), float(y)) for x, y in document["calibration"]["knots"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"value model of {ruleset!r}: calibration.knots must be [score, value] pairs") from error
+    if not knots or not all(math.isfinite(v) for knot in knots for v in knot):
+        raise ValueError(f"value model of {ruleset!r}: calibration.knots must be finite and not empty")
+    if any(a[0] >= b[0] or a[1] >= b[1] for a, b in zip(knots, knots[1:])):
+        raise ValueError(f"value model of {ruleset!r}: calibration.knots must rise strictly in both numbers")
+    return knots
 
 
 def parse(document: dict[str, Any], ruleset: str) -> ValueModel:
@@ -105,8 +147,9 @@ def parse(document: dict[str, Any], ruleset: str) -> ValueModel:
         raise ValueError(f"value model of {ruleset!r}: {DISTANCES} rows of {len(FEATURES)} weights expected")
     if document.get("objective") not in ("expected_settlement", "win_probability"):
         raise ValueError(f"value model of {ruleset!r}: unknown objective {document.get('objective')!r}")
-    meta = {k: v for k, v in document.items() if k not in ("weights", "features")}
-    return ValueModel(ruleset, str(document["version"]), str(document["objective"]), weights, meta)
+    knots = parse_knots(document, ruleset)
+    meta = {k: v for k, v in document.items() if k not in ("weights", "features", "calibration")}
+    return ValueModel(ruleset, str(document["version"]), str(document["objective"]), weights, meta, knots)
 
 
 def model_path(ruleset: str) -> Path:

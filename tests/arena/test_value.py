@@ -10,7 +10,7 @@ import pytest
 from bench.calibration import deciles
 from service.__main__ import main
 from service.arena.duplicate import Arena, play_round
-from service.arena.learn import TOP, Decisions, Explorer, play_recorded
+from service.arena.learn import TOP, Decisions, Explorer, calibrate, play_recorded
 from service.arena.value import Chooser
 from service.rules.value import DISTANCES, FEATURES, parse
 
@@ -26,7 +26,30 @@ def test_a_tiny_training_run_writes_a_valid_model(ruleset, tmp_path, capsys):
     assert len(model.weights) == DISTANCES and all(len(row) == len(FEATURES) for row in model.weights)
     assert document["training"]["command"] == f"python -m service learn --ruleset {ruleset} --deals 3 --seed 5"
     assert document["data"]["rounds"] == 3 and document["data"]["decisions"] == sum(document["data"]["per_distance"])
+    assert model.knots and document["calibration"]["bins"] == 20
     assert "wrote" in capsys.readouterr().out
+
+
+def test_training_on_two_processes_writes_the_same_model(tmp_path):
+    """120 deals are three chunks of 50 or fewer: joined in deal order, two processes fit the very weights and map
+    one does (only the time taken differs)."""
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "120", "--seed", "5", "--out", str(one)]) == 0
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "120", "--seed", "5", "--jobs", "2",
+                 "--out", str(two)]) == 0
+    first, second = (json.loads(path.read_text(encoding="utf-8")) for path in (one, two))
+    assert first["data"]["rounds"] == 120
+    for key in ("weights", "calibration", "data", "version"):
+        assert first[key] == second[key]
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "3", "--jobs", "0"]) == 2
+
+
+def test_the_calibration_knots_by_hand():
+    """Four groups of one: (0, 0), (1, 2), (2, 1), (3, 3). The third falls below the second, so the two are pooled
+    into (1.5, 1.5): the targets then rise strictly, and so do the scores."""
+    assert calibrate([3.0, 0.0, 2.0, 1.0], [3.0, 0.0, 1.0, 2.0], bins=4) == [[0.0, 0.0], [1.5, 1.5], [3.0, 3.0]]
+    # equal targets are pooled too (the map must rise strictly); groups of two: (0.5, 1), (2.5, 1) -> one knot
+    assert calibrate([0.0, 1.0, 2.0, 3.0], [0.0, 2.0, 2.0, 0.0], bins=2) == [[1.5, 1.0]]
 
 
 def test_learn_refuses_wrong_arguments(capsys):

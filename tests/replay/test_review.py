@@ -110,12 +110,13 @@ def test_every_discard_of_a_legal_log_is_rated(log):
 
 @pytest.mark.parametrize("ruleset", ["bga-taiwan", "cardavia-flowers", "cardavia-chan"])
 def test_few_disagreeing_discards_cost_nothing(ruleset):
-    """Over five greedy rounds of four seats, a discard that disagrees with the advice is priced 0 only where the
+    """Over ten greedy rounds of four seats, a discard that disagrees with the advice is priced 0 only where the
     value model rates it at least as high as the advised one, and that is rare: under a quarter of them (before
-    the review priced in values, 71-94% of them were 0, whenever neither option waited)."""
-    disagreeing = [d for seed in range(5) for s in review(simulate(ruleset, seed, 4, "greedy"), EXACT)[1]
+    the review priced in values, 71-94% of them were 0, whenever neither option waited). Ten rounds, not five: a
+    share of some 60-130 decisions, where five rounds' 60-70 moved by 3 points with two decisions."""
+    disagreeing = [d for seed in range(10) for s in review(simulate(ruleset, seed, 4, "greedy"), EXACT)[1]
                    for d in s["decisions"] if not d["agreed"]]
-    assert len(disagreeing) >= 15
+    assert len(disagreeing) >= 30
     free = [d for d in disagreeing if d["expected_loss"] == 0]
     assert all(d["value"] >= d["best_value"] for d in free)
     assert len(free) / len(disagreeing) < 0.25

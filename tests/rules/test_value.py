@@ -10,7 +10,17 @@ import pytest
 from service.rules import value
 from service.rules.analysis import ClaimOption, DiscardOption, Wait
 from service.rules.registry import all_rulesets, get_ruleset
-from service.rules.value import DISTANCES, FEATURES, ModelMissing, ValueModel, bucket, features, load_model, parse
+from service.rules.value import (
+    DISTANCES,
+    FEATURES,
+    ModelMissing,
+    ValueModel,
+    bucket,
+    calibrated,
+    features,
+    load_model,
+    parse,
+)
 
 WAITS = (Wait(card=1, unseen=3, claims=("discard",), points=10, gain=12),
          Wait(card=2, unseen=1, claims=("stock",), points=4, gain=-6))
@@ -54,6 +64,36 @@ def test_value_is_the_linear_model_of_the_distance_and_a_win_is_what_it_settles(
     assert model("win_probability").value(win, 80) == 1.0
 
 
+def test_the_calibration_map_by_hand():
+    """Knots (0, 0), (1, 2), (3, 3): linear between them, slope 1 beyond the ends, the identity without knots."""
+    knots = ((0.0, 0.0), (1.0, 2.0), (3.0, 3.0))
+    assert [calibrated(knots, x) for x in (0.5, 1.0, 2.0, 3.0)] == pytest.approx([1.0, 2.0, 2.5, 3.0])
+    assert calibrated(knots, -1.0) == pytest.approx(-1.0) and calibrated(knots, 5.0) == pytest.approx(5.0)
+    assert calibrated((), 1.234) == 1.234
+    assert calibrated(((2.0, 5.0),), 3.0) == pytest.approx(6.0)  # one knot: a shift
+
+
+def test_a_calibrated_model_bends_the_linear_score_and_a_win_stays_what_it_settles():
+    """The value of an option is the map of its linear score; a win option is not mapped."""
+    bent = ValueModel("toy", "v", "expected_settlement", model().weights, {}, ((0.0, 0.0), (1.0, 3.0)))
+    option = DiscardOption(card=5, distance=0, waits=(), improving=(), improving_unseen=0, expected_gain=0.25)
+    assert bent.linear(0, features(option, 80)) == pytest.approx(0.5)
+    assert bent.value(option, 80) == pytest.approx(1.5)
+    win = ClaimOption("hu", (), object(), None, -1, (), (), 0, 30.0, gain=30)
+    assert bent.value(win, 80) == 30.0
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_a_shipped_map_never_reorders_two_options(ruleset):
+    """The map rises strictly: over scores from -40 to +40 (every linear score met in play lies inside), a higher
+    linear score is always a higher value, so ranking by value is ranking by the linear score."""
+    loaded = load_model(ruleset)
+    assert len(loaded.knots) >= 2
+    grid = [x / 10 for x in range(-400, 401)]
+    mapped = [calibrated(loaded.knots, x) for x in grid]
+    assert all(a < b for a, b in zip(mapped, mapped[1:]))
+
+
 @pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
 def test_every_ruleset_ships_a_valid_model(ruleset):
     """The file's schema: format, features, one row per distance, the objective of the rule-set's defaults, its
@@ -63,6 +103,8 @@ def test_every_ruleset_ships_a_valid_model(ruleset):
     rs = next(r for r in all_rulesets() if r.id == ruleset)
     assert loaded.objective == rs.objective(rs.resolve_options({}))
     assert document["features"] == list(FEATURES) and len(document["weights"]) == DISTANCES
+    assert document["format"] == value.FORMAT == 2 and loaded.version.startswith(f"value-2/{ruleset}/")
+    assert len(document["calibration"]["knots"]) >= 2
     training, data = document["training"], document["data"]
     assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} ")
     assert training["seed"] < 7001 and "7001" in training["judged_on"]
@@ -84,11 +126,17 @@ def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
 
 
 def test_a_model_of_another_shape_is_refused():
-    good = {"format": 1, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
-            "weights": [[0.0] * len(FEATURES)] * DISTANCES}
+    good = {"format": 2, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
+            "weights": [[0.0] * len(FEATURES)] * DISTANCES, "calibration": {"knots": [[0, 0.1], [1, 0.5]]}}
     assert parse(good, "x").objective == "win_probability"
+    assert parse(good, "x").knots == ((0.0, 0.1), (1.0, 0.5))
     for broken in ({**good, "ruleset": "y"}, {**good, "features": ["bias"]}, {**good, "weights": [[0.0]]},
-                   {**good, "objective": "fun"}):
+                   {**good, "objective": "fun"}, {**good, "format": 1},
+                   {k: v for k, v in good.items() if k != "calibration"}, {**good, "calibration": {"knots": []}},
+                   {**good, "calibration": {"knots": [[0, 0.5], [1, 0.5]]}},
+                   {**good, "calibration": {"knots": [[1, 0.1], [0, 0.5]]}},
+                   {**good, "calibration": {"knots": [[0, "nan"], [1, 0.5]]}},
+                   {**good, "calibration": {"knots": [[0, 0.1, 2]]}}):
         with pytest.raises(ValueError):
             parse(broken, "x")
 
