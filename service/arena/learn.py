@@ -160,16 +160,20 @@ def calibrate(scores: Sequence[float], targets: Sequence[float], bins: int = BIN
     before. O(n log n) for n decisions."""
     ordered = sorted(zip(scores, targets), key=lambda pair: pair[0])
     n = len(ordered)
-    cuts = sorted({round(i * n / bins) for i in range(min(bins, n) + 1)})
+    groups = min(bins, n)  # fewer decisions than bins: one group each
+    cuts = [round(i * n / groups) for i in range(groups + 1)] if groups else []
     blocks: list[list[float]] = []  # [sum of scores, sum of targets, decisions]
     for low, high in zip(cuts, cuts[1:]):
         blocks.append([sum(s for s, _ in ordered[low:high]), sum(t for _, t in ordered[low:high]), high - low])
         while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
             last = blocks.pop()
             blocks[-1] = [a + b for a, b in zip(blocks[-1], last)]
-    knots = [[round(s / k, 6), round(t / k, 6)] for s, t, k in blocks]
-    # rounding may tie two close knots: keep the map strictly increasing
-    return [knot for i, knot in enumerate(knots) if i == 0 or (knot[0] > knots[i - 1][0] and knot[1] > knots[i - 1][1])]
+    knots: list[list[float]] = []
+    for s, t, k in blocks:
+        knot = [round(s / k, 6), round(t / k, 6)]
+        if not knots or (knot[0] > knots[-1][0] and knot[1] > knots[-1][1]):  # rounding may tie two close knots
+            knots.append(knot)
+    return knots
 
 
 def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: float,

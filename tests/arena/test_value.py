@@ -50,6 +50,8 @@ def test_the_calibration_knots_by_hand():
     assert calibrate([3.0, 0.0, 2.0, 1.0], [3.0, 0.0, 1.0, 2.0], bins=4) == [[0.0, 0.0], [1.5, 1.5], [3.0, 3.0]]
     # equal targets are pooled too (the map must rise strictly); groups of two: (0.5, 1), (2.5, 1) -> one knot
     assert calibrate([0.0, 1.0, 2.0, 3.0], [0.0, 2.0, 2.0, 0.0], bins=2) == [[1.5, 1.0]]
+    # fewer decisions than bins: one group each
+    assert calibrate([2.0, 1.0, 0.0], [5.0, 3.0, 1.0]) == [[0.0, 1.0], [1.0, 3.0], [2.0, 5.0]]
 
 
 def test_learn_refuses_wrong_arguments(capsys):
