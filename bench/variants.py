@@ -36,7 +36,13 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
 - `bonus:W` (Chắn): between discards at the same distance and expected gain, the one that keeps more of the
   Tôm and Lèo sets first (the kept hand and pairs: W points per full set, 1 per distinct card of the best
   unfinished set of each kind), then the improving cards. Claims rank as the advice does.
-- `bonus-late:W` (Chắn): the same count after the improving cards, before the fewer unseen copies.
+- `bonus-late:W` (Chắn): the same count after the improving cards, before the fewer unseen copies;
+  `bonus-first:W`: before the expected gain.
+- `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
+  discarded both suits of a Cạ first (rule 6 then bars every later Cạ capture of his; the distance and the
+  improving cards do not see it); `ca-first`: the same before the distance.
+- `legal-improving` (Chắn): the improving cards counted without the faces the seat may no longer capture (rule
+  4: those he discarded, the discard itself included, or played from his hand into a Cạ), for discards and claims.
 
 The spec reaches the worker processes (`--jobs`, spawned: each imports this file again) in the environment.
 """
@@ -55,6 +61,7 @@ from service.arena.cli import check_head_to_head, deterministic_policy, head_to_
 from service.replay.decisions import SeatView
 from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
+from service.rules.chan import cards as chan_cards
 from service.rules.chan import scoring as chan_scoring
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
@@ -109,9 +116,33 @@ HELD: list[int] | None = None
 TOM = "3m-3c-7c"
 
 
+#: `ca-keep`: the faces the deciding seat discarded, or None where no discard can bar his Cạ captures any more.
+DISCARDED: frozenset[int] | None = None
+
+
+#: `legal-improving`: the faces the deciding seat may no longer capture (rule 4), or None outside a Chắn decision.
+BARRED: frozenset[int] | None = None
+
+
+def legal_improving(o: DiscardOption | ClaimOption) -> int:
+    """`legal-improving`: the unseen improving cards of faces the seat may still capture once the option is played
+    (its discard, or a claim's follow-up discard, barred too)."""
+    if BARRED is None:
+        return o.improving_unseen
+    own = o.card if isinstance(o, DiscardOption) else (o.follow.card if o.follow is not None else -1)
+    return sum(n for f, n in o.improving if f != own and f not in BARRED)
+
+
+def bars_ca(card: int) -> int:
+    """`ca-keep`: 1 when discarding `card` would make the seat one who discarded both suits of a Cạ (rule 6)."""
+    if DISCARDED is None or card == chan_cards.CHI_CHI:
+        return 0
+    return int(any(f != card and f // 3 == card // 3 for f in DISCARDED))
+
+
 def bonus_kept(card: int, full: float) -> float:
     """`bonus`: what of the Tôm and Lèo sets the seat's cards keep once `card` is discarded: `full` per full set,
-    plus the distinct cards of the best unfinished set of each kind (0 outside a Chắn discard)."""
+    plus the distinct cards of the best unfinished set of each kind (0 outside a Chắn decision)."""
     if HELD is None:
         return 0.0
     held = list(HELD)
@@ -170,20 +201,33 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             dead = key[0] == 0 and not any(w.unseen and w.gain > 0 for w in o.waits)
             return (key[0] + 1, *key[1:]) if dead else key
         return (lambda o: (*hand(o), o.card_unseen)), hand
-    if kind in ("bonus", "bonus-late"):
-        late = kind == "bonus-late"
+    if kind in ("bonus", "bonus-late", "bonus-first"):
+        late, first = kind == "bonus-late", kind == "bonus-first"
 
         def rank(o: DiscardOption) -> tuple[float, ...]:
             kept = -bonus_kept(o.card, weight)
-            return (o.distance, -o.expected_gain, 0 if late else kept, -o.improving_unseen, kept if late else 0,
-                    -_waiting(o), o.card_unseen)
+            return (o.distance, kept if first else 0, -o.expected_gain, 0 if late or first else kept,
+                    -o.improving_unseen, kept if late else 0, -_waiting(o), o.card_unseen)
         return rank, SHIPPED_HAND
+    if kind in ("ca-keep", "ca-first"):
+        first = kind == "ca-first"
+
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            key = SHIPPED_RANK(o)
+            return (bars_ca(o.card), *key) if first else (key[0], bars_ca(o.card), *key[1:])
+        return rank, SHIPPED_HAND
+    if kind == "legal-improving":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            return (*key[:6], -legal_improving(o), *key[7:])
+        return (lambda o: (*hand(o), o.card_unseen)), hand
     if kind == "tempo":
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
-    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-late, danger, danger-late, margin, mix, "
-                     "live, more-unseen, rich, rich-far, richer, shipped, tempo, waits-first")
+    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, ca-first, ca-keep, danger, "
+                     "danger-late, legal-improving, margin, mix, live, more-unseen, rich, rich-far, richer, shipped, "
+                     "tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:
@@ -225,18 +269,30 @@ class Variant(Advice):
         return -float(paying.paying_distances(plan.tally, gains.rules, gains.hand.exposed, [x], int(self.weight))[x])
 
     def discard(self, view: SeatView) -> int:
-        global HELD, TOM
-        if self.kind in ("bonus", "bonus-late") and view.history is not None:  # Chắn
-            HELD, TOM = [0] * 25, view.options["tom_set"]
-            for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards)):
-                HELD[c] += 1
-        try:
-            return self._under(lambda: Advice.discard(self, view))
-        finally:
-            HELD = None
+        return self._seen(view, (), lambda: Advice.discard(self, view))
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        return self._under(lambda: Advice.claim(self, view, card, source, role, legal, forced))
+        return self._seen(view, (card,), lambda: Advice.claim(self, view, card, source, role, legal, forced))
+
+    def _seen(self, view: SeatView, public: tuple[int, ...], decide: Callable[[], Any]) -> Any:
+        """`_under`, with what the order reads of the seat itself set for the decision: a Chắn discard mostly
+        follows a capture, so the claim analysis ranks it (the follow-up), and the public card on offer counts as
+        held there (`bonus`: the seat's cards; `ca-keep`: its discarded faces; `legal-improving`: the faces it may
+        no longer capture)."""
+        global HELD, TOM, DISCARDED, BARRED
+        if view.history is not None:  # Chắn
+            if self.kind in ("bonus", "bonus-late", "bonus-first"):
+                HELD, TOM = [0] * 25, view.options["tom_set"]
+                for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards), *public):
+                    HELD[c] += 1
+            if self.kind in ("ca-keep", "ca-first") and not view.history.discarded_a_ca():
+                DISCARDED = view.history.discarded
+            if self.kind == "legal-improving":
+                BARRED = view.history.discarded | view.history.played_into_ca
+        try:
+            return self._under(decide)
+        finally:
+            HELD = DISCARDED = BARRED = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
         if self.kind == "margin":

@@ -290,6 +290,36 @@ def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
     assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
 
 
+def test_the_bonus_variant_also_ranks_the_discard_that_follows_a_capture():
+    """A Chắn discard mostly follows a capture, and the claim analysis ranks it: the seat's cards (the card on
+    offer among them) must be known to the bonus count there too, not only at a discard with no capture before it.
+    Over one round of `bonus:3` seats, the count is read with the cards set in claim decisions, and a captured card
+    is among them."""
+    from service.arena.duplicate import Arena, play_round
+
+    variants = _bench_module("variants")
+    seen: dict[str, list[int]] = {"claim": [], "other": []}
+    where = ["other"]
+    count, claim = variants.bonus_kept, variants.Variant.claim
+
+    def spy(card: int, full: float) -> float:
+        if variants.HELD is not None:
+            seen[where[0]].append(card)
+        return count(card, full)
+
+    def claiming(self: Any, view: Any, card: int, *args: Any) -> Any:
+        where[0] = "claim"
+        try:
+            return claim(self, view, card, *args)
+        finally:
+            where[0] = "other"
+
+    variants.bonus_kept, variants.Variant.claim = spy, claiming
+    variants.deterministic_policy("variant", lambda seating: variants.Variant("bonus", 3.0))
+    play_round(Arena("cardavia-chan", ("variant", "advice", "variant", "advice"), 6001), 0, 0)
+    assert len(seen["claim"]) > len(seen["other"])  # follow-ups far outnumber discards with no capture before
+
+
 def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_replacement_further():
     """`live`: a waiting hand whose every paying wait has no unseen copy ranks as one a replacement from waiting,
     after such a hand with cards that lower it; a wait with an unseen copy, or a hand not waiting, keeps its key."""
