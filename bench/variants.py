@@ -61,8 +61,8 @@ from service.arena.cli import check_head_to_head, deterministic_policy, head_to_
 from service.replay.decisions import SeatView
 from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
-from service.rules.chan import cards as chan_cards
 from service.rules.chan import scoring as chan_scoring
+from service.rules.chan.captures import History
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
 
@@ -134,10 +134,9 @@ def legal_improving(o: DiscardOption | ClaimOption) -> int:
 
 
 def bars_ca(card: int) -> int:
-    """`ca-keep`: 1 when discarding `card` would make the seat one who discarded both suits of a Cạ (rule 6)."""
-    if DISCARDED is None or card == chan_cards.CHI_CHI:
-        return 0
-    return int(any(f != card and f // 3 == card // 3 for f in DISCARDED))
+    """`ca-keep`: 1 when discarding `card` would make the seat one who discarded both suits of a Cạ (rule 6, as the
+    capture rules read it: `History.discarded_a_ca`; DISCARDED alone holds no such pair)."""
+    return 0 if DISCARDED is None else int(History(DISCARDED | {card}).discarded_a_ca())
 
 
 def bonus_kept(card: int, full: float) -> float:

@@ -290,13 +290,17 @@ def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
     assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
 
 
-def test_the_bonus_variant_also_ranks_the_discard_that_follows_a_capture():
+def test_the_bonus_variant_also_ranks_the_discard_that_follows_a_capture(monkeypatch):
     """A Chắn discard mostly follows a capture, and the claim analysis ranks it: the seat's cards (the card on
     offer among them) must be known to the bonus count there too, not only at a discard with no capture before it.
-    Over one round of `bonus:3` seats, the count is read with the cards set in claim decisions, and a captured card
-    is among them."""
+    Over one round of `bonus:3` seats, the count is read with the cards set in claim decisions more often than
+    anywhere else. The policy registered for the round is taken away again afterwards."""
+    from service.arena import duplicate, policies
     from service.arena.duplicate import Arena, play_round
 
+    monkeypatch.setitem(policies.POLICIES, "variant", None)  # replaced below; removed at teardown
+    monkeypatch.setattr(policies, "DETERMINISTIC", policies.DETERMINISTIC)
+    monkeypatch.setattr(duplicate, "DETERMINISTIC", duplicate.DETERMINISTIC)
     variants = _bench_module("variants")
     seen: dict[str, list[int]] = {"claim": [], "other": []}
     where = ["other"]
