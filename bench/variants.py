@@ -41,6 +41,9 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
 - `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
   discarded both suits of a Cạ first (rule 6 then bars every later Cạ capture of his; the distance and the
   improving cards do not see it); `ca-first`: the same before the distance.
+- `kept-claims` (Chắn, engine 0.5.0 on): claims compared with passing on the Tôm and Lèo sets kept as well (the
+  advice compares them on the hand alone): a capture by its follow-up discard's `sets_kept`, passing by what the
+  hand as it stands keeps, after the expected gain.
 - `legal-improving` (Chắn): the improving cards counted without the faces the seat may no longer capture (rule
   4: those he discarded, the discard itself included, or played from his hand into a Cạ), for discards and claims.
 
@@ -63,6 +66,8 @@ from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
 from service.rules.chan import scoring as chan_scoring
 from service.rules.chan.captures import History
+from service.rules.chan.cards import tally
+from service.rules.chan.discards import sets_kept
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
 
@@ -114,6 +119,10 @@ def two_levels(tally: Any, rules: Any, exposed: Any, discards: Sequence[int], th
 HELD: list[int] | None = None
 #: `bonus`: the faces of the round's Tôm set (its `tom_set` option).
 TOM = "3m-3c-7c"
+
+
+#: `kept-claims`: the Tôm and Lèo sets the deciding seat's hand keeps as it stands (None outside a Chắn claim).
+RESTING: int | None = None
 
 
 #: `ca-keep`: the faces the deciding seat discarded, or None where no discard can bar his Cạ captures any more.
@@ -215,6 +224,14 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             key = SHIPPED_RANK(o)
             return (bars_ca(o.card), *key) if first else (key[0], bars_ca(o.card), *key[1:])
         return rank, SHIPPED_HAND
+    if kind == "kept-claims":
+        def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            if isinstance(o, DiscardOption) or RESTING is None:
+                return key
+            kept = RESTING if o.kind == "pass" else (o.follow.sets_kept or 0) if o.follow is not None else 0
+            return (*key[:6], -kept, *key[7:])
+        return (lambda o: (*hand(o), o.card_unseen)), hand
     if kind == "legal-improving":
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             key = SHIPPED_HAND(o)
@@ -225,8 +242,8 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
     raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, ca-first, ca-keep, danger, "
-                     "danger-late, legal-improving, margin, mix, live, more-unseen, rich, rich-far, richer, shipped, "
-                     "tempo, waits-first")
+                     "danger-late, kept-claims, legal-improving, margin, mix, live, more-unseen, rich, rich-far, "
+                     "richer, shipped, tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:
@@ -278,8 +295,10 @@ class Variant(Advice):
         follows a capture, so the claim analysis ranks it (the follow-up), and the public card on offer counts as
         held there (`bonus`: the seat's cards; `ca-keep`: its discarded faces; `legal-improving`: the faces it may
         no longer capture)."""
-        global HELD, TOM, DISCARDED, BARRED
+        global HELD, TOM, DISCARDED, BARRED, RESTING
         if view.history is not None:  # Chắn
+            if self.kind == "kept-claims" and public:
+                RESTING = sets_kept(tally(view.hand), tuple(view.exposed), view.options)
             if self.kind in ("bonus", "bonus-late", "bonus-first"):
                 HELD, TOM = [0] * 25, view.options["tom_set"]
                 for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards), *public):
@@ -291,7 +310,7 @@ class Variant(Advice):
         try:
             return self._under(decide)
         finally:
-            HELD = DISCARDED = BARRED = None
+            HELD = DISCARDED = BARRED = RESTING = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
         if self.kind == "margin":

@@ -52,6 +52,8 @@ class DiscardOption:
     paying_improving: int | None = None  # bga-taiwan, at the least paying distance: unseen cards that lower it
     rich: int | None = None  # bga-taiwan, at the least paying distance: replacements from a rich win (`paying.RICHER`
     #                          points over the threshold; None: not counted, or richer wins pay no more)
+    sets_kept: int | None = None  # Chắn: what of the Tôm and Lèo sets the cards left keep (`chan.discards.sets_kept`);
+    #                               None: Four Color Cards
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,13 @@ def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
     cards that lower the paying distance (bga-taiwan, counted at the least paying distance; else 0), then fewest
     replacements from any win, then the family's `reach` (Four Color Cards: the improving cards weighted by how
     often they can be claimed, and where the objective is the win rate the waiting copies weighted by how many
-    public cards may bring them; Chắn: 0), then the one-card expected gain, then the number of unseen improving
-    cards, then the most waiting copies."""
+    public cards may bring them; Chắn: 0), then the one-card expected gain, then (a Chắn discard) the most kept of
+    the Tôm and Lèo sets (`sets_kept`: they add to the score of any win, docs/advice.md#tôm-and-lèo-sets; a claim
+    is compared on its hand alone, 0), then the number of unseen improving cards, then the most waiting copies."""
     waiting = sum(w.unseen for w in option.waits)
+    kept = (option.sets_kept or 0) if isinstance(option, DiscardOption) else 0
     return (paying_of(option), option.rich or 0, -(option.paying_improving or 0), option.distance, -option.reach,
-            -option.expected_gain, -option.improving_unseen, -waiting)
+            -option.expected_gain, -kept, -option.improving_unseen, -waiting)
 
 
 def rank_key(option: DiscardOption) -> tuple[float, ...]:
@@ -134,6 +138,7 @@ class ClaimOption:
     paying: int | None = None  # as DiscardOption (a win: None)
     paying_improving: int | None = None  # as DiscardOption
     rich: int | None = None  # as DiscardOption
+    sets_kept: int | None = None  # as DiscardOption, of the hand left at rest (the value reads it; the order does not)
 
 
 @dataclass(frozen=True)
@@ -211,5 +216,5 @@ def option_at_rest(kind: str, rest: DiscardOption | None, fallback_distance: int
     return ClaimOption(kind, distance=rest.distance, waits=rest.waits, improving=rest.improving,
                        improving_unseen=rest.improving_unseen, expected_gain=rest.expected_gain, reach=rest.reach,
                        paying=rest.paying, paying_improving=rest.paying_improving, rich=rest.rich,
-                       follow=rest if follows else None,
+                       sets_kept=rest.sets_kept, follow=rest if follows else None,
                        **fields)

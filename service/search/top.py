@@ -94,7 +94,7 @@ class TopRanker:
         rest.remove(x)
         improving = [(y, unseen[y]) for y in improves]
         reach = improving_reach(rest, improving, self.rules, self.flowers) if self.flowers else 0.0
-        key = (*paying, least, -reach, -0.0, -sum(n for _, n in improving), 0, unseen[x])
+        key = (*paying, least, -reach, -0.0, 0, -sum(n for _, n in improving), 0, unseen[x])  # `rank_key`
         return Top(x, least, {}, frozenset(improves), key)
 
     def _waiting(self, plan: DiscardDistances, tally: Tally, exposed: tuple[Meld, ...], x: int,
@@ -108,7 +108,7 @@ class TopRanker:
         waiting = sum(unseen[c] for c in waits)
         reach = sum(unseen[c] * (1.0 if stock_only(c) else ANY_ROUTE_WEIGHT) for c in waits) if self.by_wins else 0.0
         return Top(x, 0, waits, frozenset(c for c in waits if unseen[c]),
-                   (*paying, 0, -reach, -expected, -waiting, -waiting, unseen[x]))
+                   (*paying, 0, -reach, -expected, 0, -waiting, -waiting, unseen[x]))  # `rank_key`
 
     def gain(self, won: FourColorHand) -> int:
         """The winner's settlement of a win without the lucky card; the points where nobody pays (as the exact

@@ -107,3 +107,18 @@ def test_chan_errors(client):
     seats = client.post("/v1/settlements", json={"ruleset": "cardavia-chan", "seats": 3, "winner": 0,
                                                  "hand": WAITING, "public_card": "3c"})
     assert seats.status_code == 422 and "seats" in seats.get_json()["errors"]
+
+
+def test_discards_keep_the_tom_set(client):
+    """docs/rules.md#chan-bonuses: a full Tôm set adds to any win's score. Of the discards 1 replacement from
+    waiting, 3m alone breaks the Tôm set 3m 3c 7c: its `sets_kept` (Tôm 3c 7c, Lèo 8s 9m: 4) is the least and it
+    ranks last of them; in Four Color Cards the field is null."""
+    hand = "2m 3m 3s 3s 3c 3c 4m 4m 5m 5c 6s 6c 6c 7s 7s 7c 7c 8s 9m 9s".split()
+    body = client.post("/v1/discards", json={"ruleset": "cardavia-chan", "hand": hand}).get_json()
+    near = [(d["card"], d["sets_kept"]) for d in body["discards"] if d["distance"] == 1]
+    assert near == [("6s", 7), ("2m", 7), ("8s", 6), ("3m", 4)]
+    assert body["best"] == ["6s"]
+    fc = client.post("/v1/discards", json={
+        "ruleset": "bga-taiwan", "hand": ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS",
+                                          "yS", "gS", "wE", "wE", "gH", "gH", "yA", "wC"]}).get_json()
+    assert {d["sets_kept"] for d in fc["discards"]} == {None}

@@ -1,7 +1,8 @@
 """The baseline is frozen: its key orders discards as the ranking key the advice used when it was frozen, on real
 positions of played rounds, and it does not follow the live key (which since breaks the frozen key's ties by the
 discarded card's unseen copies instead of card order, in cardavia-flowers ranks by the reach of a hand before its
-improving cards, and in bga-taiwan ranks by the paying distance first, then the distance to a rich win)."""
+improving cards, in bga-taiwan ranks by the paying distance first, then the distance to a rich win, and in Chắn
+ranks by the Tôm and Lèo sets kept after the expected gain)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def baseline_positions(ruleset: str) -> list:
     return seen
 
 
+def live_frozen(option: DiscardOption) -> tuple[float, ...]:
+    """The frozen key with the Tôm and Lèo sets kept (Chắn) after its expected gain, where the live key has them."""
+    key = frozen_rank_key(option)
+    return (*key[:2], -(option.sets_kept or 0), *key[2:])
+
+
 @pytest.mark.parametrize("ruleset", ("bga-taiwan", "cardavia-chan"))
 def test_live_ranking_refines_the_frozen_key(ruleset):
     seen = baseline_positions(ruleset)
@@ -42,9 +49,8 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
     for analysis in seen:
         # the live ranking never puts a discard the frozen key ranks worse ahead of a better one at the same paying
         # distance, distance to a rich win and count of cards lowering it (in bga-taiwan these come first; elsewhere
-        # the distance)...
-        keys = [(paying_of(o), o.rich or 0, -(o.paying_improving or 0), frozen_rank_key(o))
-                for o in analysis.options]
+        # the distance) and, after the expected gain, the same Tôm and Lèo sets kept (Chắn; elsewhere None)...
+        keys = [(paying_of(o), o.rich or 0, -(o.paying_improving or 0), *live_frozen(o)) for o in analysis.options]
         assert keys == sorted(keys)
         # ...it only orders the frozen key's ties differently (by unseen copies of the card, not card order)
         frozen = [o.card for o in frozen_order(analysis.options)]
@@ -53,8 +59,8 @@ def test_live_ranking_refines_the_frozen_key(ruleset):
         reordered += frozen != live
         for o in analysis.options:
             tied = [t for t in analysis.options
-                    if (paying_of(t), t.rich, t.paying_improving, frozen_rank_key(t))
-                    == (paying_of(o), o.rich, o.paying_improving, frozen_rank_key(o))]
+                    if (paying_of(t), t.rich, t.paying_improving, live_frozen(t))
+                    == (paying_of(o), o.rich, o.paying_improving, live_frozen(o))]
             assert [t.card_unseen for t in tied] == sorted(t.card_unseen for t in tied)
     assert reordered, "no tie was met: the positions do not test the tie-break"
 

@@ -19,7 +19,7 @@ from service.rules.analysis import rank_key
 from service.rules.chan import samples
 from service.rules.chan.captures import History, forbidden_faces, legal_discards, legal_faces, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
-from service.rules.chan.discards import Distances, analyse_discards, least_distance, top_discard
+from service.rules.chan.discards import Distances, analyse_discards, least_distance, sets_kept, top_discard
 from service.rules.chan.distance import UNREACHABLE, complete_distance, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.chan.improving import lowest_discards, rest_distance, shared_tables
@@ -427,8 +427,9 @@ def test_the_top_with_a_memo_of_waits_is_the_first_option():
 
 def test_the_quick_top_leaves_the_least_distance():
     """`Distances.top(quick=True)`, the deep search's other seats: the least distance of any legal discard; waiting,
-    the first option itself; further, of the discards tied at the least distance the one with the fewest unseen
-    copies (then face order), with its own improving cards, on random hands and histories."""
+    the first option itself; further, of the discards tied at the least distance the one that keeps the most of the
+    Tôm and Lèo sets, then has the fewest unseen copies (then face order), with its own improving cards, on random
+    hands and histories."""
     rng = random.Random(37)
     far = 0
     for i in range(200):
@@ -446,8 +447,8 @@ def test_the_quick_top_leaves_the_least_distance():
         if least == 0 or least == UNREACHABLE:
             continue
         far += 1
-        tied = [o.card for o in found.options if o.distance == least]
-        assert quick.card == min(tied, key=lambda c: (unseen[c], c))
+        tied = [o for o in found.options if o.distance == least]
+        assert quick.card == min(tied, key=lambda o: (-(o.sets_kept or 0), unseen[o.card], o.card)).card
         mine = next(o for o in found.options if o.card == quick.card)
         assert quick.improving == mine.improving
     assert far > 50
@@ -501,3 +502,56 @@ def test_the_legal_faces_after_a_discard_are_read_from_the_hands_masks():
             rest[x] -= 1
             after = replace(history, discarded=history.discarded | {x})
             assert shared.legal_after(x) == sum(1 << f for f in legal_faces(rest, forbidden_faces(after)))
+
+
+# docs/rules.md#chan-bonuses: every full Tôm set (3m 3c 7c by default) and every full Lèo set (8s 9m CC) adds to
+# the score of any win. 5 Chắn-able pairs (3s 3c 4m 6c 7s 7c) among singles; one Tôm set (3m + the 3c, 7c pairs)
+# and two cards of a Lèo (8s 9m). Discarding 6s, 2m or 8s or 3m each leaves 1 replacement from waiting.
+KEEPS_TOM = "2m 3m 3s 3s 3c 3c 4m 4m 5m 5c 6s 6c 6c 7s 7s 7c 7c 8s 9m 9s"
+
+
+@pytest.mark.parametrize("cards, exposed, tom_set, expected", [
+    # one Tôm set (3) and the 3c, 7c of a second (2); Lèo: 8s, 9m of an unfinished one (2)
+    ("2m 3m 3s 3s 3c 3c 4m 4m 5m 5c 6c 6c 7s 7s 7c 7c 8s 9m 9s", (), "3m-3c-7c", 7),
+    # without the 3m no Tôm set is full: its 3c and 7c (2) and the Lèo's 8s and 9m (2)
+    ("2m 3s 3s 3c 3c 4m 4m 5m 5c 6s 6c 6c 7s 7s 7c 7c 8s 9m 9s", (), "3m-3c-7c", 4),
+    # the traditional Tôm set 3m 3s 7c: one full (3) and 3s, 7c over it (2); Lèo 2
+    ("2m 3m 3s 3s 3c 3c 4m 4m 5m 5c 6c 6c 7s 7s 7c 7c 8s 9m 9s", (), "3m-3s-7c", 7),
+    # two full Lèo sets (6) and a third CC (1), nothing of a Tôm set; an exposed pair counts as held
+    ("8s 8s 9m 9m CC 2m 2m 4s 4s 5c 5c 6m 6m 2s 2c 4m 4c", ("CC CC",), "3m-3c-7c", 7),
+])
+def test_sets_kept_counts_full_sets_and_the_best_unfinished_one(cards, exposed, tom_set, expected):
+    """`sets_kept` of the cards a discard leaves: 3 per full Tôm or Lèo set, no card serving twice, plus 1 per
+    distinct card of the best unfinished set of each kind (docs/advice.md#tôm-and-lèo-sets), exposed pairs
+    included."""
+    counts = tally([CODE_INDEX[c] for c in cards.split()])
+    pairs = tuple(Pair("chan", tuple(CODE_INDEX[c] for c in p.split()), False) for p in exposed)
+    assert sets_kept(counts, pairs, {**OPTIONS, "tom_set": tom_set}) == expected
+
+
+def test_a_discard_that_breaks_the_tom_set_ranks_after_those_that_keep_it():
+    """docs/rules.md#chan-bonuses: a full Tôm set adds to the score of whatever win the hand makes. Of the discards
+    that leave 1 replacement from waiting, 3m alone breaks the Tôm set (kept 4 against 7 for 6s and 2m, 6 for 8s,
+    which breaks the unfinished Lèo): it ranks after all three though it leaves more unseen improving cards."""
+    found = analyse(KEEPS_TOM)
+    near = [o for o in found.options if o.distance == 1]
+    assert sorted(code(o.card) for o in near) == ["2m", "3m", "6s", "8s"]
+    kept = {code(o.card): o.sets_kept for o in near}
+    assert kept == {"6s": 7, "2m": 7, "8s": 6, "3m": 4}
+    breaks = option(found, "3m")
+    assert all(o.improving_unseen < breaks.improving_unseen for o in near if o is not breaks)
+    assert [code(o.card) for o in near][-1] == "3m" and breaks.rank == 4
+    assert "Tôm and Lèo kept: 4" in str(breaks.reason)
+
+
+def test_sets_kept_is_the_key_after_the_expected_gain():
+    """A discard's rank: distance, expected gain, then the Tôm and Lèo sets kept, then unseen improving cards
+    (docs/advice.md#exact-ranking-post-v1discards); every option is ranked by it on random hands."""
+    rng = random.Random(41)
+    for i in range(60):
+        hand = twenty(rng, i % 4)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, [4 - n for n in hand], History())
+        for better, worse in zip(found.options, found.options[1:]):
+            assert better.sets_kept == sets_kept([n - (f == better.card) for f, n in enumerate(hand)], (), OPTIONS)
+            if (better.distance, better.expected_gain) == (worse.distance, worse.expected_gain):
+                assert better.sets_kept >= worse.sets_kept

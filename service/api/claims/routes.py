@@ -64,6 +64,7 @@ def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: i
         follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
                                                  "rank": o.follow.rank, "reason": localize(o.follow.reason),
                                                  **_figures(ruleset, o.follow, others),
+                                                 "sets_kept": o.follow.sets_kept,
                                                  "value": shown_value(model, o.follow, total)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": localize(o.reason),
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,

@@ -43,7 +43,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
                    "points": w.points, "gain": w.gain} for w in o.waits],
         "improving": [{"card": show(c), "unseen": n} for c, n in o.improving],
         "improving_unseen": o.improving_unseen, "expected_gain": round(o.expected_gain, 4),
-        "value": shown_value(model, o, total),
+        "sets_kept": o.sets_kept, "value": shown_value(model, o, total),
     } for o in analysis.options]
     return {"distance": analysis.distance_now, "unseen_total": analysis.unseen_total,
             "best": [d["card"] for d in discards if d["rank"] == 1], "discards": discards}

@@ -113,6 +113,12 @@ class DiscardOptionSchema(ma.Schema):
                        "gain on the next card turned up from the stock, where every unseen card is equally likely "
                        "(exact for every wait, stock-only ones included; discards are the other players' choice "
                        "and are not counted)"})
+    sets_kept = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Chắn: what the cards left (hand and exposed pairs) keep of the Tôm and Lèo sets, each of which "
+                       "adds to the score of any win: 3 per full set (no card serving twice) plus 1 per distinct card "
+                       "of the best unfinished set, for the round's Tôm set and for the Lèo; between discards that "
+                       "leave the same distance and expected gain, the more kept ranks first "
+                       "(docs/advice.md#tôm-and-lèo-sets). Null in Four Color Cards"})
     value = fields.Float(required=True, allow_none=True, metadata={"description": VALUE_DESCRIPTION})
 
 

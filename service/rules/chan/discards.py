@@ -27,13 +27,16 @@ from .improving import (
     shared_tables,
 )
 from .pairs import Pair, unpaired
-from .scoring import win_points
+from .scoring import LEO, TOM_SETS, set_faces, win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
 __all__ = ["UNREACHABLE", "Distances", "analyse_discards", "at_rest", "complete_distance", "distance", "history_key",
            "least_distance", "legal_faces", "top_discard", "unseen_cards"]
 
 PAYERS = 3  # docs/rules.md#chan-payment: each of the three losers pays the score
+#: `sets_kept`: what a full Tôm or Lèo set counts, against 1 per distinct card of an unfinished one. Tuned in the
+#: duplicate arena (docs/advice.md#tôm-and-lèo-sets): 2 kept fewer points, 5 and more order the same as 5.
+FULL_SET = 3
 
 
 #: A hand's winning cards: (card, the claims that take it, its points).
@@ -114,6 +117,22 @@ def count_unseen(hand: ChanHand, visible: Sequence[object]) -> list[int]:
     return unseen
 
 
+def sets_kept(rest: Sequence[int], exposed: tuple[Pair, ...], options: Mapping[str, Any]) -> int:
+    """What of the Tôm and Lèo sets (docs/rules.md#chan-bonuses: each full set adds to the score of any win) the
+    cards `rest` and `exposed` keep: for the round's Tôm set (`tom_set`) and for the Lèo set, `FULL_SET` per full
+    set (no card serving twice) plus 1 per distinct face of it held beyond the full sets (the best unfinished
+    set). Example: 3m 3m 3c 7c 8s keeps a full Tôm set and the 3m of a second (3 + 1) and one card of a Lèo (1)."""
+    held = list(rest)
+    for pair in exposed:
+        for c in pair.cards:
+            held[c] += 1
+    found = 0
+    for faces in (set_faces(TOM_SETS[options["tom_set"]]), set_faces(LEO)):
+        full = min(held[f] for f in faces)
+        found += FULL_SET * full + sum(1 for f in faces if held[f] > full)
+    return found
+
+
 def _after(history: History, x: int) -> History:
     """His history once he has discarded `x`."""
     return History(history.discarded | {x}, history.passed_identical, history.played_into_ca, history.captured_ca,
@@ -143,7 +162,8 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
                 found.append((y, unseen[y]))
         improving = tuple(found)
     expected = sum(w.unseen * max(w.gain, 0) for w in waits) / total if total else 0.0
-    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x])
+    return DiscardOption(x, d, waits, improving, sum(n for _, n in improving), expected, card_unseen=unseen[x],
+                         sets_kept=sets_kept(rest, hand.exposed, options))
 
 
 def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
@@ -227,23 +247,25 @@ class Distances:
             quick: bool = False) -> DiscardOption | None:
         """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard.
         `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`). `quick`: discards
-        tied at a distance of 1 or more are not ranked on their improving cards; the one with the fewest unseen
-        copies (then card order) is taken, with its own improving cards (the deep search's other seats)."""
+        tied at a distance of 1 or more are not ranked on their improving cards; the one that keeps the most of the
+        Tôm and Lèo sets, then has the fewest unseen copies (then card order) is taken, with its own improving
+        cards (the deep search's other seats)."""
         if not self.tied:
             return None
         total = sum(unseen)
         if 0 < self.least < UNREACHABLE:
-            # Tied at d >= 1 the options differ only in their unseen improving cards, then the unseen copies of
-            # the card (rank_key: d, no gain, -improving_unseen, no waits, card_unseen), then card order: rank the
-            # improving masks and build the first option alone.
-            best: tuple[tuple[int, int, int], int, tuple[int, list[int], History, Rest]] | None = None
+            # Tied at d >= 1 the options differ only in the Tôm and Lèo sets they keep, their unseen improving
+            # cards, then the unseen copies of the card (rank_key: d, no gain, -sets_kept, -improving_unseen, no
+            # waits, card_unseen), then card order: rank the improving masks and build the first option alone.
+            best: tuple[tuple[int, int, int, int], int, tuple[int, list[int], History, Rest]] | None = None
             assert self.shared is not None  # ties under UNREACHABLE were measured with the shared tables
-            tied = [min(self.tied, key=lambda t: (unseen[t[0]], t[0]))] if quick else self.tied
+            kept = {x: sets_kept(rest, hand.exposed, options) for x, rest, _ in self.tied}
+            tied = [min(self.tied, key=lambda t: (-kept[t[0]], unseen[t[0]], t[0]))] if quick else self.tied
             for x, rest, at in tied:
                 at = at or rest_distance(rest, self.shared, x)  # a pass left for the tied discards alone
                 after = _after(self.history, x)
                 faces = improving_faces(rest, after, self.shared, x, at)
-                key = (-_unseen_of(faces, unseen), unseen[x], x)
+                key = (-kept[x], -_unseen_of(faces, unseen), unseen[x], x)
                 if best is None or key < best[0]:
                     best = (key, faces, (x, rest, after, at))
             assert best is not None
@@ -279,7 +301,17 @@ def least_distance(counts: Sequence[int], exposed: tuple[Pair, ...], history: Hi
 
 
 def _describe(option: DiscardOption) -> Text:
-    """A readable reason for an option's place."""
+    """A readable reason for an option's place: the hand it leaves, then what it keeps of the Tôm and Lèo sets (when
+    it keeps any: the ranking's key after the expected gain)."""
+    found = _leaves(option)
+    if not option.sets_kept or option.distance == UNREACHABLE:
+        return found
+    return text("{reason}; Tôm and Lèo kept: {kept} (a full set counts {full}, each card of an unfinished one 1)",
+                reason=found, kept=option.sets_kept, full=FULL_SET)
+
+
+def _leaves(option: DiscardOption) -> Text:
+    """What the reason says of the hand an option leaves."""
     cards = " ".join(code(c) for c, _ in option.improving)
     if option.distance == UNREACHABLE:
         return text("discard {card}: no replacement can make this hand win", card=code(option.card))

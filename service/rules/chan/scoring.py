@@ -59,6 +59,11 @@ class ChanSettlement:
         return self.pairs
 
 
+def set_faces(faces: tuple[str, str, str]) -> tuple[int, ...]:
+    """The face indices of a Tôm set (a `TOM_SETS` value) or of `LEO`."""
+    return _INDICES[faces]
+
+
 def _sets(counts: list[int], faces: tuple[str, str, str]) -> int:
     """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
     a, b, c = _INDICES[faces]
