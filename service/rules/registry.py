@@ -62,7 +62,7 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
 
 def engine_version(ruleset: RuleSet) -> str:
     """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
-    its answers' `value` fields come from (`0.5.0+value-2/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
+    its answers' `value` fields come from (`0.5.0+value-3/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
     answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
     without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
     model = shipped_model(ruleset.id)

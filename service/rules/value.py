@@ -12,7 +12,9 @@ microseconds. With U the unseen cards the option is counted on (`unseen_total`) 
 - `improving_share`: unseen improving cards / U;
 - `stage`: U / 100, how much of the round is left (the unseen cards are the stock and the others' hands);
 - `expected_gain_stage`, `wait_share_stage`: the two shares times `stage` (more cards left, more draws at them);
-- `card_unseen`: unseen copies of the discarded card (a claim: of its follow-up discard; pass: 0).
+- `card_unseen`: unseen copies of the discarded card (a claim: of its follow-up discard; pass: 0);
+- `sets_kept`: Chắn, what the hand keeps of the Tôm and Lèo sets (`chan.discards.sets_kept`: each full set adds to
+  the score of any win); 0 in Four Color Cards.
 
 Model (`ValueModel`): piecewise linear, one weight vector per distance (0, 1, 2, and 3 for 3 or more), then one
 calibration map over every distance (`calibrated`): a strictly increasing piecewise-linear function through knots
@@ -37,11 +39,11 @@ from .analysis import WIN_KINDS, ClaimOption, DiscardOption
 from .protocol import RuleSet
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
-            "expected_gain_stage", "wait_share_stage", "card_unseen")
+            "expected_gain_stage", "wait_share_stage", "card_unseen", "sets_kept")
 #: Distances with their own weights; the last stands for itself and every greater distance.
 DISTANCES = 4
 MODELS = Path(__file__).resolve().parent / "models"
-FORMAT = 2  # 2: a calibration map after the linear scores
+FORMAT = 3  # 2: a calibration map after the linear scores; 3: the `sets_kept` feature
 TRAINED_SEATS = 4  # the arena plays four seats: a model speaks of that table only
 #: The unit a value is counted in (and a loss priced in values), by the objective it estimates.
 UNITS = {"expected_settlement": "points", "win_probability": "wins"}
@@ -65,7 +67,7 @@ def features(option: DiscardOption | ClaimOption, unseen_total: int) -> tuple[fl
         card_unseen = option.follow.card_unseen if option.follow is not None else 0
     return (1.0, option.expected_gain, wait_share, gained / waiting if waiting else 0.0, costly / total,
             option.improving_unseen / total, stage, option.expected_gain * stage, wait_share * stage,
-            float(card_unseen))
+            float(card_unseen), float(option.sets_kept or 0))
 
 
 def bucket(distance: int) -> int:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from service.rules import value
-from service.rules.analysis import ClaimOption, DiscardOption, Wait
+from service.rules.analysis import ClaimOption, DiscardOption, Wait, option_at_rest
 from service.rules.registry import all_rulesets, get_ruleset
 from service.rules.value import (
     DISTANCES,
@@ -30,9 +30,20 @@ def test_features_of_a_waiting_discard_by_hand():
     """Two waits over 80 unseen cards: 3 copies gaining 12, 1 copy costing 6 (its gain floored at 0)."""
     option = DiscardOption(card=5, distance=0, waits=WAITS, improving=((7, 2),), improving_unseen=2,
                            expected_gain=36 / 80, card_unseen=2)
-    # bias, eg, wait_share 4/80, wait_gain 36/4, costly 1/80, improving 2/80, stage .8, eg*.8, .05*.8, card_unseen
+    # bias, eg, wait_share 4/80, wait_gain 36/4, costly 1/80, improving 2/80, stage .8, eg*.8, .05*.8, card_unseen,
+    # sets_kept (none counted: a Four Color option)
     assert features(option, 80) == pytest.approx(
-        (1.0, 0.45, 0.05, 9.0, 0.0125, 0.025, 0.8, 0.36, 0.04, 2.0))
+        (1.0, 0.45, 0.05, 9.0, 0.0125, 0.025, 0.8, 0.36, 0.04, 2.0, 0.0))
+
+
+def test_the_sets_kept_feature_reads_the_hand_left_at_rest():
+    """A Chắn discard's `sets_kept` is its last feature; a claim or pass has the count of the hand it leaves at rest
+    (`option_at_rest` copies it from the follow-up or the resting hand)."""
+    kept = DiscardOption(card=5, distance=1, waits=(), improving=(), improving_unseen=0, expected_gain=0.0,
+                         sets_kept=7)
+    assert features(kept, 80)[-1] == 7.0
+    assert features(option_at_rest("pass", kept, 1, follows=False, cards=(), claim=None), 80)[-1] == 7.0
+    assert features(option_at_rest("chan", kept, 1, cards=(5, 5), claim=object()), 80)[-1] == 7.0
 
 
 def test_features_of_a_far_claim_and_of_pass():
@@ -41,8 +52,8 @@ def test_features_of_a_far_claim_and_of_pass():
                            card_unseen=3)
     claim = ClaimOption("pong", (4, 4, 4), object(), follow, 2, (), (), 10, 0.0)
     passing = ClaimOption("pass", (), None, None, 2, (), (), 10, 0.0)
-    assert features(claim, 50) == pytest.approx((1.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.5, 0.0, 0.0, 3.0))
-    assert features(passing, 50)[-1] == 0.0
+    assert features(claim, 50) == pytest.approx((1.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.5, 0.0, 0.0, 3.0, 0.0))
+    assert features(passing, 50)[FEATURES.index("card_unseen")] == 0.0
     assert len(FEATURES) == len(features(passing, 50))
 
 
@@ -103,7 +114,7 @@ def test_every_ruleset_ships_a_valid_model(ruleset):
     rs = next(r for r in all_rulesets() if r.id == ruleset)
     assert loaded.objective == rs.objective(rs.resolve_options({}))
     assert document["features"] == list(FEATURES) and len(document["weights"]) == DISTANCES
-    assert document["format"] == value.FORMAT == 2 and loaded.version.startswith(f"value-2/{ruleset}/")
+    assert document["format"] == value.FORMAT == 3 and loaded.version.startswith(f"value-3/{ruleset}/")
     assert len(document["calibration"]["knots"]) >= 2
     training, data = document["training"], document["data"]
     assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} ")
@@ -126,7 +137,7 @@ def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
 
 
 def test_a_model_of_another_shape_is_refused():
-    good = {"format": 2, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
+    good = {"format": 3, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
             "weights": [[0.0] * len(FEATURES)] * DISTANCES, "calibration": {"knots": [[0, 0.1], [1, 0.5]]}}
     assert parse(good, "x").objective == "win_probability"
     assert parse(good, "x").knots == ((0.0, 0.1), (1.0, 0.5))
