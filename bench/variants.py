@@ -38,6 +38,8 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
   unfinished set of each kind), then the improving cards. Claims rank as the advice does.
 - `bonus-late:W` (Chắn): the same count after the improving cards, before the fewer unseen copies;
   `bonus-first:W`: before the expected gain.
+- `bonus-mix:C` (Chắn, engine 0.5.0 on): the engine's `sets_kept` traded against the improving cards instead of
+  before them: at the same distance and expected gain, the most unseen improving cards + C x `sets_kept`.
 - `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
   discarded both suits of a Cạ first (rule 6 then bars every later Cạ capture of his; the distance and the
   improving cards do not see it); `ca-first`: the same before the distance.
@@ -217,6 +219,11 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (o.distance, kept if first else 0, -o.expected_gain, 0 if late or first else kept,
                     -o.improving_unseen, kept if late else 0, -_waiting(o), o.card_unseen)
         return rank, SHIPPED_HAND
+    if kind == "bonus-mix":
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            return (o.distance, -o.expected_gain, -(o.improving_unseen + weight * (o.sets_kept or 0)),
+                    -_waiting(o), o.card_unseen)
+        return rank, SHIPPED_HAND
     if kind in ("ca-keep", "ca-first"):
         first = kind == "ca-first"
 
@@ -241,9 +248,9 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
-    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, ca-first, ca-keep, danger, "
-                     "danger-late, kept-claims, legal-improving, margin, mix, live, more-unseen, rich, rich-far, "
-                     "richer, shipped, tempo, waits-first")
+    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-mix, ca-first, ca-keep, "
+                     "danger, danger-late, kept-claims, legal-improving, margin, mix, live, more-unseen, rich, "
+                     "rich-far, richer, shipped, tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:
