@@ -38,6 +38,7 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
   unfinished set of each kind), then the improving cards. Claims rank as the advice does.
 - `bonus-late:W` (Chắn): the same count after the improving cards, before the fewer unseen copies;
   `bonus-first:W`: before the expected gain.
+- `bonus-leo:W` (Chắn): as `bonus:3`, but a full Lèo set (5 points in a win, against the Tôm's 4) counts W.
 - `bonus-mix:C` (Chắn, engine 0.5.0 on): the engine's `sets_kept` traded against the improving cards instead of
   before them: at the same distance and expected gain, the most unseen improving cards + C x `sets_kept`.
 - `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
@@ -150,17 +151,19 @@ def bars_ca(card: int) -> int:
     return 0 if DISCARDED is None else int(History(DISCARDED | {card}).discarded_a_ca())
 
 
-def bonus_kept(card: int, full: float) -> float:
-    """`bonus`: what of the Tôm and Lèo sets the seat's cards keep once `card` is discarded: `full` per full set,
-    plus the distinct cards of the best unfinished set of each kind (0 outside a Chắn decision)."""
+def bonus_kept(card: int, full: float, leo: float | None = None) -> float:
+    """`bonus`: what of the Tôm and Lèo sets the seat's cards keep once `card` is discarded: `full` per full set
+    (`leo` per full Lèo set, when given), plus the distinct cards of the best unfinished set of each kind (0
+    outside a Chắn decision)."""
     if HELD is None:
         return 0.0
     held = list(HELD)
     held[card] -= 1
     found = 0.0
-    for faces in (chan_scoring._INDICES[chan_scoring.TOM_SETS[TOM]], chan_scoring._INDICES[chan_scoring.LEO]):
+    for faces, weight in ((chan_scoring.set_faces(chan_scoring.TOM_SETS[TOM]), full),
+                          (chan_scoring.set_faces(chan_scoring.LEO), full if leo is None else leo)):
         sets = min(held[f] for f in faces)
-        found += full * sets + sum(1 for f in faces if held[f] > sets)
+        found += weight * sets + sum(1 for f in faces if held[f] > sets)
     return found
 
 
@@ -219,6 +222,11 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (o.distance, kept if first else 0, -o.expected_gain, 0 if late or first else kept,
                     -o.improving_unseen, kept if late else 0, -_waiting(o), o.card_unseen)
         return rank, SHIPPED_HAND
+    if kind == "bonus-leo":
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            return (o.distance, -o.expected_gain, -bonus_kept(o.card, 3, weight), -o.improving_unseen, -_waiting(o),
+                    o.card_unseen)
+        return rank, SHIPPED_HAND
     if kind == "bonus-mix":
         def rank(o: DiscardOption) -> tuple[float, ...]:
             return (o.distance, -o.expected_gain, -(o.improving_unseen + weight * (o.sets_kept or 0)),
@@ -248,7 +256,8 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
-    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-mix, ca-first, ca-keep, "
+    raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-leo, bonus-mix, "
+                     "ca-first, ca-keep, "
                      "danger, danger-late, kept-claims, legal-improving, margin, mix, live, more-unseen, rich, "
                      "rich-far, richer, shipped, tempo, waits-first")
 
@@ -306,7 +315,7 @@ class Variant(Advice):
         if view.history is not None:  # Chắn
             if self.kind == "kept-claims" and public:
                 RESTING = sets_kept(tally(view.hand), tuple(view.exposed), view.options)
-            if self.kind in ("bonus", "bonus-late", "bonus-first"):
+            if self.kind in ("bonus", "bonus-late", "bonus-first", "bonus-leo"):
                 HELD, TOM = [0] * 25, view.options["tom_set"]
                 for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards), *public):
                     HELD[c] += 1
