@@ -69,8 +69,7 @@ from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
 from service.rules.chan import scoring as chan_scoring
 from service.rules.chan.captures import History
-from service.rules.chan.cards import tally
-from service.rules.chan.discards import sets_kept
+from service.rules.chan.discards import kept_of_set
 from service.rules.fourcolor import discards as fourcolor_discards
 from service.rules.fourcolor import paying
 
@@ -124,10 +123,6 @@ HELD: list[int] | None = None
 TOM = "3m-3c-7c"
 
 
-#: `kept-claims`: the Tôm and Lèo sets the deciding seat's hand keeps as it stands (None outside a Chắn claim).
-RESTING: int | None = None
-
-
 #: `ca-keep`: the faces the deciding seat discarded, or None where no discard can bar his Cạ captures any more.
 DISCARDED: frozenset[int] | None = None
 
@@ -159,12 +154,8 @@ def bonus_kept(card: int, full: float, leo: float | None = None) -> float:
         return 0.0
     held = list(HELD)
     held[card] -= 1
-    found = 0.0
-    for faces, weight in ((chan_scoring.set_faces(chan_scoring.TOM_SETS[TOM]), full),
-                          (chan_scoring.set_faces(chan_scoring.LEO), full if leo is None else leo)):
-        sets = min(held[f] for f in faces)
-        found += weight * sets + sum(1 for f in faces if held[f] > sets)
-    return found
+    return (kept_of_set(held, chan_scoring.TOM_SETS[TOM], full)
+            + kept_of_set(held, chan_scoring.LEO, full if leo is None else leo))
 
 
 def keys(kind: str, weight: float) -> tuple[Key, Key]:
@@ -242,10 +233,9 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
     if kind == "kept-claims":
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
             key = SHIPPED_HAND(o)
-            if isinstance(o, DiscardOption) or RESTING is None:
+            if isinstance(o, DiscardOption):
                 return key
-            kept = RESTING if o.kind == "pass" else (o.follow.sets_kept or 0) if o.follow is not None else 0
-            return (*key[:6], -kept, *key[7:])
+            return (*key[:6], -(o.sets_kept or 0), *key[7:])  # pass: the hand as it stands; a claim: its follow-up
         return (lambda o: (*hand(o), o.card_unseen)), hand
     if kind == "legal-improving":
         def hand(o: DiscardOption | ClaimOption) -> tuple[float, ...]:
@@ -311,10 +301,8 @@ class Variant(Advice):
         follows a capture, so the claim analysis ranks it (the follow-up), and the public card on offer counts as
         held there (`bonus`: the seat's cards; `ca-keep`: its discarded faces; `legal-improving`: the faces it may
         no longer capture)."""
-        global HELD, TOM, DISCARDED, BARRED, RESTING
+        global HELD, TOM, DISCARDED, BARRED
         if view.history is not None:  # Chắn
-            if self.kind == "kept-claims" and public:
-                RESTING = sets_kept(tally(view.hand), tuple(view.exposed), view.options)
             if self.kind in ("bonus", "bonus-late", "bonus-first", "bonus-leo"):
                 HELD, TOM = [0] * 25, view.options["tom_set"]
                 for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards), *public):
@@ -326,7 +314,7 @@ class Variant(Advice):
         try:
             return self._under(decide)
         finally:
-            HELD = DISCARDED = BARRED = RESTING = None
+            HELD = DISCARDED = BARRED = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
         if self.kind == "margin":

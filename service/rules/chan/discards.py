@@ -27,7 +27,7 @@ from .improving import (
     shared_tables,
 )
 from .pairs import Pair, unpaired
-from .scoring import LEO, TOM_SETS, set_faces, win_points
+from .scoring import LEO, TOM_SETS, full_sets, set_faces, win_points
 
 # `distance`, `complete_distance` and UNREACHABLE stay importable from here
 __all__ = ["UNREACHABLE", "Distances", "analyse_discards", "at_rest", "complete_distance", "distance", "history_key",
@@ -126,11 +126,14 @@ def sets_kept(rest: Sequence[int], exposed: tuple[Pair, ...], options: Mapping[s
     for pair in exposed:
         for c in pair.cards:
             held[c] += 1
-    found = 0
-    for faces in (set_faces(TOM_SETS[options["tom_set"]]), set_faces(LEO)):
-        full = min(held[f] for f in faces)
-        found += FULL_SET * full + sum(1 for f in faces if held[f] > full)
-    return found
+    return int(kept_of_set(held, TOM_SETS[options["tom_set"]]) + kept_of_set(held, LEO))
+
+
+def kept_of_set(held: Sequence[int], faces: tuple[str, str, str], full: float = FULL_SET) -> float:
+    """What the counts `held` keep of one kind of set (a `TOM_SETS` value or `LEO`): `full` per full set
+    (`scoring.full_sets`), plus 1 per distinct face of it held beyond the full sets."""
+    sets = full_sets(held, faces)
+    return full * sets + sum(1 for f in set_faces(faces) if held[f] > sets)
 
 
 def _after(history: History, x: int) -> History:

@@ -7,7 +7,7 @@ Each of the three losers pays the score; the winner receives three times it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +64,7 @@ def set_faces(faces: tuple[str, str, str]) -> tuple[int, ...]:
     return _INDICES[faces]
 
 
-def _sets(counts: list[int], faces: tuple[str, str, str]) -> int:
+def full_sets(counts: Sequence[int], faces: tuple[str, str, str]) -> int:
     """Full sets of these faces, no card serving twice (docs/rules.md#chan-bonuses: each full set counts)."""
     a, b, c = _INDICES[faces]
     return min(counts[a], counts[b], counts[c])
@@ -74,10 +74,10 @@ def find_bonuses(hand: ChanHand, counts: list[int], chan: int, pairs: tuple[Pair
                  options: Mapping[str, Any]) -> list[str]:
     """Every bonus instance the win earns (Tôm and Lèo once per full set)."""
     found = [bonus for flag, bonus in CONTEXT_BONUS.items() if context.get(flag)]
-    found += ["tom"] * _sets(counts, TOM_SETS[options["tom_set"]])
+    found += ["tom"] * full_sets(counts, TOM_SETS[options["tom_set"]])
     if _bach_thu(hand, chan, pairs):
         found.append("bach_thu")
-    found += ["leo"] * _sets(counts, LEO)
+    found += ["leo"] * full_sets(counts, LEO)
     red = sum(counts[c] for c in RED)
     if red == 0:
         found.append("bach_dinh")
