@@ -41,6 +41,10 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
 - `bonus-leo:W` (Chắn): as `bonus:3`, but a full Lèo set (5 points in a win, against the Tôm's 4) counts W.
 - `bonus-mix:C` (Chắn, engine 0.5.0 on): the engine's `sets_kept` traded against the improving cards instead of
   before them: at the same distance and expected gain, the most unseen improving cards + C x `sets_kept`.
+- `red:W` (Chắn, engine 0.5.0 on): W added to the discard's `sets_kept` when the seat's cards it leaves keep a
+  red-card bonus in reach: no red card (Bạch định, 7 points) or 7 or 8 red cards (Tám đỏ, 8 points: exactly eight
+  in the win); `red-graded:W`: W / 2 as well one red card further (1, 6 or 9); `red-first:W`: the same count
+  before the expected gain instead.
 - `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
   discarded both suits of a Cạ first (rule 6 then bars every later Cạ capture of his; the distance and the
   improving cards do not see it); `ca-first`: the same before the distance.
@@ -67,6 +71,7 @@ from service.arena.cli import check_head_to_head, deterministic_policy, head_to_
 from service.replay.decisions import SeatView
 from service.rules import analysis
 from service.rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption, paying_of
+from service.rules.chan import cards as chan_cards
 from service.rules.chan import scoring as chan_scoring
 from service.rules.chan.captures import History
 from service.rules.chan.discards import kept_of_set
@@ -158,6 +163,18 @@ def bonus_kept(card: int, full: float, leo: float | None = None) -> float:
             + kept_of_set(held, chan_scoring.LEO, full if leo is None else leo))
 
 
+def red_kept(card: int, weight: float, graded: bool = False) -> float:
+    """`red`: `weight` when the seat's cards once `card` is discarded keep a red-card bonus in reach: no red card
+    (Bạch định) or 7-8 red cards (Tám đỏ: exactly eight in the win, the winning card included); `graded`: half of
+    it one red card further (1, 6 or 9); else 0 (and 0 outside a Chắn decision)."""
+    if HELD is None:
+        return 0.0
+    reds = sum(HELD[f] for f in chan_cards.RED) - (card in chan_cards.RED)
+    if reds == 0 or reds in (7, 8):
+        return weight
+    return weight / 2 if graded and reds in (1, 6, 9) else 0.0
+
+
 def keys(kind: str, weight: float) -> tuple[Key, Key]:
     """The variant's discard order (`rank_key`) and hand order (`hand_key`); ValueError naming an unknown kind."""
     if kind in ("shipped", "margin"):
@@ -213,6 +230,18 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (o.distance, kept if first else 0, -o.expected_gain, 0 if late or first else kept,
                     -o.improving_unseen, kept if late else 0, -_waiting(o), o.card_unseen)
         return rank, SHIPPED_HAND
+    if kind in ("red", "red-graded"):
+        graded = kind == "red-graded"
+
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            return (*key[:6], key[6] - red_kept(o.card, weight, graded), *key[7:], o.card_unseen)
+        return rank, SHIPPED_HAND
+    if kind == "red-first":
+        def rank(o: DiscardOption) -> tuple[float, ...]:
+            key = SHIPPED_HAND(o)
+            return (*key[:5], -red_kept(o.card, weight), *key[5:], o.card_unseen)
+        return rank, SHIPPED_HAND
     if kind == "bonus-leo":
         def rank(o: DiscardOption) -> tuple[float, ...]:
             return (o.distance, -o.expected_gain, -bonus_kept(o.card, 3, weight), -o.improving_unseen, -_waiting(o),
@@ -247,9 +276,8 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
     raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-leo, bonus-mix, "
-                     "ca-first, ca-keep, "
-                     "danger, danger-late, kept-claims, legal-improving, margin, mix, live, more-unseen, rich, "
-                     "rich-far, richer, shipped, tempo, waits-first")
+                     "ca-first, ca-keep, danger, danger-late, kept-claims, legal-improving, margin, mix, live, "
+                     "more-unseen, red, red-first, red-graded, rich, rich-far, richer, shipped, tempo, waits-first")
 
 
 def parse(spec: str) -> tuple[str, float]:
@@ -303,7 +331,8 @@ class Variant(Advice):
         no longer capture)."""
         global HELD, TOM, DISCARDED, BARRED
         if view.history is not None:  # Chắn
-            if self.kind in ("bonus", "bonus-late", "bonus-first", "bonus-leo"):
+            if self.kind in ("bonus", "bonus-late", "bonus-first", "bonus-leo", "red", "red-graded",
+                             "red-first"):
                 HELD, TOM = [0] * 25, view.options["tom_set"]
                 for c in (*view.hand, *(c for pair in view.exposed for c in pair.cards), *public):
                     HELD[c] += 1

@@ -290,6 +290,29 @@ def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
     assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
 
 
+def test_the_red_variant_keeps_the_red_card_bonuses_in_reach():
+    """`red:W` (Chắn): the red cards are 8m 9m 8s 9s CC (docs/rules.md#chan-bonuses); Bạch định wants none in the win,
+    Tám đỏ exactly eight, the winning card included, so 0, 7 or 8 red cards kept count W; `graded`: W / 2 one red
+    card further; outside a Chắn discard nothing."""
+    from service.rules.chan.cards import CODE_INDEX
+
+    variants = _bench_module("variants")
+    assert variants.red_kept(CODE_INDEX["8m"], 4) == 0  # outside a discard
+    held = [0] * 25
+    for face in ("8m", "8m", "9m", "9m", "8s", "8s", "9s", "CC", "2s"):  # eight red cards and a black one
+        held[CODE_INDEX[face]] += 1
+    variants.HELD = held
+    assert variants.red_kept(CODE_INDEX["2s"], 4) == 4  # eight kept: Tám đỏ on a black winning card
+    assert variants.red_kept(CODE_INDEX["CC"], 4) == 4  # seven kept: Tám đỏ on a red winning card
+    held[CODE_INDEX["9s"]] += 1
+    assert variants.red_kept(CODE_INDEX["2s"], 4) == 0  # nine kept: too many
+    assert variants.red_kept(CODE_INDEX["2s"], 4, graded=True) == 2  # one red card too many
+    variants.HELD = [0] * 25
+    variants.HELD[CODE_INDEX["2s"]] = 2
+    assert variants.red_kept(CODE_INDEX["2s"], 4) == 4  # no red card: Bạch định
+    variants.HELD = None
+
+
 def test_the_bonus_variant_also_ranks_the_discard_that_follows_a_capture(monkeypatch):
     """A Chắn discard mostly follows a capture, and the claim analysis ranks it: the seat's cards (the card on
     offer among them) must be known to the bonus count there too, not only at a discard with no capture before it.
