@@ -45,6 +45,10 @@ order reads is the engine's own. Variants (WEIGHT: a number, default 1):
   red-card bonus in reach: no red card (Bạch định, 7 points) or 7 or 8 red cards (Tám đỏ, 8 points: exactly eight
   in the win); `red-graded:W`: W / 2 as well one red card further (1, 6 or 9); `red-first:W`: the same count
   before the expected gain instead.
+- `gate:W` (Chắn): a waiting seat whose turn it is (role `next`) compares passing, which turns up the next stock
+  card at his own gate, with a capture that keeps him waiting, with the passing hand's expected gain raised by W x
+  3 (Ù chì: one point more from each of three losers) x its waiting copies / the unseen cards: the card at his own
+  gate is his first and worth more (the advice compares the hands alone).
 - `ca-keep` (Chắn): between discards at the same distance, one that does not make the seat a player who has
   discarded both suits of a Cạ first (rule 6 then bars every later Cạ capture of his; the distance and the
   improving cards do not see it); `ca-first`: the same before the distance.
@@ -128,6 +132,10 @@ HELD: list[int] | None = None
 TOM = "3m-3c-7c"
 
 
+#: `gate`: what a win at one's own gate (Ù chì) adds to the winner's settlement: one point more from each loser.
+GATE_GAIN = 3
+
+
 #: `ca-keep`: the faces the deciding seat discarded, or None where no discard can bar his Cạ captures any more.
 DISCARDED: frozenset[int] | None = None
 
@@ -177,7 +185,7 @@ def red_kept(card: int, weight: float, graded: bool = False) -> float:
 
 def keys(kind: str, weight: float) -> tuple[Key, Key]:
     """The variant's discard order (`rank_key`) and hand order (`hand_key`); ValueError naming an unknown kind."""
-    if kind in ("shipped", "margin"):
+    if kind in ("shipped", "margin", "gate"):
         return SHIPPED_RANK, SHIPPED_HAND
     if kind == "danger":
         def rank(o: DiscardOption) -> tuple[float, ...]:
@@ -276,7 +284,7 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
     raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-leo, bonus-mix, "
-                     "ca-first, ca-keep, danger, danger-late, kept-claims, legal-improving, margin, mix, live, "
+                     "ca-first, ca-keep, danger, gate, danger-late, kept-claims, legal-improving, margin, mix, live, "
                      "more-unseen, red, red-first, red-graded, rich, rich-far, richer, shipped, tempo, waits-first")
 
 
@@ -322,6 +330,7 @@ class Variant(Advice):
         return self._seen(view, (), lambda: Advice.discard(self, view))
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
+        self.gate = view.history is not None and role == "next"  # Chắn: passing turns up a card at his own gate
         return self._seen(view, (card,), lambda: Advice.claim(self, view, card, source, role, legal, forced))
 
     def _seen(self, view: SeatView, public: tuple[int, ...], decide: Callable[[], Any]) -> Any:
@@ -346,6 +355,16 @@ class Variant(Advice):
             HELD = DISCARDED = BARRED = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
+        if self.kind == "gate" and getattr(self, "gate", False):
+            offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
+            passing = next((o for o in offered if o.claim is None), None)
+            first = offered[0] if offered else None
+            if (first is not None and passing is not None and first.claim is not None and first.gain is None
+                    and passing.distance == 0 and first.distance == 0):
+                bonus = self.weight * GATE_GAIN * _waiting(passing) / max(analysis_.unseen_total, 1)
+                key = SHIPPED_HAND(passing)
+                if (*key[:5], key[5] - bonus, *key[6:]) <= SHIPPED_HAND(first):
+                    return None
         if self.kind == "margin":
             offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
             passing = next((o for o in offered if o.claim is None), None)
