@@ -284,7 +284,7 @@ def keys(kind: str, weight: float) -> tuple[Key, Key]:
             return (tempo_time(o, weight), *SHIPPED_HAND(o))
         return (lambda o: (*hand(o), o.card_unseen)), hand
     raise ValueError(f"unknown variant {kind!r}; known: bonus, bonus-first, bonus-late, bonus-leo, bonus-mix, "
-                     "ca-first, ca-keep, danger, gate, danger-late, kept-claims, legal-improving, margin, mix, live, "
+                     "ca-first, ca-keep, danger, danger-late, gate, kept-claims, legal-improving, margin, mix, live, "
                      "more-unseen, red, red-first, red-graded, rich, rich-far, richer, shipped, tempo, waits-first")
 
 
@@ -306,6 +306,7 @@ class Variant(Advice):
         super().__init__()
         self.kind, self.weight = kind, weight
         self.rank, self.hand = keys(kind, weight)
+        self.gate = False  # `gate`: the claim being answered is the seat's own turn's (Chắn)
 
     def _under(self, decide: Callable[[], Any]) -> Any:
         analysis.rank_key, analysis.hand_key = self.rank, self.hand
@@ -355,7 +356,7 @@ class Variant(Advice):
             HELD = DISCARDED = BARRED = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
-        if self.kind == "gate" and getattr(self, "gate", False):
+        if self.kind == "gate" and self.gate:
             offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
             passing = next((o for o in offered if o.claim is None), None)
             first = offered[0] if offered else None
