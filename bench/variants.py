@@ -337,8 +337,8 @@ class Variant(Advice):
     def _seen(self, view: SeatView, public: tuple[int, ...], decide: Callable[[], Any]) -> Any:
         """`_under`, with what the order reads of the seat itself set for the decision: a Chắn discard mostly
         follows a capture, so the claim analysis ranks it (the follow-up), and the public card on offer counts as
-        held there (`bonus`: the seat's cards; `ca-keep`: its discarded faces; `legal-improving`: the faces it may
-        no longer capture)."""
+        held there (`bonus`, `red`: the seat's cards; `ca-keep`: its discarded faces; `legal-improving`: the faces it
+        may no longer capture)."""
         global HELD, TOM, DISCARDED, BARRED
         if view.history is not None:  # Chắn
             if self.kind in ("bonus", "bonus-late", "bonus-first", "bonus-leo", "red", "red-graded",
@@ -356,25 +356,30 @@ class Variant(Advice):
             HELD = DISCARDED = BARRED = None
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis_: ClaimAnalysis) -> Any:
-        if self.kind == "gate" and self.gate:
-            offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
-            passing = next((o for o in offered if o.claim is None), None)
-            first = offered[0] if offered else None
-            if (first is not None and passing is not None and first.claim is not None and first.gain is None
-                    and passing.distance == 0 and first.distance == 0):
+        weighed = self.kind == "margin" or (self.kind == "gate" and self.gate)
+        found = claim_against_pass(analysis_, legal) if weighed else None
+        if found is not None:
+            first, passing = found
+            if self.kind == "gate" and passing.distance == 0 and first.distance == 0:
                 bonus = self.weight * GATE_GAIN * _waiting(passing) / max(analysis_.unseen_total, 1)
                 key = SHIPPED_HAND(passing)
                 if (*key[:5], key[5] - bonus, *key[6:]) <= SHIPPED_HAND(first):
                     return None
-        if self.kind == "margin":
-            offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
-            passing = next((o for o in offered if o.claim is None), None)
-            first = offered[0] if offered else None
-            if (first is not None and passing is not None and first.claim is not None and first.gain is None
-                    and paying_of(first) == paying_of(passing)
+            if (self.kind == "margin" and paying_of(first) == paying_of(passing)
                     and _lowering(first) - _lowering(passing) < self.weight):
                 return None
         return super().answer(view, card, legal, analysis_)
+
+
+def claim_against_pass(analysis_: ClaimAnalysis, legal: Sequence[Any]) -> tuple[ClaimOption, ClaimOption] | None:
+    """The advice's answer and passing, when the answer is a legal claim that is no win and passing is offered (what
+    `margin` and `gate` weigh again); else None."""
+    offered = [o for o in analysis_.options if o.claim is None or any(c == o.claim for c in legal)]
+    passing = next((o for o in offered if o.claim is None), None)
+    first = offered[0] if offered else None
+    if first is None or passing is None or first.claim is None or first.gain is not None:
+        return None
+    return first, passing
 
 
 def register() -> None:
