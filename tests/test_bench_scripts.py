@@ -230,6 +230,20 @@ def test_the_published_taiwan_calibration_redraws_from_its_kept_file(tmp_path):
     assert published in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def test_the_published_chan_calibration_redraws_from_its_kept_file(tmp_path):
+    """The Chắn search calibration of today's engine in docs/advice.md and the README comes back from bench/pairs/
+    with nothing searched (every round read back), every decile calibrated as published, every search having
+    played all its deals (none cut short by its time budget), and the file is left byte for byte as it was."""
+    out, records = redrawn("cardavia-chan-7003.jsonl.gz", tmp_path)
+    assert len(records) == 15000
+    assert all(row["calibrated"] for row in out["deciles"])
+    assert all(r["deals"] == r["samples"] for r in records if r["predicted"] is not None)
+    d = out["difference"]
+    published = f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
+    assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
+    assert published in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_the_shipped_variant_plays_exactly_as_the_advice():
     """bench/variants.py, the harness of the ranking tries (docs/advice.md#strength): its `shipped` variant is the
     advice itself, so over the same deals every figure is the advice's and their paired difference is exactly 0."""

@@ -82,7 +82,7 @@ def test_every_reliability_plot_the_readme_shows_is_a_whole_svg():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = sorted(set(re.findall(r"\(docs/img/([\w-]+\.svg)\)", readme)))
     char = reliability().CHAR
-    assert "calibration.svg" in shown and "search-calibration.svg" in shown
+    assert "calibration.svg" in shown and "search-calibration-chan.svg" in shown
     for name in shown:
         root = ET.parse(ROOT / "docs" / "img" / name).getroot()
         panels = [t for t in root.findall(f"{SVG}text") if t.text and "deciles calibrated" in t.text]
