@@ -1,6 +1,7 @@
 """The replay viewer as a reviewer shares it: the view in a link (a simulation's parameters or the log itself in the
-fragment, the round, the event, the analysis mode), the event numbers agreeing with the selected row, field errors
-whose field name holds a quote, the time of a step through a 2,000-event log, and an axe-core audit."""
+fragment, the round, the event, the analysis mode), a link's analysis offered but never run without a click, a
+deflate bomb in a link refused unread, the event numbers agreeing with the selected row, field errors whose field
+name holds a quote, the time of a step through a 2,000-event log, and an axe-core audit."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_a_simulation_link_reopens_the_same_view(page, server, browser):
         context.close()
 
 
-def test_a_link_to_an_analysed_round_runs_the_analysis_again(page, server, browser):
+def test_a_link_to_an_analysed_round_offers_the_analysis(page, server, browser):
     open_viewer(page, server)
     simulate_in_viewer(page, seed=7, rounds=1)
     expect(page.locator("#position")).to_contain_text("the deal")
@@ -100,8 +101,14 @@ def test_a_link_to_an_analysed_round_runs_the_analysis_again(page, server, brows
 
     context, other, console = opened(browser, link)
     try:
+        # the same round and event, the analysis offered but not run (a job spends the visitor's quota)
+        expect(other.locator("#analysis-offer")).to_contain_text("click Analyse")
+        expect(other.locator("#position")).to_have_text(shown["position"])
+        expect(other.locator("#events .tag.rank")).to_have_count(0)
+        other.click("#analyse")
         expect(other.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
         expect(other.locator("#events .tag.rank")).to_have_count(annotations)
+        expect(other.locator("#analysis-offer")).to_be_hidden()
         assert the_view(other) == shown
         assert console.unexpected() == []
     finally:
@@ -256,6 +263,9 @@ def test_the_viewer_passes_axe(browser, server, width):
         # with the analysis: its table, legends and plots
         page.goto("about:blank")  # a new fragment alone would not load the page again
         page.goto(f"{server}/ui/replay#ruleset={RULESET}&seats=3&seed=7&policy=greedy&rounds=2&event=9&analysed=1")
+        expect(page.locator("#analysis-offer")).to_be_visible()  # the link's analysis offered for a click
+        assert grave_violations(Axe(), page) == []
+        page.click("#analyse")
         expect(page.locator("#analysis-status")).to_contain_text("finished", timeout=90_000)
         page.screenshot(path=str(SHOTS / f"replay-analysed-{width}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -263,3 +273,60 @@ def test_the_viewer_passes_axe(browser, server, width):
         assert console.unexpected() == []
     finally:
         context.close()
+
+
+def bomb(size: int) -> str:
+    """A link's `log=` value that inflates to `size` bytes of one repeated character (a zip bomb): raw DEFLATE,
+    base64url, as replay-link.js packs a log."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = deflate.compress(b"a" * size) + deflate.flush()
+    return base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
+
+
+@pytest.mark.parametrize("size, fits", [(40 * 2**20, False), (6 * 2**20, True)], ids=["40-MB-link", "6-MB-in-8-KB"])
+def test_a_zip_bomb_link_is_refused_unread(page, server, size, fits):
+    packed = bomb(size)
+    # the first is 53 KB of link, refused by its length; the second fits the 8 KB a link holds: only its unpacked
+    # size can stop it
+    assert (len(packed) <= 8 * 1024) == fits
+    page.goto(f"{server}/ui/replay#log={packed}&round=1&event=3")
+    message = page.locator(".field-error[data-field=paste]")
+    expect(message).to_contain_text("too large", timeout=10_000)
+    expect(message).to_be_visible()
+    # the page still draws frames, holds nothing of the log and shows no viewer
+    page.set_default_timeout(2_000)
+    assert page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+    assert page.locator("#paste").input_value() == ""
+    expect(page.locator("#viewer")).to_be_hidden()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"replay-bomb-{size >> 20}.png"))
+
+
+def test_a_link_to_a_deep_analysis_spends_nothing_until_clicked(page, server):
+    job_posts = []
+    page.on("request", lambda r: r.method == "POST" and ("/v1/replays" in r.url or "/v1/jobs" in r.url)
+            and job_posts.append(r))
+    open_viewer(page, server)
+    page.evaluate("localStorage.setItem('longcards.apiKey', 'visitor-key')")  # a remembered key
+    page.goto("about:blank")
+    page.goto(f"{server}/ui/replay#ruleset={RULESET}&seats=3&seed=7&policy=greedy&rounds=1&event=4"
+              "&mode=deep&analysed=1")
+    expect(page.locator("#position")).to_contain_text("event 4 /")
+    expect(page.locator("#review-mode")).to_have_value("deep")
+    page.wait_for_load_state("networkidle")  # the audits are answered, nothing else is asked for
+    assert job_posts == []
+    # the link's analysis is offered, not run
+    expect(page.locator("#analysis-offer")).to_be_visible()
+    expect(page.locator("#analysis-offer")).to_contain_text("Analyse")
+    expect(page.locator("#analysis-status")).to_have_text("")
+    assert "analysed=1" in page.url  # the link still offers it when passed on
+    with page.expect_request(lambda r: r.method == "POST" and "/v1/replays" in r.url) as submitted:
+        page.click("#analyse")
+    request = submitted.value
+    assert request.post_data_json["review"] == {"mode": "deep"}
+    assert request.headers["authorization"] == "Bearer visitor-key"
+    assert len(job_posts) == 1
+    expect(page.locator("#analysis-offer")).to_be_hidden()
+    # a deep job would hold the shared worker for a while: stop it
+    job = request.response().headers["location"]
+    page.request.delete(f"{server}{job}", headers={"Authorization": "Bearer visitor-key"})

@@ -2,8 +2,21 @@
 // simulation's parameters, or the log itself deflated and base64url-encoded), the round, the event and the
 // analysis mode. The fragment never reaches the server: a shared log stays between the two browsers.
 
-/** The most characters a deflated, encoded log may take in a link (browsers and chat tools cut longer ones). */
+/**
+ * The most characters a deflated, encoded log may take in a link (browsers and chat tools cut longer ones). The
+ * page writes no longer one, and reads no longer one either.
+ */
 export const LINK_LIMIT = 8 * 1024;
+
+/**
+ * The most bytes a link's log may inflate to: the largest request body the API accepts (MAX_CONTENT_LENGTH,
+ * service/config.py), since a larger log could not even be audited. Deflate packs up to about 1,000 to 1, so
+ * 8 KB of link could otherwise unpack to megabytes of text (a zip bomb).
+ */
+export const UNPACKED_LIMIT = 2 * 1024 * 1024;
+
+/** Feed the inflater this many packed bytes at a time, so that one read inflates at most about 1 MB. */
+const SLICE = 1024;
 
 /** The simulate form's fields, in the order the link writes them. */
 export const SIMULATION = ["ruleset", "seats", "seed", "policy", "rounds"];
@@ -27,10 +40,45 @@ export async function pack(text) {
   return toBase64url(new Uint8Array(await new Response(stream).arrayBuffer()));
 }
 
-/** The text `pack` packed; throws when the data is cut or changed. */
+/** A link's log over LINK_LIMIT packed (`packed` characters) or over UNPACKED_LIMIT unpacked (`packed` null). */
+export class TooLarge extends Error {
+  constructor(packed) {
+    super(packed === null ? "the link's log unpacks past the limit" : "the link's log is too long");
+    this.packed = packed;
+  }
+}
+
+// The packed bytes a slice at a time, on demand: the inflater only runs as far as the reader reads.
+function sliced(bytes) {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) controller.close();
+      else controller.enqueue(bytes.subarray(at, (at += SLICE)));
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * The text `pack` packed; throws TooLarge past LINK_LIMIT packed or UNPACKED_LIMIT unpacked (reading stops
+ * there), and another error when the data is cut or changed.
+ */
 export async function unpack(packed) {
-  const stream = new Blob([fromBase64url(packed)]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-  return new Response(stream).text();
+  if (packed.length > LINK_LIMIT) throw new TooLarge(packed.length);
+  const reader = sliced(fromBase64url(packed)).pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > UNPACKED_LIMIT) {
+      await reader.cancel().catch(() => {});
+      throw new TooLarge(null);
+    }
+    chunks.push(value);
+  }
+  return new Blob(chunks).text();
 }
 
 const count = (value, least) => {

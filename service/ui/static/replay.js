@@ -5,7 +5,7 @@ import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, page
 import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
-import { LINK_LIMIT, SIMULATION, pack, readLink, unpack, writeLink } from "./replay-link.js";
+import { LINK_LIMIT, SIMULATION, TooLarge, UNPACKED_LIMIT, pack, readLink, unpack, writeLink } from "./replay-link.js";
 import { ruleLinks } from "./rulelinks.js";
 
 const errors = new FieldErrors(document, "log");
@@ -13,6 +13,7 @@ let logs = [];        // the loaded logs
 let audits = [];      // their audits (with tables), same order
 let analysis = null;  // the replay job's result
 let analysedMode = null; // the review mode that analysis ran with
+let offered = null;   // the review mode a link offered its analysis in, until the visitor runs one
 let round = 0;        // which log is shown
 let position = -1;    // -1: the deal; else the index of the event shown
 let source = null;    // where the logs came from, for the link: {log: packed} | {simulation: {...}} | {tooLarge: n}
@@ -48,7 +49,7 @@ async function load(documents, from, origin, view = { round: 0, position: -1 }) 
       throw error;
     }
   }
-  logs = found; audits = answers; analysis = null; analysedMode = null; source = origin;
+  logs = found; audits = answers; analysis = null; analysedMode = null; offered = null; source = origin;
   round = Math.min(Math.max(view.round, 0), logs.length - 1);
   position = view.position;
   for (const name of ["file", "paste", "simulate", "log", "analysis"]) errors.clear(name);
@@ -57,6 +58,7 @@ async function load(documents, from, origin, view = { round: 0, position: -1 }) 
   fill($("#analysis"));
   $("#analysis-status").textContent = "";
   $("#analysis-progress").hidden = true;
+  drawOffer();
   drawRounds();
   show();
   writeUrl();
@@ -103,7 +105,7 @@ let pending = null;  // a URL update waiting for the stepping to pause
 function view() {
   const mode = $("#review-mode").value;
   return { source: source && !source.tooLarge ? source : null, round, position, mode,
-    analysed: Boolean(analysis) && analysedMode === mode };
+    analysed: analysis ? analysedMode === mode : offered === mode };
 }
 
 /** Put the view in the URL: replaced, not pushed, so Back leaves the viewer instead of undoing each step. */
@@ -140,17 +142,31 @@ async function copyLink() {
   }
 }
 
-/** Open the view the URL's fragment describes (on arrival, or when another link is pasted into this tab). */
+/** What the reader is told about a link whose log is too large to open (a TooLarge error). */
+function tooLargeText(error) {
+  return error.packed === null
+    ? t("This link's log is too large to open (over {limit} MB unpacked, more than the service accepts): it was not loaded.",
+      { limit: UNPACKED_LIMIT / 1024 / 1024 })
+    : t("This link is too large to open ({size} KB; a link holds at most {limit} KB): its log was not loaded.",
+      { size: Math.ceil(error.packed / 1024), limit: LINK_LIMIT / 1024 });
+}
+
+/**
+ * Open the view the URL's fragment describes (on arrival, or when another link is pasted into this tab). A link
+ * never runs the analysis by itself: it is a job that spends the visitor's quota, so it is offered for a click.
+ */
 async function openLink() {
   const linked = readLink(location.hash);
   written = location.hash;
   if (linked.mode) $("#review-mode").value = linked.mode;
   if (!linked.source) return;
   const at = { round: linked.round, position: linked.position };
+  const before = logs;
   if (linked.source.log) {
     await reportLoad("paste")(async () => {
       let text;
-      try { text = await unpack(linked.source.log); } catch {
+      try { text = await unpack(linked.source.log); } catch (error) {
+        if (error instanceof TooLarge) throw new Problem(0, { code: "link_too_large", detail: tooLargeText(error) });
         throw new Problem(0, { code: "broken_link", detail: t("the link's log cannot be read: the link was cut or changed") });
       }
       $("#paste").value = text;
@@ -161,7 +177,18 @@ async function openLink() {
     for (const k of SIMULATION) $(fields[k]).value = linked.source.simulation[k];
     await reportLoad("simulate")(() => simulate(at));
   }
-  if (linked.analysed && logs.length) await guard(analyse)();
+  if (linked.analysed && logs !== before) {
+    offered = $("#review-mode").value;
+    drawOffer();
+    writeUrl();
+  }
+}
+
+/** Say that the link was shared with its analysis in the review mode shown, and that a click runs it. */
+function drawOffer() {
+  const note = $("#analysis-offer");
+  note.hidden = analysis !== null || offered !== $("#review-mode").value;
+  note.textContent = note.hidden ? "" : t("This link was shared with its analysis: click Analyse to run it.");
 }
 
 // -- stepping ----------------------------------------------------------------------------------------------
@@ -392,6 +419,8 @@ async function analyse() {
   const button = $("#analyse"), bar = $("#analysis-progress"), status = $("#analysis-status");
   const mode = $("#review-mode").value;
   button.disabled = true; bar.hidden = false; bar.value = 0; status.textContent = t("queued…");
+  offered = null;
+  drawOffer();
   try {
     analysis = await runJob("/v1/replays", { logs, review: { mode } }, (fraction, job) => {
       bar.value = fraction;
@@ -491,7 +520,7 @@ function wire() {
   $("#forward").addEventListener("click", () => step(1));
   $("#last").addEventListener("click", () => go(log().events.length - 1));
   $("#analyse").addEventListener("click", guard(analyse));
-  $("#review-mode").addEventListener("change", () => writeUrl());
+  $("#review-mode").addEventListener("change", () => { drawOffer(); writeUrl(); });
   $("#copy-link").addEventListener("click", guard(copyLink));
   document.addEventListener("keydown", (event) => {
     if (!logs.length || typing(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
