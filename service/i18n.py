@@ -32,6 +32,10 @@ LANGUAGES: dict[str, str] = {"en": "English", "vi": "Tiếng Việt", "zh_Hant":
 DEFAULT = "en"
 #: The BCP 47 tag of each language (`<html lang>`, `Content-Language`), where it differs from the catalog's name.
 TAGS = {"zh_Hant": "zh-Hant"}
+#: How much of an `Accept-Language` header is read: its first characters (a WSGI header is Latin-1, so bytes) and
+#: tags; browsers send a handful of tags in well under 100 bytes, and the rest is ignored, whatever its qualities.
+MAX_ACCEPT_LANGUAGE = 512
+MAX_LANGUAGE_TAGS = 10
 COOKIE = "longcards_lang"
 #: The blueprints of the pages, which follow the switch's cookie (the pages and the API docs page).
 PAGES = ("ui", "swagger_ui")
@@ -54,11 +58,20 @@ def supported(asked: str) -> str | None:
     return primary if primary in LANGUAGES else None
 
 
-@lru_cache(maxsize=256)
-@lru_cache(maxsize=256)
 def best_of(header: str) -> str:
-    """The supported language an `Accept-Language` header prefers most (English when none); clients send the same
-    few headers again and again, so the answer is remembered."""
+    """The supported language an `Accept-Language` header prefers most (English when none), of its first
+    MAX_ACCEPT_LANGUAGE characters and MAX_LANGUAGE_TAGS tags: a long header costs no more than a short one."""
+    if len(header) > MAX_ACCEPT_LANGUAGE:
+        # A tag the limit cuts is dropped ("vi-VN" cut to "vi" is not what was asked); one more character keeps a
+        # tag ending right at the limit.
+        header = header[:MAX_ACCEPT_LANGUAGE + 1].rpartition(",")[0]
+    return best_of_tags(",".join(header.split(",", MAX_LANGUAGE_TAGS)[:MAX_LANGUAGE_TAGS]))
+
+
+@lru_cache(maxsize=256)
+def best_of_tags(header: str) -> str:
+    """`best_of` a header already cut to its head; clients send the same few headers again and again, so the answer
+    is remembered."""
     if not header:
         return DEFAULT
     from werkzeug.datastructures import LanguageAccept

@@ -15,8 +15,8 @@ from ..rules.text import text
 
 
 class Parser(FlaskParser):
-    """webargs' Flask parser with orjson decoding; invalid JSON still raises json.JSONDecodeError (400), and a
-    body that is not declared JSON is refused with 415 rather than read as missing fields."""
+    """webargs' Flask parser with orjson decoding; a body that is not JSON, UTF-8 encoded (RFC 8259), is 400
+    `malformed_json`, and a body that is not declared JSON is refused with 415 rather than read as missing fields."""
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
@@ -26,7 +26,12 @@ class Parser(FlaskParser):
         data = req.get_data(cache=True)
         if not data:
             return core.missing
-        return orjson.loads(data)
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as error:
+            # Answered here: orjson keeps no document it cannot read as UTF-8 (`doc` is ""), which webargs would
+            # take for an empty body (422 for every required field).
+            self._handle_invalid_json_error(error, req)
 
 
 PROBLEM_CONTENT: dict[str, Any] = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}

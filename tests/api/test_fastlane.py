@@ -24,6 +24,16 @@ from tests.support.metrics import scrape, value
 LANGUAGES = [None, "vi", "zh-TW,zh;q=0.9", "uk-UA", "pt-BR;q=0.8, it;q=0.9", "fr", "en-GB"]
 
 
+#: Bodies that are not UTF-8: 400 malformed_json on both paths (tests/api/test_errors.py has every endpoint).
+NOT_UTF8 = {
+    "a byte no UTF-8 text has": b'{"ruleset": "bga-taiwan", "hand": ["\xff"]}',
+    "UTF-16": '{"ruleset": "bga-taiwan", "hand": ["rG"]}'.encode("utf-16"),
+    "Latin-1": '{"ruleset": "bga-taiwan", "hand": ["rG"], "note": "é"}'.encode("latin-1"),
+    "an encoded surrogate": b'{"ruleset": "bga-taiwan", "hand": ["\xed\xa0\x80"]}',
+    "a UTF-8 BOM": b'\xef\xbb\xbf{"ruleset": "bga-taiwan", "hand": ["rG"]}',
+}
+
+
 def lane(app) -> Any:
     """The app's fast lane."""
     return app.extensions["longcards_fastlane"]
@@ -94,6 +104,7 @@ def test_lane_answers_are_the_apps_to_the_byte(pair):
     pytest.param({"data": b'{"ruleset": "bga-taiwan", "hand": [', "content_type": "application/json"},
                  id="malformed JSON"),
     pytest.param({"data": b"", "content_type": "application/json"}, id="empty body"),
+    *(pytest.param({"data": data, "content_type": "application/json"}, id=name) for name, data in NOT_UTF8.items()),
     pytest.param({"data": b'{"ruleset": "bga-taiwan", "hand": []}', "content_type": "text/plain"}, id="not JSON: 415"),
 ])
 def test_lane_steps_aside_for_every_problem(pair, case):
@@ -104,6 +115,17 @@ def test_lane_steps_aside_for_every_problem(pair, case):
     assert got == expected
     assert got[0] in (400, 415, 422)
     assert lane(fast).served == 0
+
+
+@pytest.mark.parametrize("data", NOT_UTF8.values(), ids=NOT_UTF8.keys())
+def test_a_body_that_is_not_utf8_is_malformed_json_on_both_paths(pair, data):
+    """The lane hands such a body to the app, which refuses it as it refuses any body that is not JSON: the same
+    400 malformed_json to the byte, whichever path the request takes."""
+    fast, full = pair
+    got = answer(fast.test_client(), data=data, content_type="application/json")
+    assert got == answer(full.test_client(), data=data, content_type="application/json")
+    assert got[0] == 400 and orjson.loads(got[1])["code"] == "malformed_json"
+    assert ("Content-Type", "application/problem+json") in got[2] and lane(fast).served == 0
 
 
 def test_a_request_with_exposed_melds_is_the_apps(pair):

@@ -190,6 +190,24 @@ def test_problem_type_page_json_and_html(client):
     assert described["fix"].replace("`", "").split()[0].encode() in page.data
 
 
+@pytest.mark.parametrize("headers", [
+    pytest.param({}, id="JSON by default"),
+    pytest.param({"Accept": "application/json"}, id="JSON asked for"),
+    pytest.param({"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, id="HTML"),
+    pytest.param({"Accept": "text/html", "Accept-Language": "vi"}, id="HTML in Vietnamese"),
+    pytest.param({"Accept-Language": "vi"}, id="JSON in Vietnamese"),
+])
+def test_both_problem_type_representations_vary_on_accept(client, headers):
+    """One URL, two cacheable representations chosen by `Accept`, in the reader's language: a shared cache must
+    keep them apart, so each (and its 304) says `Vary: Accept, Accept-Language, Accept-Encoding`, each once."""
+    answer = client.get("/problems/missing_public_card", headers=headers)
+    again = client.get("/problems/missing_public_card", headers={**headers, "If-None-Match": answer.headers["ETag"]})
+    assert (answer.status_code, again.status_code) == (200, 304)
+    for response in (answer, again):
+        varies = [name.strip().lower() for value in response.headers.getlist("Vary") for name in value.split(",")]
+        assert sorted(varies) == ["accept", "accept-encoding", "accept-language"], response.headers
+
+
 def test_unknown_problem_code_is_a_404_problem(client):
     """No page for a code the service never answers."""
     response = client.get("/problems/no_such_code")

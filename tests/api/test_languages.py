@@ -9,7 +9,8 @@ import pickle
 import pytest
 
 from service import catalogs
-from service.i18n import best_of, supported
+from service.app import create_app
+from service.i18n import MAX_ACCEPT_LANGUAGE, MAX_LANGUAGE_TAGS, best_of, supported
 from service.rules.text import Text, ntext, read_texts, stored, text
 from tests.support.pages import planted
 
@@ -208,6 +209,38 @@ def test_supported(asked, expected):
 def test_best_of_a_header_by_quality():
     assert best_of("en;q=0.1, it;q=0.9") == "it"
     assert best_of("not a header;;;") == "en"
+
+
+#: A header cut so that `vi-VN` straddles the limit: only `vi` of it would be left.
+CUT = "fr," + " " * (MAX_ACCEPT_LANGUAGE - 5) + "vi-VN"
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    pytest.param(", ".join(["fr"] * (MAX_LANGUAGE_TAGS - 1) + ["vi"]), "vi", id="the last tag read"),
+    pytest.param(", ".join(["fr"] * MAX_LANGUAGE_TAGS + ["vi"]), "en", id="a tag past the count"),
+    pytest.param(", ".join(["fr"] * MAX_LANGUAGE_TAGS + ["vi;q=1"]), "en", id="a preferred tag past the count"),
+    pytest.param("fr," + " " * MAX_ACCEPT_LANGUAGE + "vi", "en", id="a tag past the length"),
+    pytest.param("fr," + " " * (MAX_ACCEPT_LANGUAGE - 5) + "vi, de", "vi", id="a tag ending at the length"),
+    pytest.param(CUT, "en", id="a tag cut by the length"),
+    pytest.param("x" * 8192, "en", id="one huge tag"),
+])
+def test_only_the_head_of_a_long_accept_language_is_read(header, expected):
+    """A header is read up to its first MAX_ACCEPT_LANGUAGE characters and MAX_LANGUAGE_TAGS tags (a long one costs
+    no more than a short one); a tag the length cuts is no tag."""
+    assert best_of(header) == expected
+
+
+@pytest.mark.parametrize("fast_lane", [True, False], ids=["fast lane", "app"])
+def test_a_long_accept_language_is_cut_on_both_paths(fast_lane):
+    """POST /v1/hu chooses the language the same way on the fast lane (service/http/fastlane.py) and in the app:
+    `vi` past the first tags of an 8 KB header is not read."""
+    app = create_app({"TESTING": True, "FAST_LANE": fast_lane})
+    client = app.test_client()
+    body = {"ruleset": "bga-taiwan", "hand": ["rG", "rA"]}  # no win: its reasons are translated
+    assert client.post("/v1/hu", json=body, headers={"Accept-Language": "fr, vi"}).headers["Content-Language"] == "vi"
+    response = client.post("/v1/hu", json=body, headers={"Accept-Language": "fr, " * 2048 + "vi"})
+    assert response.status_code == 200 and response.headers["Content-Language"] == "en"
+    assert app.extensions["longcards_fastlane"].served == (2 if fast_lane else 0)
 
 
 def test_texts_are_english_strings_that_remember_their_message():

@@ -69,8 +69,9 @@ class ProblemType(MethodView):
         if code not in PROBLEMS:
             return problem(404, "not_found", text("no problem code {code}", code=repr(code)))
         info = describe(code)
+        # One URL, two representations chosen by `Accept`: a shared cache must keep them apart (`cached` adds
+        # Accept-Language, the envelope Accept-Encoding).
+        vary = {"Vary": "Accept"}
         if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
-            answer = Response(page(code, info), mimetype="text/html")
-            answer.vary.update(("Accept", "Accept-Language"))
-            return answer
-        return info
+            return Response(page(code, info), mimetype="text/html", headers=vary)
+        return info, 200, vary
