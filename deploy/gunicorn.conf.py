@@ -1,46 +1,69 @@
-"""Gunicorn settings for the API. Every value can be overridden by the environment variable named beside it."""
+"""Gunicorn settings for the API. Every value can be overridden by the environment variable named beside it
+(service/config.py says what each may be)."""
 
-import multiprocessing
 import os
+import sys
 
+from service.config import ConfigError, check_environment, process_setting
 from service.http.fairness import Balancer, take_turns
-from service.http.recycling import ceiling_mb, check
+from service.http.recycling import check
 
-bind = os.environ.get("BIND", "127.0.0.1:8000")
+# Every setting of the service is checked once, before gunicorn starts anything (docs/configuration.md): a bad
+# value ends gunicorn here with the message naming it, never a worker that fails to boot again and again.
+try:
+    check_environment()
+except ConfigError as error:
+    sys.exit(f"gunicorn: {error}")
+
+
+def setting(name):
+    """A setting's value (its default when unset), checked above."""
+    return process_setting(name)
+
+
+bind = setting("BIND")
 # CPU-bound requests: processes, not threads, carry the load (threads only contend for the GIL).
 # One process per core: under gevent a process serves its connections in turn (service/http/fairness.py), so more
 # processes than cores only add the kernel's switching between them (16 clients: p99 of /v1/discards 27 ms with 2
 # processes on 2 cores against 67 ms with 4, same run; docs/reliability.md#fair-latency).
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
+workers = setting("WEB_CONCURRENCY")
+worker_connections = setting("GUNICORN_WORKER_CONNECTIONS")
+threads = setting("GUNICORN_THREADS")  # gthread only
 # gevent: each connection is a greenlet, so a client that sends its request slowly holds a few kilobytes, not a
 # worker. With gthread a thread blocks reading such a request to its end: a few dozen slow clients (slowloris)
 # take every thread and /healthz goes unanswered. Requests still run one at a time per process (CPU-bound).
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
-worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))  # gthread only
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# gevent, gthread and sync run as gunicorn's workers that answer a request gunicorn cannot parse (a control
+# character in a header, a request line or header fields over the limits ...) as the app answers its errors:
+# problem+json with the security headers and an X-Request-ID (service/http/gunicorn_errors.py,
+# docs/reliability.md#malformed-requests); no other class is accepted. gunicorn runs sync with more than one thread
+# as gthread; so does this.
+PROBLEM_WORKERS = {name: f"service.http.gunicorn_errors.{cls}" for name, cls in (
+    ("gevent", "ProblemGeventWorker"), ("gthread", "ProblemThreadWorker"), ("sync", "ProblemSyncWorker"))}
+_named = setting("GUNICORN_WORKER_CLASS")
+worker_class = PROBLEM_WORKERS["gthread" if _named == "sync" and threads > 1 else _named]
+timeout = setting("GUNICORN_TIMEOUT")
 # Under gevent also the deadline for reading a request's line and headers: a client that has not sent them in
 # this many seconds is disconnected.
-keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
+keepalive = setting("GUNICORN_KEEPALIVE")
 # A worker is replaced when its peak memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/http/recycling.py), so
 # memory a large request grew it by goes back to the system. Replacing workers every N requests did that too, but
 # under load it replaced one every few seconds, each time moving its clients at once (docs/reliability.md#fair-latency);
 # GUNICORN_MAX_REQUESTS stays available, off by default.
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
-max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "0"))
-max_memory_mb = ceiling_mb()
+max_requests = setting("GUNICORN_MAX_REQUESTS")
+max_requests_jitter = setting("GUNICORN_MAX_REQUESTS_JITTER")
+max_memory_mb = setting("LONGCARDS_WORKER_MAX_MEMORY_MB")
 # Build the evaluation tables once in the master; forked workers share them copy-on-write.
 preload_app = True
-accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+accesslog = setting("GUNICORN_ACCESSLOG") or None
 # gunicorn's default line plus the answer's X-Request-ID (the client's or the one the API made), which problem
 # answers also carry as `request_id`, and the time taken in microseconds.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" rid=%({x-request-id}o)s %(D)sus'
 errorlog = "-"
-loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+loglevel = setting("GUNICORN_LOGLEVEL")
 # The control socket of `gunicornc`. gunicorn's default ($XDG_RUNTIME_DIR or ~/.gunicorn) is one path shared by every
 # gunicorn of the user, so `python -m service serve` puts it under .run/ instead.
-if os.environ.get("GUNICORN_CONTROL_SOCKET"):
-    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+if setting("GUNICORN_CONTROL_SOCKET"):
+    control_socket = setting("GUNICORN_CONTROL_SOCKET")
 
 
 # Fair turns for CPU-bound requests (service/http/fairness.py, docs/reliability.md#fair-latency): a process

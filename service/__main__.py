@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,6 +114,18 @@ def catalogs(action: str) -> int:
     return 0
 
 
+def check_config() -> int:
+    """Every setting of the environment checked as at start: 0 when all can be used, else 2 with the message."""
+    from .config import ConfigError, check_environment
+
+    try:
+        check_environment()
+    except ConfigError as error:
+        print(f"python -m service: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="python -m service")
@@ -124,10 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     spec.add_argument("--check", action="store_true", help="exit 1 when the file differs from the served spec")
     run = sub.add_parser("serve", help="API (gunicorn) + RQ workers + an embedded Redis when REDIS_URL and "
                                        "REDIS_SENTINELS are unset")
-    run.add_argument("--workers", type=int, default=int(os.environ.get("LONGCARDS_WORKERS", "2")))
-    run.add_argument("--stop-grace", type=float, default=float(os.environ.get("LONGCARDS_STOP_GRACE", "10")),
+    run.add_argument("--workers", type=int, default=None, help="RQ workers (default 2, LONGCARDS_WORKERS)")
+    run.add_argument("--stop-grace", type=float, default=None,
                      metavar="SECONDS", help="on Ctrl-C or SIGTERM, how long a running job may go on before it is "
                      "put back on its queue (default 10, LONGCARDS_STOP_GRACE)")
+    sub.add_parser("check-config", help="check every setting of the environment; exit 2 naming each bad one",
+                   description="Check every setting the service reads (docs/configuration.md) as serve, gunicorn "
+                   "and the workers will at start: exit 0 when all can be used, else 2 with one line per bad "
+                   "setting (a secret's value is never printed).")
     check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file",
                            description="Replay game logs under their rules and report every violation.",
                            epilog=AUDIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         return hash_key(args.name)
     if args.command == "audit":
         return audit_files(args.files)
+    if args.command == "check-config":
+        return check_config()
     if args.command == "serve":
         from .serve import serve
 

@@ -17,7 +17,6 @@ from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
 from .http.fastlane import FastLane
 from .http.jsonio import OrjsonProvider
-from .jobs import replication
 from .ui.docs import blueprint as docs_blueprint
 
 
@@ -44,7 +43,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = ServiceApp(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
-    replication.check(app.config)  # no connection: malformed Redis settings stop the app at start
+    settings.redact_logs(app.config)  # no log line of this process shows a secret, whoever writes it
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

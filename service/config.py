@@ -1,97 +1,450 @@
-"""Configuration: defaults here, overridden by `LONGCARDS_*` environment variables, then by `create_app(config)`.
+"""Every setting the service reads, in one table: its environment variable, what a value must be, its default.
 
-Nothing is read at import time; `load()` is called by the app factory.
+The app reads its settings with `load()` (defaults, then the environment, then `create_app(config)`'s overrides);
+`python -m service serve`, the workers, gunicorn's configuration and the container entry point check the whole
+environment once with `check_environment()` before they start anything. A value the service cannot run with stops
+it at start with one message naming each bad setting and what it expects; the value of a secret setting is never
+repeated in that message. docs/configuration.md lists the same table (a test keeps the two equal).
+
+Nothing is read at import time.
 """
 
 from __future__ import annotations
 
-import json
+import ipaddress
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 PREFIX = "LONGCARDS_"
 #: Where Redis is (service/jobs/redisconf.py): names shared with the workers, read without the prefix.
 REDIS_SETTINGS = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_SENTINEL_PASSWORD")
+#: The first path segments of the service's own routes: the API docs may not be served over any of them (their
+#: paths are open without a key). A test checks that every route of the app starts with one of these.
+RESERVED_SEGMENTS = ("v1", "ui", "problems", "healthz", "readyz", "metrics", "openapi.json", "static")
+#: The rules page lives under /docs whatever DOCS_URL is (answers cite it by that path).
+RULES_PATHS = ("/docs/rules", "/docs/rules.md")
 
 
 class ConfigError(RuntimeError):
     """A setting the service cannot start with; gunicorn prints a RuntimeError's message and exits 1."""
 
+
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: the environment variable, the app's config key (None: read by serve, gunicorn or the workers,
+    not by the app), its default, what a value must be (`expects`, for messages and docs/configuration.md) and the
+    parser of its text, which raises ValueError on anything else. A secret's value is never shown."""
+
+    env: str
+    default: Any
+    expects: str
+    parse: Callable[[str], Any]
+    key: str | None = None
+    secret: bool = False
+    safe_errors: bool = False  # the parser's messages never repeat the value: shown for a secret too
+    shown_default: str | None = None  # the default as docs/configuration.md writes it, when not `default` itself
+
+    def read(self, raw: str) -> Any:
+        """The value of `raw`; ConfigError naming the variable and what it expects (never a secret's value)."""
+        try:
+            return self.parse(raw)
+        except ValueError as error:
+            hidden = self.secret or "@" in raw  # a secret, or a URL with a password where none belongs
+            value = "" if hidden else f"={raw!r}"
+            said = str(error)
+            shown = said and (self.safe_errors or not hidden and raw.strip() not in said)
+            why = f" ({said})" if shown else ""
+            raise ConfigError(f"{self.env}{value} is not valid{why}: expects {self.expects}") from None
+
+
+# Parsers: each takes the environment's text and returns the value, or raises ValueError saying what is wrong.
+
+def boolean(raw: str) -> bool:
+    """true/false, yes/no, on/off, 1/0 (empty: false)."""
+    word = raw.strip().lower()
+    if word not in TRUE + FALSE:
+        raise ValueError("")
+    return word in TRUE
+
+
+def whole(low: int, high: int) -> Callable[[str], int]:
+    """A whole number from `low` to `high`."""
+    def parse(raw: str) -> int:
+        if not re.fullmatch(r"[+-]?\d+", raw.strip()) or not low <= int(raw) <= high:
+            raise ValueError("")
+        return int(raw)
+    return parse
+
+
+def decimal(low: float, high: float) -> Callable[[str], float]:
+    """A number from `low` to `high`."""
+    def parse(raw: str) -> float:
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise ValueError("") from None
+        if not low <= value <= high:  # NaN fails too
+            raise ValueError("")
+        return value
+    return parse
+
+
+def choice(*words: str) -> Callable[[str], str]:
+    """One of `words`."""
+    def parse(raw: str) -> str:
+        if raw.strip() not in words:
+            raise ValueError("")
+        return raw.strip()
+    return parse
+
+
+def anything(raw: str) -> str:
+    """Any text."""
+    return raw
+
+
+def path_text(raw: str) -> str:
+    """A file system path (not empty, no NUL)."""
+    if not raw.strip() or "\0" in raw:
+        raise ValueError("")
+    return raw
+
+
+HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*\.?")
+
+
+def host_and_port(entry: str) -> tuple[str, int]:
+    """`host:port`, the host a name, an IPv4 address or an IPv6 address in brackets; ValueError otherwise."""
+    host, colon, port = entry.strip().rpartition(":")
+    if not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{entry.strip()!r} is not host:port")
+    if host.startswith("[") and host.endswith("]"):
+        ipaddress.IPv6Address(host[1:-1])  # ValueError when it is not one
+        return host[1:-1], int(port)
+    if not HOSTNAME.fullmatch(host):
+        raise ValueError(f"{entry.strip()!r} is not host:port")
+    return host, int(port)
+
+
+def bind_address(raw: str) -> str:
+    """gunicorn's BIND: `host:port`, `unix:/path` or `fd://N`."""
+    text = raw.strip()
+    if text.startswith("unix:") and len(text) > 5 or re.fullmatch(r"fd://\d+", text):
+        return text
+    host, colon, port = text.rpartition(":")
+    if not colon or not port.isdigit() or int(port) > 65535:
+        raise ValueError("")
+    if host.startswith("[") and host.endswith("]"):
+        ipaddress.IPv6Address(host[1:-1])
+    elif host and not HOSTNAME.fullmatch(host):
+        raise ValueError("")
+    return text
+
+
+def redis_url(raw: str) -> str:
+    """A Redis URL redis-py accepts: `redis://`, `rediss://` (with a host) or `unix://` (with a path)."""
+    from urllib.parse import urlsplit
+
+    from redis.connection import parse_url
+
+    text = raw.strip()
+    parts = urlsplit(text)
+    if parts.scheme in ("redis", "rediss") and not parts.hostname or parts.scheme == "unix" and not parts.path:
+        raise ValueError("")
+    parts.port  # noqa: B018 - ValueError on a port that is not a number
+    parse_url(text)  # ValueError on any other scheme or a malformed database
+    return text
+
+
+def sentinel_list(raw: str) -> str:
+    """`host:port,host:port,...` (see service/jobs/redisconf.py)."""
+    from .jobs.redisconf import sentinel_addresses
+
+    try:
+        sentinel_addresses(raw)
+    except ConfigError as error:
+        raise ValueError(str(error).removeprefix("REDIS_SENTINELS: ")) from None
+    return raw.strip()
+
+
+def master_name(raw: str) -> str:
+    """The name a Sentinel monitors: no spaces."""
+    if not re.fullmatch(r"\S+", raw.strip()):
+        raise ValueError("")
+    return raw.strip()
+
+
+def rate_limits(raw: str) -> str:
+    """`N/period`, several separated by `;` (the `limits` library's notation); empty: none."""
+    from limits import parse_many
+
+    if raw.strip():
+        parse_many(raw)
+    return raw.strip()
+
+
+def docs_path(raw: str) -> str:
+    """Where the API docs are served: a path of one or more segments, clear of every route of the service."""
+    text = raw.strip().rstrip("/")
+    if not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+", text) or any(s in (".", "..") for s in text.split("/")):
+        raise ValueError("")
+    first = text.split("/")[1]
+    if first in RESERVED_SEGMENTS:
+        raise ValueError(f"/{first} is the service's own")
+    if any(text == p or text.startswith(p + "/") for p in RULES_PATHS):
+        raise ValueError("the rules page is there")
+    return text
+
+
+def cors_origins(raw: str) -> str:
+    """Origins, comma-separated, or `*`."""
+    from .http.cors import origins
+
+    origins(raw)
+    return raw.strip()
+
+
+def api_keys(raw: str) -> str:
+    """`name:sha256hex` entries, comma-separated."""
+    from .http.auth import parse_keys
+
+    try:
+        parse_keys(raw)
+    except ConfigError as error:
+        raise ValueError(str(error).removeprefix("LONGCARDS_API_KEYS ")) from None
+    return raw
+
+
+def _cores() -> int:
+    return os.cpu_count() or 1
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # -- where it listens and how gunicorn runs it (deploy/gunicorn.conf.py)
+    Setting("BIND", "127.0.0.1:8000", "host:port, unix:PATH or fd://N", bind_address),
+    Setting("WEB_CONCURRENCY", None, "a whole number from 1 to 256", whole(1, 256), shown_default="cores"),
+    Setting("GUNICORN_WORKER_CLASS", "gevent", "gevent, gthread or sync", choice("gevent", "gthread", "sync")),
+    Setting("GUNICORN_WORKER_CONNECTIONS", 1000, "a whole number from 1 to 100000", whole(1, 100000)),
+    Setting("GUNICORN_THREADS", 1, "a whole number from 1 to 1000", whole(1, 1000)),
+    Setting("GUNICORN_TIMEOUT", 30, "a whole number of seconds from 1 to 3600", whole(1, 3600)),
+    Setting("GUNICORN_KEEPALIVE", 5, "a whole number of seconds from 1 to 300", whole(1, 300)),
+    Setting("GUNICORN_LOGLEVEL", "info", "debug, info, warning, error or critical",
+            choice("debug", "info", "warning", "error", "critical")),
+    Setting("GUNICORN_ACCESSLOG", "", "a file path, - for standard output; empty: off", anything,
+            shown_default="empty: off"),
+    Setting("GUNICORN_MAX_REQUESTS", 0, "a whole number from 0 (off) to 10000000", whole(0, 10_000_000)),
+    Setting("GUNICORN_MAX_REQUESTS_JITTER", 0, "a whole number from 0 to 10000000", whole(0, 10_000_000)),
+    Setting("GUNICORN_CONTROL_SOCKET", None, "a file path", path_text, shown_default="gunicorn's own"),
+    Setting("LONGCARDS_WORKER_MAX_MEMORY_MB", 512, "a whole number of MB from 0 (never) to 1048576",
+            whole(0, 1 << 20)),
+    Setting("PROMETHEUS_MULTIPROC_DIR", None, "a directory path", path_text, shown_default="unset: one process"),
+    # -- python -m service serve and the workers
+    Setting("LONGCARDS_WORKERS", 2, "a whole number from 1 to 64", whole(1, 64)),
+    Setting("LONGCARDS_STOP_GRACE", 10.0, "seconds from 0 to 3600", decimal(0, 3600), shown_default="10"),
+    Setting("LONGCARDS_DATA_DIR", ".run", "a directory path", path_text),
+    # -- Redis (the API, the workers, serve)
+    Setting("REDIS_URL", None, "redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://... or unix://PATH[?db=N]",
+            redis_url, key="REDIS_URL", secret=True, shown_default="unset: serve starts a private Redis"),
+    Setting("REDIS_SENTINELS", None, "host:port,host:port,... (an IPv6 address in brackets)", sentinel_list,
+            key="REDIS_SENTINELS", shown_default="unset: the one Redis of REDIS_URL"),
+    Setting("REDIS_SENTINEL_MASTER", None, "a name without spaces; required with REDIS_SENTINELS", master_name,
+            key="REDIS_SENTINEL_MASTER", shown_default="none"),
+    Setting("REDIS_SENTINEL_PASSWORD", None, "any text", anything, key="REDIS_SENTINEL_PASSWORD", secret=True,
+            shown_default="none"),
+    Setting("LONGCARDS_SUBMIT_REPLICAS", -1, "a whole number from -1 (one with REDIS_SENTINELS, else none) to 16",
+            whole(-1, 16), key="SUBMIT_REPLICAS"),
+    # The longest wait is below the Redis client's socket timeout (5 s), which would otherwise cut the WAIT off.
+    Setting("LONGCARDS_SUBMIT_REPLICA_WAIT_MS", 1000, "a whole number of ms from 1 to 4000", whole(1, 4000),
+            key="SUBMIT_REPLICA_WAIT_MS"),
+    Setting("LONGCARDS_JOB_RESULT_TTL", 24 * 3600, "a whole number of seconds from 1 to 2592000 (30 days)",
+            whole(1, 30 * 86400), key="JOB_RESULT_TTL"),
+    Setting("LONGCARDS_MAX_ACTIVE_JOBS", 20, "a whole number from 0 (no limit) to 100000", whole(0, 100_000),
+            key="MAX_ACTIVE_JOBS"),
+    Setting("LONGCARDS_WEBHOOK_SECRET", None, "any text; unset: webhooks off", anything, key="WEBHOOK_SECRET",
+            secret=True, shown_default="unset: webhooks off"),
+    Setting("LONGCARDS_WEBHOOK_ALLOW_PRIVATE", False, "true or false", boolean, key="WEBHOOK_ALLOW_PRIVATE"),
+    # -- the HTTP API
+    Setting("LONGCARDS_API_KEYS", "", "name:sha256hex entries, comma-separated; empty: no keys", api_keys,
+            key="API_KEYS", secret=True, safe_errors=True, shown_default="empty: no keys"),
+    Setting("LONGCARDS_REQUIRE_AUTH", False, "true or false", boolean, key="REQUIRE_AUTH"),
+    Setting("LONGCARDS_RATE_LIMIT", "", "N/PERIOD, several separated by ; (600/minute); empty: no limit",
+            rate_limits, key="RATE_LIMIT", shown_default="empty: no limit"),
+    Setting("LONGCARDS_AUTH_FAIL_LIMIT", "20/minute", "N/PERIOD, several separated by ; ; empty: no limit",
+            rate_limits, key="AUTH_FAIL_LIMIT"),
+    Setting("LONGCARDS_TRUSTED_PROXIES", 0, "a whole number from 0 to 10", whole(0, 10), key="TRUSTED_PROXIES"),
+    Setting("LONGCARDS_CORS_ORIGINS", "", "scheme://host[:port] origins, comma-separated, or *; empty: none",
+            cors_origins, key="CORS_ORIGINS", shown_default="empty: none"),
+    # A batch of 200 logs is about 1 MB.
+    Setting("LONGCARDS_MAX_CONTENT_LENGTH", 2 * 1024 * 1024, "a whole number of bytes from 64 to 268435456",
+            whole(64, 256 * 1024 * 1024), key="MAX_CONTENT_LENGTH"),
+    Setting("LONGCARDS_DOCS_URL", "/docs", "a path such as /docs, clear of /v1, /ui, /problems, the probes, "
+            "/metrics, /openapi.json and the rules page", docs_path, key="DOCS_URL"),
+    Setting("LONGCARDS_FAST_LANE", True, "true or false", boolean, key="FAST_LANE"),
+    Setting("LONGCARDS_METRICS", True, "true or false", boolean, key="METRICS"),
+)
+BY_ENV = {setting.env: setting for setting in SETTINGS}
+BY_KEY = {setting.key: setting for setting in SETTINGS if setting.key}
+
+#: The app's configuration before the environment: every keyed setting's default, and the keys only code sets.
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Long Cards hand evaluation and replay service",
     "API_VERSION": "1.0.0",
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    # Request bodies larger than this get 413 problem+json (bytes); a batch of 200 logs is about 1 MB.
-    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
-    "DOCS_URL": "/docs",
-    # Webhooks to loopback / private addresses (tests, or a site's own network behind the firewall).
-    "WEBHOOK_ALLOW_PRIVATE": False,
-    # Comma-separated `name:sha256hex` entries (`python -m service hash-key NAME`); empty = no keys needed.
-    "API_KEYS": "",
-    # Refuse to start unless API_KEYS names at least one key (deployments set it, so no empty secret runs open).
-    "REQUIRE_AUTH": False,
-    # Requests per API key (else per client address) across the API, e.g. "600/minute"; empty = no limit.
-    "RATE_LIMIT": "",
-    # Failed authentications (401/403) per client address, e.g. "20/minute"; beyond it the address gets 429.
-    "AUTH_FAIL_LIMIT": "20/minute",
-    # Jobs one API key (else one client address) may have queued or running at once; 0 = no limit.
-    "MAX_ACTIVE_JOBS": 20,
-    # Seconds a job is kept once it has ended, whatever its end (finished, failed, canceled): its status, result,
-    # the idempotency key naming it and its webhook's delivery job all expire then.
-    "JOB_RESULT_TTL": 24 * 3600,
-    # Replicas that must acknowledge a job before its submission is answered 202 (Redis WAIT), so that a failover
-    # cannot lose it; at most those attached are waited for. -1: one when Redis is reached through Sentinels, else 0.
-    "SUBMIT_REPLICAS": -1,
-    # How long a submission waits for them (ms), then answers 503 `not_replicated` (the job may exist: the same
-    # request sent again answers it). Below the Redis client's 5 s socket timeout.
-    "SUBMIT_REPLICA_WAIT_MS": 1000,
-    # Answer plain POST /v1/hu requests outside Flask's request machinery when no request hook is configured (no API
-    # keys, rate limit or CORS origins): the same answers at a fraction of the cost (service/http/fastlane.py).
-    "FAST_LANE": True,
-    # Serve GET /metrics (Prometheus text format).
-    "METRICS": True,
-    # Origins of other sites whose pages may call /v1 from the browser, comma-separated; "*" = any (keys are headers,
-    # not cookies); empty = none: only the service's own pages (same-origin), so no other site a user visits can.
-    "CORS_ORIGINS": "",
-    # Reverse proxies in front of the API whose X-Forwarded-For / X-Forwarded-Proto are trusted (the deploy files'
-    # nginx: 1); 0 = none, the headers are ignored (a client could forge them).
-    "TRUSTED_PROXIES": 0,
+    **{key: setting.default for key, setting in BY_KEY.items()},
 }
 
 
-TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+def _check_together(values: Mapping[str, Any]) -> list[str]:
+    """What is wrong with settings that are each valid but not together."""
+    problems = []
+    if values.get("REDIS_SENTINELS") and not values.get("REDIS_SENTINEL_MASTER"):
+        problems.append("REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER (the name the Sentinels monitor) is not")
+    if values.get("LONGCARDS_REQUIRE_AUTH") and not str(values.get("LONGCARDS_API_KEYS") or "").strip():
+        from .http.auth import NO_KEYS_REQUIRED
+
+        problems.append(NO_KEYS_REQUIRED)
+    return problems
 
 
-def _coerce(name: str, default: Any, raw: str) -> Any:
-    """Parse the environment string of `name` into the type of its default; ConfigError when it does not parse."""
-    try:
-        if isinstance(default, bool):
-            word = raw.strip().lower()
-            if word not in TRUE + FALSE:
-                raise ValueError("expected true or false")
-            return word in TRUE
-        if isinstance(default, int):
-            return int(raw)
-        if isinstance(default, (dict, list)):
-            return json.loads(raw)
-    except ValueError as error:
-        raise ConfigError(f"{PREFIX}{name} is not a valid value: {error}") from None
-    return raw
+def _read_all(env: Mapping[str, str], settings: Iterable[Setting]) -> tuple[dict[str, Any], list[str]]:
+    """The value of every setting of `settings` set in `env` (by variable name), and the problems found."""
+    values: dict[str, Any] = {}
+    problems = []
+    for setting in settings:
+        raw = env.get(setting.env)
+        if raw is None or setting.secret and raw == "" or setting.default is None and raw == "":
+            continue  # unset (an empty optional value is unset too)
+        try:
+            values[setting.env] = setting.read(raw)
+        except ConfigError as error:
+            problems.append(str(error))
+    return values, problems
+
+
+def _fail(problems: list[str]) -> None:
+    if problems:
+        raise ConfigError("; ".join(problems) if len(problems) == 1 else
+                          "bad settings:\n" + "\n".join(f"  {line}" for line in problems))
+
+
+def check_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Every setting of the environment checked at once, before anything starts: the value of each one set (by
+    variable name); ConfigError listing every bad one."""
+    env = os.environ if environ is None else environ
+    values, problems = _read_all(env, SETTINGS)
+    _fail(problems + _check_together(values))
+    return values
+
+
+def process_setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """One setting of a process (gunicorn's configuration, serve): its value, else its default."""
+    setting = BY_ENV[name]
+    env = os.environ if environ is None else environ
+    values, problems = _read_all(env, [setting])
+    _fail(problems)
+    if name in values:
+        return values[name]
+    return _cores() if name == "WEB_CONCURRENCY" else setting.default
 
 
 def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Defaults, then `LONGCARDS_<NAME>` environment variables, then `overrides`."""
+    """The app's configuration: defaults, then the environment, then `overrides` (typed values, or text read as
+    the environment's); ConfigError listing every bad setting."""
     env = os.environ if environ is None else environ
+    values, problems = _read_all(env, BY_KEY.values())
     config = dict(DEFAULTS)
-    for name, default in DEFAULTS.items():
-        if PREFIX + name in env:
-            config[name] = _coerce(name, default, env[PREFIX + name])
-    # Names fixed by the contract or shared with the workers, read without the prefix.
-    for name in REDIS_SETTINGS:
-        config.setdefault(name, env.get(name))
-    config.setdefault("WEBHOOK_SECRET", env.get("LONGCARDS_WEBHOOK_SECRET"))
-    config.update(overrides or {})
+    config.update({BY_ENV[name].key: value for name, value in values.items()})  # type: ignore[misc]
+    for key, value in (overrides or {}).items():
+        setting = BY_KEY.get(key)
+        if setting is not None and setting.default is None and value == "":
+            value = None  # an empty optional value is unset, as in the environment
+        elif setting is not None and isinstance(value, (str, int, float)):
+            try:  # text is read as the environment's; a number or a flag is checked against the same range
+                read = setting.read(value if isinstance(value, str) else str(value))
+                value = read if isinstance(value, str) else value
+            except ConfigError as error:
+                problems.append(str(error))
+                continue
+        config[key] = value
+    by_env = {setting.env: config[key] for key, setting in BY_KEY.items() if config.get(key) not in (None, "")}
+    _fail(problems + _check_together(by_env))
     return config
+
+
+def secrets(config: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The secret values in force (passwords, the webhook secret, the password of REDIS_URL), to keep out of
+    answers and logs."""
+    from urllib.parse import unquote, urlsplit
+
+    env = os.environ if environ is None else environ
+    found = [str(env.get(s.env) or "") for s in SETTINGS if s.secret and s.key != "API_KEYS"]
+    if config is not None:
+        found += [str(config.get(s.key) or "") for s in SETTINGS if s.secret and s.key and s.key != "API_KEYS"]
+    for url in [value for value in found if "://" in value]:
+        try:
+            password = urlsplit(url).password
+        except ValueError:
+            continue
+        if password:
+            found += [password, unquote(password)]
+    return sorted({value for value in found if len(value) >= 4}, key=len, reverse=True)
+
+
+#: What a password looks like inside a library's text: a connection's repr (`password=...`) or a URL's userinfo.
+PASSWORD_SHAPES = re.compile(r"(password=)[^,)>\s]*|(//[^/@\s:]*:)[^/@\s]*(@)")
+
+
+def redact(text: str, config: Mapping[str, Any] | None = None) -> str:
+    """`text` without the secrets in force (`secrets`) and without anything shaped as a password, for an answer
+    or a log line that repeats a library's or a job's own text."""
+    return _redacted(text, secrets(config))
+
+
+_redacting = False  # the log record factory redacts (installed once per process)
+_logged_secrets: set[str] = set()  # what it takes out, besides the shapes of a password
+
+
+def redact_logs(config: Mapping[str, Any] | None = None) -> None:
+    """From now on every log record of this process (the service's, gunicorn's, RQ's, any library's) is redacted
+    as `redact` does, its message and its traceback alike: a library's exception text can hold a password that no
+    line of the service would write. Installed once per process; each call adds the secrets in force now
+    (`config`, the environment)."""
+    global _redacting
+    _logged_secrets.update(secrets(config))
+    if _redacting:
+        return
+    _redacting = True
+    import logging
+
+    make = logging.getLogRecordFactory()
+    formatter = logging.Formatter()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed call: logging reports it when the record is emitted
+            return record
+        known = sorted(_logged_secrets, key=len, reverse=True)
+        clean = _redacted(message, known)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = _redacted(formatter.formatException(record.exc_info), known)
+        return record
+
+    logging.setLogRecordFactory(factory)
+
+
+def _redacted(text: str, known: list[str]) -> str:
+    for secret in known:
+        text = text.replace(secret, "***")
+    return PASSWORD_SHAPES.sub(lambda m: (m.group(1) or m.group(2)) + "***" + (m.group(3) or ""), text)

@@ -16,6 +16,7 @@ whatever is left in each child's group. Each child also gets SIGTERM if serve di
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
@@ -29,6 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from redis import Redis
+from redis.exceptions import RedisError
+
+from .config import ConfigError, check_environment, process_setting
 from .jobs.localredis import RedisServer, socket_path
 from .jobs.redisconf import RedisSettings
 from .lifetime import exec_hook
@@ -43,6 +48,8 @@ REDIS_STOP_SECONDS = 10.0  # Redis saves its data on SIGTERM; SIGKILL after this
 #: An RQ worker ignores a second stop signal within 1 s of the first (the duplicates of a worker pool), so a second
 #: Ctrl-C is passed on no sooner than this after the first SIGTERM.
 HURRY_AFTER = 1.2
+#: gunicorn's exit codes when a worker cannot boot and when the app cannot load.
+GUNICORN_WORKER_BOOT_ERROR, GUNICORN_APP_LOAD_ERROR = 3, 4
 
 
 def say(message: str) -> None:
@@ -73,6 +80,8 @@ class Child:
     started: float = 0.0
     delay: float = RESTART_DELAY[0]
     due: float | None = 0.0  # monotonic time of the next start, None while running
+    fatal: tuple[int, ...] = ()  # exit codes that no restart can mend: serve stops instead
+    failed: int | None = None  # the fatal exit code it ended with
 
     def start(self) -> None:
         """Start it now; a failed start is tried again after the back-off."""
@@ -102,6 +111,10 @@ class Child:
                 self.start()
         elif process.poll() is not None:
             sweep(process)
+            if process.returncode in self.fatal:
+                self.failed, self.due = process.returncode, None
+                self.process = None
+                return
             self.schedule(f"(pid {process.pid}) exited with {process.returncode} after "
                           f"{time.monotonic() - self.started:.0f} s")
 
@@ -142,15 +155,16 @@ def wait_for_exit(children: list[tuple[str, subprocess.Popen]], seconds: float, 
 
 def stop_all(children: list[Child], grace: float, stopping: Stopping) -> None:
     """SIGTERM gunicorn and the workers (gunicorn finishes its requests, a worker its job for at most `grace` s
-    before putting it back on its queue), then Redis once they are gone; SIGKILL any that overstays; finally kill
-    what is left in each child's process group."""
+    before putting it back on its queue), then SIGINT Redis's keeper once they are gone (it stops Redis at once);
+    SIGKILL any that overstays; finally kill what is left in each child's process group."""
     running = [(c.name, p) for c in children if (p := c.running()) is not None]
     served = [(name, process) for name, process in running if name != "redis"]
     redis = [(name, process) for name, process in running if name == "redis"]
-    for phase, seconds in ((served, grace + STOP_MARGIN), (redis, REDIS_STOP_SECONDS)):
+    for phase, seconds, signum in ((served, grace + STOP_MARGIN, signal.SIGTERM),
+                                   (redis, REDIS_STOP_SECONDS, signal.SIGINT)):  # the keeper: stop Redis now
         for _, process in phase:
             if process.poll() is None:
-                process.terminate()
+                process.send_signal(signum)
         wait_for_exit(phase, seconds, stopping)
     for _, process in running:
         sweep(process)
@@ -175,7 +189,12 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
             say(f"{server.data_dir / 'redis.sock'} is too long for a unix socket: using {server.socket}")
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
-        children.append(Child("redis", lambda: server.start(spawn=spawn)))
+        wait_for_earlier(server, stop_grace + STOP_MARGIN + REDIS_STOP_SECONDS)
+        # Under its keeper, Redis outlives the workers even when serve is killed outright (service/jobs/keeper.py).
+        keeper = [sys.executable, "-m", "service.jobs.keeper", "--url", server.url,
+                  "--within", str(stop_grace + STOP_MARGIN), "--stop", str(REDIS_STOP_SECONDS), "--"]
+        children.append(Child("redis", lambda: server.start(spawn=lambda argv, **popen: spawn(keeper + argv,
+                                                                                               **popen))))
     else:
         say(f"Redis: {RedisSettings.read(env).describe()}")
     python = sys.executable
@@ -191,8 +210,29 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
         return spawn([str(Path(python).with_name("gunicorn")), "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
                       "service.app:create_app()"], env=env, cwd=ROOT)
 
-    children.append(Child("gunicorn", gunicorn))
+    # gunicorn's exit codes for a worker that cannot boot and an app that cannot load: starting it again changes nothing
+    children.append(Child("gunicorn", gunicorn, fatal=(GUNICORN_WORKER_BOOT_ERROR, GUNICORN_APP_LOAD_ERROR)))
     return children
+
+
+def wait_for_earlier(server: RedisServer, seconds: float) -> None:
+    """When the Redis of an earlier serve on the same data still answers (its keeper waits for that serve's workers
+    to end), wait for it to stop, at most `seconds`: two servers must never write the same append-only file."""
+    probe = Redis.from_url(server.url, socket_connect_timeout=1, socket_timeout=1)
+    deadline = time.monotonic() + seconds
+    try:
+        for attempt in itertools.count():
+            try:
+                probe.ping()
+            except (RedisError, OSError):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the Redis at {server.socket} of an earlier serve is still running")
+            if attempt == 0:
+                say("the Redis of an earlier serve on this data is still stopping: waiting for it")
+            time.sleep(0.2)
+    finally:
+        probe.close()
 
 
 def site_of(bind: str) -> str | None:
@@ -227,12 +267,21 @@ def report_ready(site: str, env: dict[str, str]) -> None:
     say(f"OpenAPI spec:  {site}/openapi.json")
 
 
-def serve(workers: int = 2, data_dir: str | None = None, stop_grace: float = STOP_GRACE) -> int:
-    """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM."""
+def serve(workers: int | None = None, data_dir: str | None = None, stop_grace: float | None = None) -> int:
+    """Run Redis (if needed), the workers and gunicorn, restarting any that dies, until SIGINT or SIGTERM. Every
+    setting is checked first: 2, with the message, when one cannot be used; 1 when gunicorn cannot load the app."""
     env = dict(os.environ)
+    try:
+        check_environment(env)
+    except ConfigError as error:
+        print(f"serve: not started: {error}", file=sys.stderr, flush=True)
+        return 2
+    workers = workers if workers is not None else process_setting("LONGCARDS_WORKERS", env)
+    stop_grace = stop_grace if stop_grace is not None else process_setting("LONGCARDS_STOP_GRACE", env)
     run_dir = Path(data_dir or env.get("LONGCARDS_DATA_DIR") or ROOT / ".run").absolute()
     run_dir.mkdir(parents=True, exist_ok=True)
     stopping = Stopping()
+    failed = 0
     signal.signal(signal.SIGTERM, stopping)
     signal.signal(signal.SIGINT, stopping)
     children = children_of(env, workers, run_dir, stop_grace)
@@ -242,14 +291,21 @@ def serve(workers: int = 2, data_dir: str | None = None, stop_grace: float = STO
             for child in children:
                 if not stopping:
                     child.check()
+            if any(child.failed is not None for child in children):
+                break
             if site and children[-1].due is None and answers(site):
                 report_ready(site, env)
                 site = None
             time.sleep(0.2)
+        for child in children:
+            if child.failed is not None:
+                print(f"serve: {child.name} exited with {child.failed}: it cannot start as configured (its message "
+                      "is above); stopping", file=sys.stderr, flush=True)
+                failed = 1
         say(f"stopping (a running job has {stop_grace:.0f} s to end, then it goes back on its queue; "
             "Ctrl-C again to stop at once)")
     finally:
         began = time.monotonic()
         stop_all(children, stop_grace, stopping)
         say(f"stopped in {time.monotonic() - began:.1f} s")
-    return 0
+    return failed

@@ -13,7 +13,9 @@ import threading
 
 from redis.exceptions import RedisError
 
+from service.config import ConfigError, check_environment, redact_logs
 from service.jobs.queues import QUEUES, SERIALIZER
+from service.jobs.redisconf import failure
 from service.lifetime import forks_die_with_parent
 from service.rules.warm import warm_tables
 
@@ -37,6 +39,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="on SIGTERM/SIGINT wait at most this long for the running job, then put it back at the "
                              "front of its queue (default: wait for it to end)")
     args = parser.parse_args(argv)
+    try:  # a setting the worker cannot run with stops it here, before it takes any job
+        check_environment()
+    except ConfigError as error:
+        raise SystemExit(f"python -m workers: {error}") from None
+    redact_logs()  # RQ logs a failed job's traceback: no secret in it
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     forks_die_with_parent(signal.SIGKILL)  # the scheduler process and the work horses
     # Each job runs in a fork of this process: tables built here are shared copy-on-write, while tables built
@@ -51,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
                                    maintenance_interval=args.maintenance_interval, stop_grace=args.stop_grace)
             worker.work(with_scheduler=True, burst=args.burst)
         except RedisError as error:  # Redis did not come back within the connection's retries
-            log.warning("worker could not reach Redis: %s", error)
+            log.warning("worker could not reach Redis: %s", failure(error))
         if args.burst or (worker is not None and worker.stop_signalled):
             return
         # RQ's loop ends on a Redis error it cannot wait out; a stop signal ends the process.

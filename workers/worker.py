@@ -42,6 +42,7 @@ from service.jobs.lifecycle import (
 )
 from service.jobs.pages import pageable, store
 from service.jobs.queues import CALLBACKS, SPECS, connect
+from service.jobs.redisconf import failure
 
 log = logging.getLogger(__name__)
 
@@ -314,7 +315,7 @@ class ServiceWorker(ClaimingWorker, Worker):
                         job.id, queue.name)
         except RedisError as error:
             log.warning("worker %s stopped during job %s and could not put it back on its queue (%s): it will be "
-                        "found abandoned", self.name, job.id, error)
+                        "found abandoned", self.name, job.id, failure(error))
 
     def stop_scheduler(self) -> None:
         """Stop the scheduler process, killing it if it has not exited within SCHEDULER_STOP_SECONDS (it may be
@@ -364,7 +365,7 @@ class ServiceWorker(ClaimingWorker, Worker):
         try:
             super().teardown()
         except RedisError as error:
-            log.warning("worker %s stopped without unregistering: %s", self.name, error)
+            log.warning("worker %s stopped without unregistering: %s", self.name, failure(error))
 
 
 class InProcessWorker(ClaimingWorker, SimpleWorker):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from flask import Flask, Response, current_app, g, request
+from werkzeug.routing import RequestRedirect
 
 from ..config import ConfigError
 from ..rules.text import text
@@ -23,17 +24,16 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
-#: Open without a key: the root, the probes, the metrics, and the rules page with the path answers cite it by
-#: (under /docs wherever the API docs are: `DOCS_URL`).
-OPEN_PATHS = ("/", "/healthz", "/readyz", "/metrics", "/docs/rules", "/docs/rules.md")
+#: Open without a key, decided by the route a request matched (never by a prefix of its path): the probes, the
+#: metrics, the spec, the problem types, and the blueprints of the API docs and of the browser pages (the root, the
+#: rules page, static files; the API calls the pages make need a key like any other).
+OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "metrics", "api-docs.openapi_json",
+                            "problems.ProblemType"})
+OPEN_BLUEPRINTS = frozenset({"swagger_ui", "ui"})
 NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key: refusing to start without "
                     "authentication (python -m service hash-key NAME prints an entry)")
 NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "
                    "set LONGCARDS_API_KEYS (and LONGCARDS_REQUIRE_AUTH=true to refuse to start without it)")
-#: Problem type pages: linked from every error, the 401 and 403 included.
-OPEN_PREFIXES = ("/problems/",)
-
-
 def digest(key: str) -> str:
     """The stored form of a key: its SHA-256, hex."""
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
@@ -89,23 +89,21 @@ def key_name(key: str, keys: tuple[tuple[str, str], ...]) -> str | None:
     return found
 
 
-def is_open(path: str, method: str) -> bool:
-    """Requests that never need a key: GET of liveness, readiness, metrics, the docs, the spec, problem types and
-    the browser pages (static files; the API calls they make need a key like any other)."""
+def is_open(method: str) -> bool:
+    """Whether the request needs no key: a GET or HEAD of an open route (OPEN_ENDPOINTS, OPEN_BLUEPRINTS), or of a
+    path the router only redirects (`/docs` to `/docs/`), which runs nothing."""
     if method not in ("GET", "HEAD"):
         return False
-    config = current_app.config
-    docs = config["DOCS_URL"].rstrip("/")
-    spec = config["OPENAPI_URL_PREFIX"].rstrip("/") + "/" + config["OPENAPI_JSON_PATH"].lstrip("/")
-    return (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES) or path == spec or path == docs
-            or path.startswith(docs + "/") or path == "/ui" or path.startswith("/ui/"))
+    if request.endpoint is None:
+        return isinstance(request.routing_exception, RequestRedirect)
+    return request.endpoint in OPEN_ENDPOINTS or request.blueprint in OPEN_BLUEPRINTS
 
 
 def require_key() -> Response | None:
     """Before each request: 429 for an address over its failed authentications, 401 without a key, 403 with an
     unknown one; else remember the key's name. CORS preflights pass: browsers send them without the key's
     header, and they run nothing."""
-    if is_open(request.path, request.method) or is_preflight():
+    if is_open(request.method) or is_preflight():
         return None
     failures: FailureLimit | None = current_app.extensions.get("longcards_auth_failures")
     address = request.remote_addr or "unknown"

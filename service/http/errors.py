@@ -11,6 +11,7 @@ from typing import Any
 
 import marshmallow as ma
 from flask import Flask, Response, current_app, has_request_context, json
+from gunicorn.http.errors import NoMoreData, ParseException  # type: ignore[import-untyped]
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -18,6 +19,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from .. import i18n
 from ..i18n import N_
+from ..jobs.redisconf import failure
 from ..rules.errors import DomainError
 from ..rules.text import Text, text
 from .problems import PHRASES, PROBLEMS, uri
@@ -214,7 +216,7 @@ def handle_unavailable(error: Unavailable) -> Response:
 def handle_redis_down(error: Exception) -> Response:
     """Redis unreachable (or a primary demoted to a read-only replica): job endpoints answer 503 with Retry-After;
     nothing was enqueued."""
-    log.warning("redis unavailable: %s", error)
+    log.warning("redis unavailable: %s", failure(error, current_app.config))
     return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
                    headers={"Retry-After": "5"})
 
@@ -236,6 +238,14 @@ def handle_redis_response(error: ResponseError) -> Response:
     return handle_redis_down(error)
 
 
+def handle_unreadable_body(error: Exception) -> Response:
+    """A body gunicorn could not read while the app read it (a malformed chunk size, a missing chunk terminator, the
+    client gone mid-body): the request is malformed, not the service (400, never a 500). Nothing of it is echoed."""
+    log.info("unreadable request body: %s", type(error).__name__)
+    return problem(400, "malformed_request", text("the request body could not be read as sent"),
+                   headers={"Connection": "close"})
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Anything else is a bug: log it, answer a problem (never an HTML 500)."""
     log.exception("unhandled error", exc_info=error)
@@ -252,4 +262,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(ResponseError, handle_redis_response)
     app.register_error_handler(RedisConnectionError, handle_redis_down)
     app.register_error_handler(RedisTimeoutError, handle_redis_down)
+    app.register_error_handler(ParseException, handle_unreadable_body)
+    app.register_error_handler(NoMoreData, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

@@ -24,8 +24,9 @@ class Problem(NamedTuple):
 PHRASES = {
     400: N_("Bad Request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not Found"),
     405: N_("Method Not Allowed"), 409: N_("Conflict"), 413: N_("Request Entity Too Large"),
-    415: N_("Unsupported Media Type"), 422: N_("Unprocessable Entity"), 429: N_("Too Many Requests"),
-    500: N_("Internal Server Error"), 503: N_("Service Unavailable"),
+    414: N_("Request-URI Too Long"), 415: N_("Unsupported Media Type"), 417: N_("Expectation Failed"),
+    422: N_("Unprocessable Entity"), 429: N_("Too Many Requests"), 431: N_("Request Header Fields Too Large"),
+    500: N_("Internal Server Error"), 501: N_("Not Implemented"), 503: N_("Service Unavailable"),
 }
 
 
@@ -121,6 +122,23 @@ PROBLEMS: dict[str, Problem] = {
     "too_many_active_jobs": Problem(
         429, N_("A job submission while the caller already has the most jobs queued or running that it may have."),
         N_("Wait the `Retry-After` seconds, or for a job to end (GET /v1/jobs lists yours), then submit again.")),
+    # Answered by gunicorn's workers before the app reads the request (service/http/gunicorn_errors.py), and by the
+    # app for a chunked body gunicorn could not read as the app read it (service/http/errors.py).
+    "malformed_request": Problem(
+        400, N_("A request that is not valid HTTP/1.1: a malformed request line, a control character in a header, a "
+                "header that may occur once given twice, a body whose length is ambiguous (`Content-Length` twice, or "
+                "with `Transfer-Encoding`), a chunked body that cannot be read."),
+        N_("Send the request with an HTTP client library, or correct what `detail` names.")),
+    "request_line_too_long": Problem(414, N_("A request line (method, path and query) longer than 4,094 bytes."),
+                                     N_("Shorten the path and query; inputs go in a JSON body.")),
+    "header_fields_too_large": Problem(
+        431, N_("More than 100 header fields, or one longer than 8,190 bytes."),
+        N_("Send fewer or shorter headers.")),
+    "expectation_failed": Problem(417, N_("An `Expect` header other than `100-continue`."),
+                                  N_("Leave the `Expect` header out, or send `Expect: 100-continue`.")),
+    "unsupported_transfer_coding": Problem(
+        501, N_("A `Transfer-Encoding` the server does not read (it reads `chunked`)."),
+        N_("Send the body with `Content-Length`, or with `Transfer-Encoding: chunked`.")),
     "payload_too_large": Problem(413, N_("A request body over the configured maximum size."),
                                  N_("Send a smaller body: fewer logs per job, or one round per log.")),
     "not_found": Problem(404, N_("No resource at this path."), N_("Check the path; /docs lists every endpoint.")),

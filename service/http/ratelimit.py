@@ -22,7 +22,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from ..jobs.redisconf import RedisSettings
+from ..jobs.redisconf import RedisSettings, failure
 from ..rules.text import text
 from .cors import is_preflight
 from .errors import problem
@@ -44,6 +44,7 @@ class FailureLimit:
 
     def __init__(self, limit: str, settings: Mapping[str, Any]) -> None:
         self.items: list[RateLimitItem] = parse_many(limit)
+        self.settings = settings
         uri, options = RedisSettings.read(settings).limits_storage(socket_connect_timeout=1, socket_timeout=1)
         self.shared = MovingWindowRateLimiter(storage_from_string(uri, **options))
         self.local = MovingWindowRateLimiter(MemoryStorage())  # while Redis does not answer
@@ -53,7 +54,7 @@ class FailureLimit:
         try:
             return getattr(self.shared, method)(*args)
         except Exception as error:  # Redis down or timing out: never fail the request for it
-            log.warning("auth failure limit: redis unavailable (%s); counting in memory", error)
+            log.warning("auth failure limit: redis unavailable (%s); counting in memory", failure(error, self.settings))
             return getattr(self.local, method)(*args)
 
     def retry_after(self, address: str) -> int | None:

@@ -20,26 +20,28 @@ from typing import Any
 from redis import Redis
 from redis.sentinel import Sentinel
 
+from ..config import ConfigError, host_and_port
+
 #: Used when neither `REDIS_URL` nor Sentinel is configured.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
-class RedisSettingError(RuntimeError):
+class RedisSettingError(ConfigError):
     """A Redis setting the service cannot connect with (gunicorn prints a RuntimeError's message and exits 1)."""
 
 
 def sentinel_addresses(text: str) -> tuple[tuple[str, int], ...]:
-    """`host:port,host:port` (an IPv6 host in brackets) as (host, port) pairs; RedisSettingError naming the variable
-    on anything else."""
+    """`host:port,host:port` (a host name, an IPv4 address or an IPv6 address in brackets) as (host, port) pairs;
+    RedisSettingError naming the variable on anything else (a URL, an unclosed bracket)."""
     addresses = []
     for entry in (part.strip() for part in text.split(",")):
         if not entry:
             continue
-        host, _, port = entry.rpartition(":")
-        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise RedisSettingError(f"REDIS_SENTINELS: {entry!r} is not host:port")
-        addresses.append((host, int(port)))
+        try:
+            addresses.append(host_and_port(entry))
+        except ValueError:
+            shown = "an entry with a password" if "@" in entry else repr(entry)
+            raise RedisSettingError(f"REDIS_SENTINELS: {shown} is not host:port") from None
     if not addresses:
         raise RedisSettingError("REDIS_SENTINELS names no host:port")
     return tuple(addresses)
@@ -114,3 +116,13 @@ class RedisSettings:
             return f"the primary {self.master!r} of the Sentinels {hosts}"
         parts = urllib.parse.urlsplit(self.url)
         return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def failure(error: BaseException, settings: Mapping[str, Any] | None = None) -> str:
+    """A Redis failure for a log line: the error's class and where Redis is (no password, never the error's text:
+    redis-py's can hold a connection's repr with its password)."""
+    try:
+        where = RedisSettings.read(settings).describe()
+    except ConfigError:
+        where = "an unusable Redis setting"
+    return f"{type(error).__name__} from {where}"

@@ -21,7 +21,6 @@ from typing import Any, cast
 
 from redis import Redis
 
-from ..config import ConfigError
 from ..http.errors import Unavailable
 from ..rules.text import text
 from .redisconf import RedisSettings
@@ -30,10 +29,6 @@ from .redisconf import RedisSettings
 MARK = "longcards:replication-mark"
 #: Seconds a client is told to wait after a submission no replica acknowledged in time.
 RETRY_AFTER = 2
-
-
-#: The longest wait: below the Redis client's socket timeout (5 s), which would otherwise cut the WAIT off.
-MAX_WAIT_MS = 4000
 
 
 class NotReplicated(Unavailable):
@@ -45,14 +40,6 @@ class NotReplicated(Unavailable):
             "{acknowledged} of {wanted} Redis replicas acknowledged the job within {timeout_ms} ms; send the same "
             "request again (same Idempotency-Key or body): it answers this job if it was kept",
             acknowledged=acknowledged, wanted=wanted, timeout_ms=timeout_ms), RETRY_AFTER)
-
-
-def check(config: Mapping[str, Any]) -> None:
-    """Refuse to start on Redis settings the service cannot use (a malformed REDIS_SENTINELS, a wait out of range)."""
-    RedisSettings.read(config)
-    wait = int(config["SUBMIT_REPLICA_WAIT_MS"])
-    if not 1 <= wait <= MAX_WAIT_MS:
-        raise ConfigError(f"LONGCARDS_SUBMIT_REPLICA_WAIT_MS must be 1 to {MAX_WAIT_MS}, not {wait}")
 
 
 def replicas_wanted(config: Mapping[str, Any]) -> int:

@@ -14,13 +14,14 @@ import re
 from collections.abc import Callable
 from typing import Any, cast
 
-from flask import current_app, g, request
+from flask import current_app, g, has_app_context, request
 from redis import Redis
 from redis.client import Pipeline
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from ..config import redact
 from ..http.errors import TooManyRequests
 from ..i18n import _, localize
 from ..rules.errors import DomainError
@@ -264,8 +265,11 @@ def job_json(job: Job, with_result: bool = True, logs_offset: int = 0, logs_limi
     elif status == "failed":
         latest = job.latest_result()
         reason = (latest.exc_string or "").strip().splitlines()[-1:] if latest else []
+        # The exception's own text may repeat a connection's settings: never a secret in an answer.
+        settings = current_app.config if has_app_context() else None
         answer["error"] = {"type": "/problems/job_failed", "title": _("Job failed"), "status": 500,
-                           "detail": reason[0] if reason else _("the job failed"), "code": "job_failed"}
+                           "detail": redact(reason[0], settings) if reason else _("the job failed"),
+                           "code": "job_failed"}
     return answer
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
+from service.config import ConfigError
 from service.http.auth import entry
 
 KEY = "browser-site-secret-0123456789abcdef"
@@ -137,7 +138,7 @@ def test_an_empty_origin_list_grants_none(redis_url):
 def test_an_entry_that_is_no_origin_fails_at_startup(origin):
     """A browser's Origin is a scheme, a host and maybe a port: an entry with a path, no scheme or a wildcard would
     never match, so the service refuses to start instead of silently granting nothing."""
-    with pytest.raises(ValueError, match="CORS_ORIGINS"):
+    with pytest.raises(ConfigError, match="LONGCARDS_CORS_ORIGINS"):
         create_app({"TESTING": True, "CORS_ORIGINS": f"{ALLOWED},{origin}"})
 
 

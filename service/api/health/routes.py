@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+
 import marshmallow as ma
 import orjson
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 from redis.exceptions import RedisError
 from rq import Worker
 
 from ...http.errors import problem
+from ...jobs.redisconf import failure
 from ...jobs.submit import redis
 from ...rules.registry import ENGINE_VERSION
 from ...rules.text import text
 from ..blueprint import Blueprint
 
+log = logging.getLogger(__name__)
 blp = Blueprint("health", __name__, description="Liveness")
 
 
@@ -63,9 +67,9 @@ class Ready(MethodView):
             connection = redis()
             connection.ping()
             workers = Worker.count(connection=connection)
-        except RedisError as error:
-            return problem(503, "not_ready", text("Redis does not answer: {error}", error=error),
-                           headers={"Retry-After": "5"})
+        except RedisError as error:  # a fixed text: the error's own can hold a password
+            log.warning("not ready: %s", failure(error, current_app.config))
+            return problem(503, "not_ready", text("Redis does not answer"), headers={"Retry-After": "5"})
         if workers < 1:
             return problem(503, "not_ready", text("no worker is alive"), headers={"Retry-After": "5"})
         return {"status": "ready", "redis": "ok", "workers": workers}
