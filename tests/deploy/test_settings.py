@@ -7,7 +7,10 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from tests.support.deploy import APP_TARGET, DEPLOY, ROOT, compose, container, env_of, objects, pod_spec, the, workloads
 from tests.support.ports import free_port
@@ -65,3 +68,23 @@ def test_gunicorn_refuses_to_start_without_keys_when_auth_is_required(tmp_path):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0, done
     assert "LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key" in done.stderr, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("name, value", [("LONGCARDS_SUBMIT_REPLICAS", "abc"), ("REDIS_SENTINELS", "[::1:18990"),
+                                         ("GUNICORN_TIMEOUT", "soon"), ("LONGCARDS_DOCS_URL", "/v1")])
+def test_the_image_command_stops_at_once_on_a_bad_setting(tmp_path, name, value):
+    """The container's entry point runs gunicorn with deploy/gunicorn.conf.py: a bad setting ends it within seconds,
+    before any table is built or worker forked, with the one message (an orchestrator sees a failed start, never a
+    worker booting again and again)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("LONGCARDS_", "REDIS_"))}
+    env.update({name: value, "REDIS_SENTINEL_MASTER": "m", "BIND": f"127.0.0.1:{free_port()}",
+                "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)})
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    began = time.monotonic()
+    done = subprocess.run(["sh", str(DEPLOY / "docker-entrypoint.sh"), str(gunicorn), "--config",
+                           str(DEPLOY / "gunicorn.conf.py"), APP_TARGET],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0, done
+    assert f"gunicorn: {name}={value!r} is not valid: expects" in done.stderr, done.stderr[-2000:]
+    assert "Booting worker" not in done.stderr and "evaluation tables built" not in done.stderr
+    assert time.monotonic() - began < 15
