@@ -88,3 +88,18 @@ def test_the_image_command_stops_at_once_on_a_bad_setting(tmp_path, name, value)
     assert f"gunicorn: {name}={value!r} is not valid: expects" in done.stderr, done.stderr[-2000:]
     assert "Booting worker" not in done.stderr and "evaluation tables built" not in done.stderr
     assert time.monotonic() - began < 15
+
+
+def test_every_value_the_deploy_files_set_is_one_the_service_accepts():
+    """Compose's defaults and the Kubernetes objects' literal values pass the check every process makes at start
+    (secrets are placeholders there, to be replaced)."""
+    from service.config import SETTINGS, check_environment
+
+    checked = 0
+    for setting in (s for s in SETTINGS if not s.secret):
+        for value in deployed_values(setting.env).values():
+            if value is not None and "$" not in value:
+                others = {"REDIS_SENTINEL_MASTER": "m", "LONGCARDS_API_KEYS": f"k:{'0' * 64}"}
+                check_environment({**others, setting.env: value})
+                checked += 1
+    assert checked >= 5, checked
