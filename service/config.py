@@ -169,7 +169,7 @@ def sentinel_list(raw: str) -> str:
     try:
         sentinel_addresses(raw)
     except ConfigError as error:
-        raise ValueError(str(error).removeprefix("REDIS_SENTINELS: ")) from None
+        raise ValueError(str(error).removeprefix("REDIS_SENTINELS: ").removeprefix("REDIS_SENTINELS ")) from None
     return raw.strip()
 
 

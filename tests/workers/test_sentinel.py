@@ -138,7 +138,9 @@ def test_wait_cost_per_submission(group, primary):
 
 
 @pytest.mark.parametrize("value, error", [
-    ("127.0.0.1", "is not host:port"), ("127.0.0.1:0", "is not host:port"), (" , ", "names no host:port"),
+    ("127.0.0.1", "REDIS_SENTINELS='127.0.0.1' is not valid: expects host:port"),
+    ("127.0.0.1:0", "REDIS_SENTINELS='127.0.0.1:0' is not valid: expects host:port"),
+    (" , ", r"REDIS_SENTINELS=' , ' is not valid \(names no host:port\)"),
 ])
 def test_malformed_sentinels_stop_the_app_at_start(value, error):
     from service.app import create_app
