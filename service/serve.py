@@ -1,9 +1,13 @@
 """`python -m service serve`: the whole service on one machine, supervised.
 
-Starts a private Redis when neither `REDIS_URL` nor `REDIS_SENTINELS` is set (service/jobs/localredis.py: data and
-socket under `.run/redis/`), N RQ workers (`python -m workers`) and gunicorn serving the API (its control socket
-`.run/gunicorn.ctl`). A child that dies is started again after a back-off (1 s, doubling to 30 s; back to 1 s once
-it has run a minute), with a line on stdout; everything stops only on SIGINT or SIGTERM. With `REDIS_URL` set it
+Every setting is checked first (service/config.py): a bad one ends serve at once with exit code 2 and the message,
+nothing started. Then it starts a private Redis when neither `REDIS_URL` nor `REDIS_SENTINELS` is set
+(service/jobs/localredis.py: data and socket under `.run/redis/`, run under service/jobs/keeper.py so that it
+outlives the workers however serve ends), N RQ workers (`python -m workers`) and gunicorn serving the API (its
+control socket `.run/gunicorn.ctl`). A child that dies is started again after a back-off (1 s, doubling to 30 s;
+back to 1 s once it has run a minute), with a line on stdout, except gunicorn ending with its codes for a worker
+that cannot boot or an app that cannot load: serve stops then, exit code 1. Otherwise everything stops only on
+SIGINT or SIGTERM. With `REDIS_URL` set it
 uses that server, with `REDIS_SENTINELS` the primary the Sentinels name (service/jobs/redisconf.py).
 
 Each child runs in a process group of its own, so a Ctrl-C at the terminal (SIGINT to serve's group) reaches serve
