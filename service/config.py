@@ -245,7 +245,7 @@ SETTINGS: tuple[Setting, ...] = (
             whole(0, 1 << 20)),
     Setting("PROMETHEUS_MULTIPROC_DIR", None, "a directory path", path_text, shown_default="unset: one process"),
     # -- python -m service serve and the workers
-    Setting("LONGCARDS_WORKERS", 2, "a whole number from 1 to 64", whole(1, 64)),
+    Setting("LONGCARDS_WORKERS", 2, "a whole number from 0 (the API alone) to 64", whole(0, 64)),
     Setting("LONGCARDS_STOP_GRACE", 10.0, "seconds from 0 to 3600", decimal(0, 3600), shown_default="10"),
     Setting("LONGCARDS_DATA_DIR", ".run", "a directory path", path_text),
     # -- Redis (the API, the workers, serve)

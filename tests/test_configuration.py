@@ -37,7 +37,7 @@ KEY = "docs-key-0123456789abcdef"
     ("LONGCARDS_DOCS_URL", "/ui/docs"),
     ("LONGCARDS_DOCS_URL", "/docs/rules"),
     ("LONGCARDS_DOCS_URL", "docs"),
-    ("LONGCARDS_WORKERS", "0"),
+    ("LONGCARDS_WORKERS", "-1"),
     ("LONGCARDS_STOP_GRACE", "-1"),
     ("LONGCARDS_STOP_GRACE", "nan"),
     ("LONGCARDS_TRUSTED_PROXIES", "one"),
