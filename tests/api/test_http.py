@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import time
 
 import pytest
 
@@ -76,6 +77,15 @@ def test_reference_answers_are_cacheable_and_conditional(client, path, encoding)
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
     stale = client.get(path, headers={"Accept-Encoding": encoding, "If-None-Match": '"stale"'})
     assert stale.status_code == 200 and stale.data == first.data
+
+
+def test_one_etag_names_one_byte_string_across_seconds(client):
+    """gzip's header carries no time: the same answer a second later is the same bytes under the same ETag."""
+    first = client.get("/v1/rulesets", headers={"Accept-Encoding": "gzip"})
+    time.sleep(1.05 - time.time() % 1)  # past the next second boundary, on the real clock
+    later = client.get("/v1/rulesets", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip" and first.data[4:8] == b"\0\0\0\0"
+    assert later.headers["ETag"] == first.headers["ETag"] and later.data == first.data
 
 
 def test_etag_changes_with_the_answer(client):
