@@ -32,6 +32,18 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["REDIS_URL"] = _private_redis.url
 
 
+#: The time limit of a test marked slow (real processes on the real clock) without a limit of its own; the others
+#: have pyproject.toml's 60 s. The longest such test takes about 110 s on 2 idle cores.
+SLOW_TIMEOUT = 300
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT."""
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Stop the private Redis and remove its directory."""
     global _private_redis

@@ -72,3 +72,13 @@ def test_the_import_check_resolves_relative_and_package_imports():
     helpers = ("tests.support.jobs", "tests.support.redis.test_redis_url", "service.app")
     assert not any(map(is_test_or_conftest, helpers))
     assert module_name(SUPPORT / "__init__.py") == "tests.support"
+
+
+def test_every_test_has_a_time_limit(request):
+    """pytest-timeout is on: 60 s by default, and every test marked slow carries a limit of its own."""
+    assert request.config.pluginmanager.has_plugin("timeout") and request.config.getini("timeout") == "60"
+    assert request.config.getoption("durations") == 25  # the slowest tests are printed at the end of every run
+    for item in request.session.items:
+        if item.get_closest_marker("slow"):
+            limit = item.get_closest_marker("timeout")
+            assert limit is not None and limit.args[0] >= 60, item.nodeid
