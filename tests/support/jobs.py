@@ -34,8 +34,12 @@ def job_app(redis_url: str, **config: Any) -> Iterator[Flask]:
 #: (rule-set, seats, policy) of the simulated tables batches cycle through.
 TABLES = (("bga-taiwan", 3, "greedy"), ("cardavia-chan", 4, "greedy"), ("bga-taiwan", 4, "random"),
           ("cardavia-flowers", 4, "random"), ("cardavia-chan", 4, "random"), ("bga-taiwan", 2, "random"))
-#: Logs in a job of 2.2-2.8 s on this 2-core machine when idle (several times longer under load).
+#: Logs in a job of about 60 s on this 2-core machine when idle (0.12 s a log since the review ranks every discard;
+#: several times longer under load): a job that outlasts a Redis outage.
 LONG_BATCH = 480
+#: Logs in a job of about 12 s when idle: long enough to be stopped or killed while it runs, short enough to be run
+#: again to its end within a test (96 logs: 11.5 s measured with a burst worker).
+STOPPABLE_BATCH = 96
 # The bga-taiwan hand of tests/api/test_discards.py: discarding yA or wC waits on the other's pair (12 points).
 HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
         "gH", "gH", "yA", "wC"]

@@ -28,7 +28,7 @@ from service.jobs.queues import (
     queue,
     spec,
 )
-from tests.support.jobs import LONG_BATCH, batch, long_job
+from tests.support.jobs import LONG_BATCH, STOPPABLE_BATCH, batch, long_job
 from tests.support.processes import (
     alive,
     kill_tree,
@@ -84,9 +84,9 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
     logs = [tmp_path / f"worker-{i}.log" for i in range(3)]
     with worker_processes(server.url, logs) as processes:
         wait_for(lambda: registered(connection, 3), 60, "three workers to register")
-        retried = long_job(connection)
+        retried = long_job(connection, 2 * STOPPABLE_BATCH)
         monkeypatch.setitem(SPECS, job_name(analyse_replays), replace(spec(analyse_replays), retries=0))
-        failed = long_job(connection)
+        failed = long_job(connection, 2 * STOPPABLE_BATCH)
         for job in (retried, failed):
             wait_for(lambda job=job: started_mid_job(job.id, connection), 30, "the jobs to start")
         doomed = {runner_of(job.id, connection, processes).pid for job in (retried, failed)}
@@ -121,7 +121,7 @@ def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_within_90
         wait_for(lambda: fetch(retried.id, connection).get_status() == JobStatus.FINISHED, 300, "the retry to end",
                  every=0.5)
         print(f"retried job finished {time.monotonic() - killed_at:.1f} s after the kill")
-        assert fetch(retried.id, connection).return_value()["summary"]["games"] == LONG_BATCH
+        assert fetch(retried.id, connection).return_value()["summary"]["games"] == 2 * STOPPABLE_BATCH
 
 
 @pytest.mark.slow
