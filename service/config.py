@@ -123,12 +123,12 @@ def host_and_port(entry: str) -> tuple[str, int]:
     """`host:port`, the host a name, an IPv4 address or an IPv6 address in brackets; ValueError otherwise."""
     host, colon, port = entry.strip().rpartition(":")
     if not colon or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{entry.strip()!r} is not host:port")
+        raise ValueError("")
     if host.startswith("[") and host.endswith("]"):
         ipaddress.IPv6Address(host[1:-1])  # ValueError when it is not one
         return host[1:-1], int(port)
     if not HOSTNAME.fullmatch(host):
-        raise ValueError(f"{entry.strip()!r} is not host:port")
+        raise ValueError("")
     return host, int(port)
 
 
@@ -162,14 +162,26 @@ def redis_url(raw: str) -> str:
     return text
 
 
-def sentinel_list(raw: str) -> str:
-    """`host:port,host:port,...` (see service/jobs/redisconf.py)."""
-    from .jobs.redisconf import sentinel_addresses
+def host_ports(text: str) -> tuple[tuple[str, int], ...]:
+    """`host:port,host:port,...` as (host, port) pairs; ValueError naming the entry that is not one (never an entry
+    holding a password)."""
+    addresses = []
+    for entry in (part.strip() for part in text.split(",")):
+        if not entry:
+            continue
+        try:
+            addresses.append(host_and_port(entry))
+        except ValueError:
+            shown = "an entry with a password" if "@" in entry else repr(entry)
+            raise ValueError(f"{shown} is not host:port") from None
+    if not addresses:
+        raise ValueError("names no host:port")
+    return tuple(addresses)
 
-    try:
-        sentinel_addresses(raw)
-    except ConfigError as error:
-        raise ValueError(str(error).removeprefix("REDIS_SENTINELS: ").removeprefix("REDIS_SENTINELS ")) from None
+
+def sentinel_list(raw: str) -> str:
+    """`host:port,host:port,...` (the Sentinels of service/jobs/redisconf.py)."""
+    host_ports(raw)
     return raw.strip()
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from redis import Redis
 from redis.sentinel import Sentinel
 
-from ..config import ConfigError, host_and_port
+from ..config import ConfigError, host_ports
 
 #: Used when neither `REDIS_URL` nor Sentinel is configured.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -33,18 +33,10 @@ class RedisSettingError(ConfigError):
 def sentinel_addresses(text: str) -> tuple[tuple[str, int], ...]:
     """`host:port,host:port` (a host name, an IPv4 address or an IPv6 address in brackets) as (host, port) pairs;
     RedisSettingError naming the variable on anything else (a URL, an unclosed bracket)."""
-    addresses = []
-    for entry in (part.strip() for part in text.split(",")):
-        if not entry:
-            continue
-        try:
-            addresses.append(host_and_port(entry))
-        except ValueError:
-            shown = "an entry with a password" if "@" in entry else repr(entry)
-            raise RedisSettingError(f"REDIS_SENTINELS: {shown} is not host:port") from None
-    if not addresses:
-        raise RedisSettingError("REDIS_SENTINELS names no host:port")
-    return tuple(addresses)
+    try:
+        return host_ports(text)
+    except ValueError as error:
+        raise RedisSettingError(f"REDIS_SENTINELS: {error}") from None
 
 
 @dataclass(frozen=True)
