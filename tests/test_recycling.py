@@ -14,10 +14,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from service.http.recycling import ceiling_mb, check, peak_mb
+from service.config import ConfigError, process_setting
+from service.http.recycling import check, peak_mb
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def ceiling_mb(environ: dict[str, str]) -> int:
+    """The ceiling deploy/gunicorn.conf.py reads."""
+    return process_setting("LONGCARDS_WORKER_MAX_MEMORY_MB", environ)
 
 
 def test_the_ceiling_is_read_from_the_environment():
@@ -25,7 +31,7 @@ def test_the_ceiling_is_read_from_the_environment():
     assert ceiling_mb({"LONGCARDS_WORKER_MAX_MEMORY_MB": "0"}) == 0
     assert ceiling_mb({"LONGCARDS_WORKER_MAX_MEMORY_MB": "2048"}) == 2048
     for bad in ("lots", "-1", "1.5"):
-        with pytest.raises(ValueError, match="LONGCARDS_WORKER_MAX_MEMORY_MB"):
+        with pytest.raises(ConfigError, match="LONGCARDS_WORKER_MAX_MEMORY_MB"):
             ceiling_mb({"LONGCARDS_WORKER_MAX_MEMORY_MB": bad})
 
 

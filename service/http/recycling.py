@@ -5,30 +5,16 @@ A request may grow a worker by a few tens of MB at most (docs/reliability.md#lim
 memory back to the system. Replacing workers every N requests returned it, but under load it replaced a worker every
 few seconds, and each replacement sent its clients' connections elsewhere at once (the p99 of `/v1/hu` was 8 times
 that with no replacement, in the same run). A worker is now replaced only when its peak resident memory passes
-`LONGCARDS_WORKER_MAX_MEMORY_MB` (default 512; a worker starts near 100): after the request that took it there,
-gunicorn lets it finish what it is serving and starts a fresh one from the preloaded master.
+`LONGCARDS_WORKER_MAX_MEMORY_MB` (default 512, read with every setting in service/config.py; a worker starts near
+100): after the request that took it there, gunicorn lets it finish what it is serving and starts a fresh one from
+the preloaded master.
 """
 
 from __future__ import annotations
 
-import os
 import resource
 import sys
 from typing import Any
-
-DEFAULT_MB = 512
-
-
-def ceiling_mb(environ: dict[str, str] | None = None) -> int:
-    """The configured ceiling in MB (0: never replace on memory); ValueError naming the variable when not a number."""
-    raw = (environ if environ is not None else os.environ).get("LONGCARDS_WORKER_MAX_MEMORY_MB", str(DEFAULT_MB))
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"LONGCARDS_WORKER_MAX_MEMORY_MB must be a whole number of MB, not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"LONGCARDS_WORKER_MAX_MEMORY_MB must be 0 (off) or more, not {value}")
-    return value
 
 
 def peak_mb() -> float:
