@@ -4,21 +4,21 @@
 import os
 import sys
 
-from service.config import ConfigError, check_environment, process_setting
+from service.config import ConfigError, check_environment, value
 from service.http.fairness import Balancer, take_turns
 from service.http.recycling import check
 
 # Every setting of the service is checked once, before gunicorn starts anything (docs/configuration.md): a bad
 # value ends gunicorn here with the message naming it, never a worker that fails to boot again and again.
 try:
-    check_environment()
+    SETTINGS = check_environment()
 except ConfigError as error:
     sys.exit(f"gunicorn: {error}")
 
 
 def setting(name):
-    """A setting's value (its default when unset), checked above."""
-    return process_setting(name)
+    """A setting's value as checked above, its default when unset."""
+    return value(SETTINGS, name)
 
 
 bind = setting("BIND")
@@ -62,8 +62,8 @@ errorlog = "-"
 loglevel = setting("GUNICORN_LOGLEVEL")
 # The control socket of `gunicornc`. gunicorn's default ($XDG_RUNTIME_DIR or ~/.gunicorn) is one path shared by every
 # gunicorn of the user, so `python -m service serve` puts it under .run/ instead.
-if setting("GUNICORN_CONTROL_SOCKET"):
-    control_socket = setting("GUNICORN_CONTROL_SOCKET")
+if "GUNICORN_CONTROL_SOCKET" in SETTINGS:
+    control_socket = SETTINGS["GUNICORN_CONTROL_SOCKET"]
 
 
 # Fair turns for CPU-bound requests (service/http/fairness.py, docs/reliability.md#fair-latency): a process

@@ -356,15 +356,19 @@ def check_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any
     return values
 
 
-def process_setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
-    """One setting of a process (gunicorn's configuration, serve): its value, else its default."""
-    setting = BY_ENV[name]
-    env = os.environ if environ is None else environ
-    values, problems = _read_all(env, [setting])
-    _fail(problems)
+def value(values: Mapping[str, Any], name: str) -> Any:
+    """A setting's value among `values` (what check_environment read), else its default."""
     if name in values:
         return values[name]
-    return _cores() if name == "WEB_CONCURRENCY" else setting.default
+    return _cores() if name == "WEB_CONCURRENCY" else BY_ENV[name].default
+
+
+def process_setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """One setting of a process read alone: its value, else its default; ConfigError when it is bad."""
+    env = os.environ if environ is None else environ
+    values, problems = _read_all(env, [BY_ENV[name]])
+    _fail(problems)
+    return value(values, name)
 
 
 def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:

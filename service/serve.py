@@ -37,7 +37,7 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import RedisError
 
-from .config import ConfigError, check_environment, process_setting
+from .config import ConfigError, check_environment, value
 from .jobs.localredis import RedisServer, socket_path
 from .jobs.redisconf import RedisSettings
 from .lifetime import exec_hook
@@ -276,12 +276,12 @@ def serve(workers: int | None = None, data_dir: str | None = None, stop_grace: f
     setting is checked first: 2, with the message, when one cannot be used; 1 when gunicorn cannot load the app."""
     env = dict(os.environ)
     try:
-        check_environment(env)
+        settings = check_environment(env)
     except ConfigError as error:
         print(f"serve: not started: {error}", file=sys.stderr, flush=True)
         return 2
-    workers = workers if workers is not None else process_setting("LONGCARDS_WORKERS", env)
-    stop_grace = stop_grace if stop_grace is not None else process_setting("LONGCARDS_STOP_GRACE", env)
+    workers = workers if workers is not None else value(settings, "LONGCARDS_WORKERS")
+    stop_grace = stop_grace if stop_grace is not None else value(settings, "LONGCARDS_STOP_GRACE")
     run_dir = Path(data_dir or env.get("LONGCARDS_DATA_DIR") or ROOT / ".run").absolute()
     run_dir.mkdir(parents=True, exist_ok=True)
     stopping = Stopping()
