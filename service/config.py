@@ -425,7 +425,7 @@ def redact(text: str, config: Mapping[str, Any] | None = None) -> str:
 
 
 _redacting = False  # the log record factory redacts (installed once per process)
-_logged_secrets: set[str] = set()  # what it takes out, besides the shapes of a password
+_logged_secrets: list[str] = []  # what it takes out, besides the shapes of a password: longest first
 
 
 def redact_logs(config: Mapping[str, Any] | None = None) -> None:
@@ -434,7 +434,8 @@ def redact_logs(config: Mapping[str, Any] | None = None) -> None:
     line of the service would write. Installed once per process; each call adds the secrets in force now
     (`config`, the environment)."""
     global _redacting
-    _logged_secrets.update(secrets(config))
+    # Sorted here, once per app, not for every record: a secret inside a longer one is taken out after it.
+    _logged_secrets[:] = sorted(set(_logged_secrets) | set(secrets(config)), key=len, reverse=True)
     if _redacting:
         return
     _redacting = True
@@ -449,12 +450,11 @@ def redact_logs(config: Mapping[str, Any] | None = None) -> None:
             message = record.getMessage()
         except Exception:  # a malformed call: logging reports it when the record is emitted
             return record
-        known = sorted(_logged_secrets, key=len, reverse=True)
-        clean = _redacted(message, known)
+        clean = _redacted(message, _logged_secrets)
         if clean != message:
             record.msg, record.args = clean, None
         if record.exc_info and not record.exc_text:
-            record.exc_text = _redacted(formatter.formatException(record.exc_info), known)
+            record.exc_text = _redacted(formatter.formatException(record.exc_info), _logged_secrets)
         return record
 
     logging.setLogRecordFactory(factory)
