@@ -46,8 +46,8 @@ from load import run as load  # noqa: E402 - bench/load.py, next to this file
 
 from service.api.examples import AUDIT_LOG, RANK_CLAIMS, RANK_DISCARDS, SETTLE_ROUND  # noqa: E402
 from service.app import create_app  # noqa: E402
-from service.jobs.localredis import RedisServer  # noqa: E402
 from service.replay.families import simulate  # noqa: E402
+from service.runtime.localredis import RedisServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "capacity-bench-secret"

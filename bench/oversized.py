@@ -32,7 +32,7 @@ from pathlib import Path
 from service.config import DEFAULTS
 from service.replay.families import simulate
 from service.rules.fourcolor.cards import CHESS_CODES
-from service.serve import start_redis
+from service.runtime.serve import start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = DEFAULTS["MAX_CONTENT_LENGTH"]

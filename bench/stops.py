@@ -37,8 +37,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Worker
 
-from service.jobs.localredis import RedisServer
 from service.jobs.queues import QUEUES, connect, fetch
+from service.runtime.localredis import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 READY = 180.0  # seconds: gunicorn and every worker build the evaluation tables first, on shared cores

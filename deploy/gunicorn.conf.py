@@ -5,8 +5,8 @@ import os
 import sys
 
 from service.config import ConfigError, check_environment, value
-from service.http.fairness import Balancer, take_turns
-from service.http.recycling import check
+from service.runtime.fairness import Balancer, take_turns
+from service.runtime.recycling import check
 
 # Every setting of the service is checked once, before gunicorn starts anything (docs/configuration.md): a bad
 # value ends gunicorn here with the message naming it, never a worker that fails to boot again and again.
@@ -23,7 +23,7 @@ def setting(name):
 
 bind = setting("BIND")
 # CPU-bound requests: processes, not threads, carry the load (threads only contend for the GIL).
-# One process per core: under gevent a process serves its connections in turn (service/http/fairness.py), so more
+# One process per core: under gevent a process serves its connections in turn (service/runtime/fairness.py), so more
 # processes than cores only add the kernel's switching between them (16 clients: p99 of /v1/discards 27 ms with 2
 # processes on 2 cores against 67 ms with 4, same run; docs/reliability.md#fair-latency).
 workers = setting("WEB_CONCURRENCY")
@@ -34,10 +34,10 @@ threads = setting("GUNICORN_THREADS")  # gthread only
 # take every thread and /healthz goes unanswered. Requests still run one at a time per process (CPU-bound).
 # gevent, gthread and sync run as gunicorn's workers that answer a request gunicorn cannot parse (a control
 # character in a header, a request line or header fields over the limits ...) as the app answers its errors:
-# problem+json with the security headers and an X-Request-ID (service/http/gunicorn_errors.py,
+# problem+json with the security headers and an X-Request-ID (service/runtime/gunicorn_errors.py,
 # docs/reliability.md#malformed-requests); no other class is accepted. gunicorn runs sync with more than one thread
 # as gthread; so does this.
-PROBLEM_WORKERS = {name: f"service.http.gunicorn_errors.{cls}" for name, cls in (
+PROBLEM_WORKERS = {name: f"service.runtime.gunicorn_errors.{cls}" for name, cls in (
     ("gevent", "ProblemGeventWorker"), ("gthread", "ProblemThreadWorker"), ("sync", "ProblemSyncWorker"))}
 _named = setting("GUNICORN_WORKER_CLASS")
 worker_class = PROBLEM_WORKERS["gthread" if _named == "sync" and threads > 1 else _named]
@@ -45,7 +45,7 @@ timeout = setting("GUNICORN_TIMEOUT")
 # Under gevent also the deadline for reading a request's line and headers: a client that has not sent them in
 # this many seconds is disconnected.
 keepalive = setting("GUNICORN_KEEPALIVE")
-# A worker is replaced when its peak memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/http/recycling.py), so
+# A worker is replaced when its peak memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/runtime/recycling.py), so
 # memory a large request grew it by goes back to the system. Replacing workers every N requests did that too, but
 # under load it replaced one every few seconds, each time moving its clients at once (docs/reliability.md#fair-latency);
 # GUNICORN_MAX_REQUESTS stays available, off by default.
@@ -66,7 +66,7 @@ if "GUNICORN_CONTROL_SOCKET" in SETTINGS:
     control_socket = SETTINGS["GUNICORN_CONTROL_SOCKET"]
 
 
-# Fair turns for CPU-bound requests (service/http/fairness.py, docs/reliability.md#fair-latency): a process
+# Fair turns for CPU-bound requests (service/runtime/fairness.py, docs/reliability.md#fair-latency): a process
 # holding more than its share of the busy connections closes one after its answer, and under gevent each request
 # lets the other ready connections of its process run before the next one is read.
 balancer = Balancer()

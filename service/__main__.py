@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check-config":
         return check_config()
     if args.command == "serve":
-        from .serve import serve
+        from .runtime.serve import serve
 
         return serve(args.workers, stop_grace=args.stop_grace)
     text = render(openapi_document())

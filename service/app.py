@@ -12,11 +12,12 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import config as settings
 from . import i18n, ui
 from .api import register_blueprints
-from .api.hands import routes as hands
+from .api.jobs import errors as job_errors
+from .api.jobs.access import redis as jobs_redis
 from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
-from .http.fastlane import FastLane
 from .http.jsonio import OrjsonProvider
+from .jobs.metrics import JobsCollector
 from .ui.docs import blueprint as docs_blueprint
 
 
@@ -38,8 +39,8 @@ class ServiceApp(Flask):
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, errors, security headers, HTTP conventions, CORS, metrics, keys, rate limits,
-    the API, its docs, the browser pages."""
+    """Build the app: configuration, errors (the job layer's too), security headers, HTTP conventions, CORS, metrics
+    (with the job gauges), keys, rate limits, the API, its docs, the browser pages."""
     app = ServiceApp(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
@@ -49,22 +50,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     # One WSGI layer adds what every answer gets (request id, security headers, Vary, metrics): cheaper than a
     # Flask hook for each.
-    envelope = Envelope(app.wsgi_app, record_metrics=bool(app.config.get("METRICS", True)))
-    app.wsgi_app = envelope  # type: ignore[method-assign]
+    app.wsgi_app = Envelope(app.wsgi_app,  # type: ignore[method-assign]
+                            record_metrics=bool(app.config.get("METRICS", True)))
     errors.register(app)
-    gzip_hook = compression.init_app(app)
+    job_errors.register(app)  # the job layer's refusals and Redis's failures as problems
+    compression.init_app(app)
     cors.init_app(app)
     # Request hooks run in this order: check the key, then spend the key's rate budget.
-    metrics.init_app(app)
+    metrics.init_app(app, collectors=[JobsCollector(jobs_redis)])  # the job gauges, read at each scrape
     auth.init_app(app)
     ratelimit.init_app(app)
     app.extensions["longcards_api"] = register_blueprints(app)
     app.register_blueprint(docs_blueprint(app.config["DOCS_URL"], "/openapi.json", app.config["API_TITLE"]))
     i18n.init_app(app)
     ui.init_app(app)
-    # Inside the envelope: the hottest operation without Flask's request machinery, when no hook of the app would
-    # run for it but compression's (it leaves an answer to be gzipped to the app; service/http/fastlane.py).
-    lane = FastLane(app, envelope.app, hands.LANES, skippable=[gzip_hook])
-    envelope.app = lane
-    app.extensions["longcards_fastlane"] = lane
     return app

@@ -1,12 +1,11 @@
 """The engine (service/rules, service/replay, service/search, and the arena on top of them) imports neither the web
-stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"); its layers import downwards
-only (the rules reach neither the replay nor the search, the replay never the search: a deep review gets its rater
-handed in; none of them the arena). Nothing in service/ imports the workers (jobs are enqueued by name; the workers
-import the service) nor the test-only tests/testbed."""
+stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"), statically and in a fresh
+interpreter. Nothing in service/ imports the workers (jobs are enqueued by name; the workers import the service)
+nor the test-only tests/testbed. The order of the layers themselves (the rules reach neither the replay nor the
+search, ...) is tests/test_layers.py's."""
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -14,20 +13,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.imports import ROOT, imported_names, is_under, module_name, package_files
+
 ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.arena", "tests.testbed")
 FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
 #: Project modules that carry the web or queue stack: the engine must not reach them either.
 FORBIDDEN_PROJECT = ("service.app", "service.api", "service.http", "service.jobs.submit", "workers")
-#: Packages and what they must not import: the engine's layers; the service never the workers (one import
-#: direction: workers -> service) nor the tests and their test bed; the workers not the tests either.
-LAYERS = {
-    "service.rules": ("service.replay", "service.search", "service.arena"),
-    "service.replay": ("service.search", "service.arena"),
-    "service.search": ("service.arena",),
-    "service": ("workers", "tests"),
-    "workers": ("tests",),
-}
 
 
 def engine_files() -> list[Path]:
@@ -40,36 +31,6 @@ def engine_files() -> list[Path]:
     return files
 
 
-def module_name(path: Path) -> str:
-    """Dotted module name of a file under ROOT (a package's __init__ is the package)."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def is_under(name: str, roots: tuple[str, ...]) -> bool:
-    """True when `name` is one of `roots` or a submodule of one."""
-    return any(name == root or name.startswith(root + ".") for root in roots)
-
-
-def imported_names(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import anywhere in the file, relative imports resolved."""
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package.pop()
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join(base + ([node.module] if node.module else []))
-            found.append((node.lineno, module))
-            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
-    return found
-
-
 def test_engine_has_modules() -> None:
     """The check below is not vacuous: the rules engine is there."""
     assert any(module_name(p).startswith("service.rules.") for p in engine_files())
@@ -80,26 +41,6 @@ def test_engine_module_imports_no_web_or_queue_stack(path: Path) -> None:
     """Static check, so imports inside functions (lazy imports) count too."""
     bad = [f"line {line}: {name}" for line, name in imported_names(path)
            if is_under(name, FORBIDDEN) or is_under(name, FORBIDDEN_PROJECT)]
-    assert not bad, f"{module_name(path)} imports {bad}"
-
-
-def package_files(package: str) -> list[Path]:
-    """Every .py file of a package (a top-level one like `workers` too)."""
-    return sorted(ROOT.joinpath(*package.split(".")).rglob("*.py"))
-
-
-LAYERED = [(package, path) for package in LAYERS for path in package_files(package)]
-
-
-def test_layers_have_modules() -> None:
-    """The layer check is not vacuous: each package it constrains has modules."""
-    assert all(package_files(package) for package in LAYERS)
-
-
-@pytest.mark.parametrize(("package", "path"), LAYERED, ids=lambda v: v if isinstance(v, str) else module_name(v))
-def test_module_imports_only_downwards(package: str, path: Path) -> None:
-    """Static check (lazy imports inside functions count): e.g. the replay never imports the search."""
-    bad = [f"line {line}: {name}" for line, name in imported_names(path) if is_under(name, LAYERS[package])]
     assert not bad, f"{module_name(path)} imports {bad}"
 
 

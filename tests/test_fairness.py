@@ -1,4 +1,4 @@
-"""Fair turns for CPU-bound requests (service/http/fairness.py, docs/reliability.md#fair-latency): the share rule
+"""Fair turns for CPU-bound requests (service/runtime/fairness.py, docs/reliability.md#fair-latency): the share rule
 and the shared table by hand, then gunicorn for real with deploy/gunicorn.conf.py: the keep-alive clients of one
 gevent process are served in turn, and no process keeps more than its share of the busy connections."""
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from service.http.fairness import Balancer, over_share
+from service.runtime.fairness import Balancer, over_share
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""What gunicorn answers itself, before the app reads a request (service/http/gunicorn_errors.py), is a problem like
+"""What gunicorn answers itself, before the app reads a request (service/runtime/gunicorn_errors.py), is a problem like
 the app's: a real gunicorn with deploy/gunicorn.conf.py, one per worker class, gets malformed requests as raw bytes
 and answers each with its status, `application/problem+json` with a stable code, the security headers of a normal
 answer, an X-Request-ID that is also in its log, and `Connection: close`, never a byte of the request. The statuses
@@ -29,8 +29,9 @@ from gunicorn.workers.ggevent import GeventWorker
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
-from service.http import gunicorn_errors, requestid, security_headers
+from service.http import requestid, security_headers
 from service.http.problems import PROBLEMS
+from service.runtime import gunicorn_errors
 from tests.support.ports import free_port
 from tests.support.processes import ROOT, wait_for
 

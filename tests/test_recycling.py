@@ -1,4 +1,4 @@
-"""A gunicorn worker is replaced when its memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/http/recycling.py),
+"""A gunicorn worker is replaced when its memory passes LONGCARDS_WORKER_MAX_MEMORY_MB (service/runtime/recycling.py),
 and not every N requests: the ceiling's reading, the check by hand, and gunicorn for real."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from service.config import ConfigError, process_setting
-from service.http.recycling import check, peak_mb
+from service.runtime.recycling import check, peak_mb
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -118,7 +118,7 @@ def test_no_line_of_a_real_serve_shows_a_secret(tmp_path):
 def test_the_redis_failure_text_names_the_error_class_and_the_host_only():
     from redis.sentinel import MasterNotFoundError
 
-    from service.jobs.redisconf import failure
+    from service.redisconf import failure
 
     settings = unreachable("sentinels")
     error = MasterNotFoundError(f"No master found for 'longcards' : password={SENTINEL_PASSWORD}")

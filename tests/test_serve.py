@@ -224,7 +224,7 @@ def test_serve_stops_within_5_s_and_leaves_no_process_behind(tmp_path, how):
         redis.close()
         names = [" ".join(p.cmdline()) for p in psutil.Process(serve.pid).children(recursive=True)]
         assert sum(n.split()[0].endswith("redis-server") for n in names) == 1, names
-        assert sum("gunicorn" in n for n in names) == 2 and sum("service.jobs.keeper" in n for n in names) == 1
+        assert sum("gunicorn" in n for n in names) == 2 and sum("service.runtime.keeper" in n for n in names) == 1
         seconds = stop_and_time(serve, how, STOPS_WITHIN)
         print(f"\nserve stopped by {how} in {seconds:.2f} s, all {len(names) + 1} processes gone")
     assert "serve: stopped in" in log.read_text()

@@ -21,7 +21,7 @@ import subprocess
 import time
 from typing import Any
 
-from ..lifetime import exec_hook
+from ..runtime.lifetime import exec_hook
 
 #: The protocol version every `hello` carries; a change a bot could notice bumps it (docs/bots.md).
 PROTOCOL = 1

@@ -10,16 +10,12 @@ from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, has_request_context, json
+from flask import Flask, Response, has_request_context, json
 from gunicorn.http.errors import NoMoreData, ParseException  # type: ignore[import-untyped]
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ReadOnlyError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from .. import i18n
 from ..i18n import N_
-from ..jobs.redisconf import failure
 from ..rules.errors import DomainError
 from ..rules.text import Text, text
 from .problems import PHRASES, PROBLEMS, uri
@@ -84,22 +80,6 @@ class ProblemSchema(ma.Schema):
     )
     request_id = ma.fields.String(metadata={"description": "the request's X-Request-ID, to quote when reporting"})
     errors_omitted = ma.fields.Integer(metadata={"description": "invalid fields found beyond those in `errors`"})
-
-
-class TooManyRequests(Exception):
-    """A request refused for now (429 problem+json with `Retry-After`): the caller may retry later."""
-
-    def __init__(self, code: str, detail: str, retry_after: int) -> None:
-        super().__init__(detail)
-        self.code, self.detail, self.retry_after = code, detail, retry_after
-
-
-class Unavailable(Exception):
-    """A request the service cannot answer for now (503 problem+json with `Retry-After`): the caller may retry."""
-
-    def __init__(self, code: str, detail: str, retry_after: int) -> None:
-        super().__init__(detail)
-        self.code, self.detail, self.retry_after = code, detail, retry_after
 
 
 def problem(status: int, code: str, detail: str, errors: Mapping[str, list[str]] | None = None,
@@ -203,41 +183,6 @@ def handle_domain_error(error: DomainError) -> Response:
     return problem(error.status, error.code, error.message, errors)
 
 
-def handle_too_many(error: TooManyRequests) -> Response:
-    """429 with the seconds to wait."""
-    return problem(429, error.code, error.detail, headers={"Retry-After": str(error.retry_after)})
-
-
-def handle_unavailable(error: Unavailable) -> Response:
-    """503 with the seconds to wait."""
-    return problem(503, error.code, error.detail, headers={"Retry-After": str(error.retry_after)})
-
-
-def handle_redis_down(error: Exception) -> Response:
-    """Redis unreachable (or a primary demoted to a read-only replica): job endpoints answer 503 with Retry-After;
-    nothing was enqueued."""
-    log.warning("redis unavailable: %s", failure(error, current_app.config))
-    return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
-                   headers={"Retry-After": "5"})
-
-
-#: Errors a Redis node answers while it is not, or not yet, a primary that takes writes. A Lua script wraps them in
-#: its own error (Redis 6: "Error running script ... -READONLY ..."), which redis-py does not recognise.
-NOT_A_PRIMARY = ("READONLY", "LOADING", "MASTERDOWN")
-
-
-def handle_redis_response(error: ResponseError) -> Response:
-    """A Redis error answer: from a node that is no longer the primary (a demoted primary still connected to), 503
-    as for an unreachable Redis, the connections dropped so the next ones ask the Sentinels again; any other is a
-    bug (500)."""
-    if not any(word in str(error) for word in NOT_A_PRIMARY):
-        return handle_unexpected(error)
-    client = current_app.extensions.get("longcards_redis")
-    if client is not None:
-        client.connection_pool.disconnect()
-    return handle_redis_down(error)
-
-
 def handle_unreadable_body(error: Exception) -> Response:
     """A body gunicorn could not read while the app read it (a malformed chunk size, a missing chunk terminator, the
     client gone mid-body): the request is malformed, not the service (400, never a 500). Nothing of it is echoed."""
@@ -256,12 +201,6 @@ def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(DomainError, handle_domain_error)
-    app.register_error_handler(TooManyRequests, handle_too_many)
-    app.register_error_handler(Unavailable, handle_unavailable)
-    app.register_error_handler(ReadOnlyError, handle_redis_response)
-    app.register_error_handler(ResponseError, handle_redis_response)
-    app.register_error_handler(RedisConnectionError, handle_redis_down)
-    app.register_error_handler(RedisTimeoutError, handle_redis_down)
     app.register_error_handler(ParseException, handle_unreadable_body)
     app.register_error_handler(NoMoreData, handle_unreadable_body)
     app.register_error_handler(Exception, handle_unexpected)

@@ -122,7 +122,7 @@ PROBLEMS: dict[str, Problem] = {
     "too_many_active_jobs": Problem(
         429, N_("A job submission while the caller already has the most jobs queued or running that it may have."),
         N_("Wait the `Retry-After` seconds, or for a job to end (GET /v1/jobs lists yours), then submit again.")),
-    # Answered by gunicorn's workers before the app reads the request (service/http/gunicorn_errors.py), and by the
+    # Answered by gunicorn's workers before the app reads the request (service/runtime/gunicorn_errors.py), and by the
     # app for a chunked body gunicorn could not read as the app read it (service/http/errors.py).
     "malformed_request": Problem(
         400, N_("A request that is not valid HTTP/1.1: a malformed request line, a control character in a header, a "

@@ -4,7 +4,7 @@ limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-R
 
 One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
 never fails a request: the limiters count in process memory until Redis answers again. Both count in the Redis the
-jobs use (`REDIS_URL`, or the primary the Sentinels name: service/jobs/redisconf.py).
+jobs use (`REDIS_URL`, or the primary the Sentinels name: service/redisconf.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from ..jobs.redisconf import RedisSettings, failure
+from ..redisconf import RedisSettings, failure
 from ..rules.text import text
 from .cors import is_preflight
 from .errors import problem

@@ -1,4 +1,7 @@
 """The job platform as the service sees it: queue and job names with their specs and the Redis connection
-(`queues`), where a webhook may go (`callbacks`), the API's one submission path (`submit`), each caller's job list
-(`listing`) and the embedded Redis of `python -m service serve` (`localredis`). Nothing here imports `workers`: jobs
-are enqueued by the dotted name of their function, and the workers import this package."""
+(`queues`), the one submission path (`submit`), who holds a job and its cancel (`lifecycle`), results page by page
+(`pages`), each caller's job list (`listing`), where a webhook may go (`callbacks`), the wait for a replica
+(`replication`), the job gauges of /metrics (`metrics`) and the refusals (`errors`). No Flask and nothing of
+`service.http`, `service.api` or `service.runtime`: the API passes in what it knows of a request and maps the
+refusals to problems (service/api/jobs/). Nothing here imports `workers` either: jobs are enqueued by the dotted name
+of their function, and the workers import this package."""

@@ -5,7 +5,7 @@ so the service enqueues jobs without importing the workers: the workers import t
 The names, queues and ids are stored in Redis: a job queued by an older API must still run, so they never change.
 Jobs are plain module-level functions taking JSON-safe arguments; they raise on failure (so RQ retries).
 Every queue uses RQ's JSON serializer: request data is never pickled. Where Redis is (`REDIS_URL`, or Sentinels:
-service/jobs/redisconf.py) is read when a connection is made, never at import.
+service/redisconf.py) is read when a connection is made, never at import.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rq import Queue, Retry
 from rq.job import Callback, Job
 from rq.serializers import JSONSerializer
 
-from .redisconf import DEFAULT_REDIS_URL, RedisSettings
+from ..redisconf import DEFAULT_REDIS_URL, RedisSettings
 
 QUEUE_REPLAYS = "replays"
 QUEUE_SEARCHES = "searches"
@@ -67,7 +67,7 @@ def redis_url() -> str:
 def connect(url: str | None = None, settings: Mapping[str, Any] | None = None) -> Redis:
     """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request: of the
     server at `url`, else of the one `settings` (an app's config; None: the environment) name, through Sentinel
-    when they name Sentinels (service/jobs/redisconf.py)."""
+    when they name Sentinels (service/redisconf.py)."""
     where = RedisSettings(url=url) if url else RedisSettings.read(settings)
     return where.client(socket_connect_timeout=2, socket_timeout=5, health_check_interval=15)
 

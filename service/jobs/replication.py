@@ -1,5 +1,6 @@
 """An accepted job survives the loss of the primary: before a submission is answered 202, a replica has
-acknowledged it (Redis's WAIT), else the answer is 503 and the client sends the same request again.
+acknowledged it (Redis's WAIT), else it is refused (`NotReplicated`: the API answers 503) and the client sends the
+same request again.
 
 Redis replicates asynchronously: a job the primary wrote and answered for may die with the primary before any
 replica has it, and a replica promoted by Sentinel would not know it. WAIT blocks until the replicas have
@@ -21,25 +22,13 @@ from typing import Any, cast
 
 from redis import Redis
 
-from ..http.errors import Unavailable
-from ..rules.text import text
-from .redisconf import RedisSettings
+from ..redisconf import RedisSettings
+from .errors import NotReplicated
 
 #: The key every confirmed submission writes before it waits (its value is of no interest).
 MARK = "longcards:replication-mark"
 #: Seconds a client is told to wait after a submission no replica acknowledged in time.
 RETRY_AFTER = 2
-
-
-class NotReplicated(Unavailable):
-    """No replica acknowledged a submission within the wait (503 `not_replicated` with Retry-After): the job may
-    exist, and the same request sent again answers it."""
-
-    def __init__(self, wanted: int, acknowledged: int, timeout_ms: int) -> None:
-        super().__init__("not_replicated", text(
-            "{acknowledged} of {wanted} Redis replicas acknowledged the job within {timeout_ms} ms; send the same "
-            "request again (same Idempotency-Key or body): it answers this job if it was kept",
-            acknowledged=acknowledged, wanted=wanted, timeout_ms=timeout_ms), RETRY_AFTER)
 
 
 def replicas_wanted(config: Mapping[str, Any]) -> int:
@@ -71,5 +60,5 @@ def confirm(connection: Redis, wanted: int, timeout_ms: int) -> int:
         pipe.execute_command("WAIT", needed, timeout_ms)
         acknowledged = int(pipe.execute()[1])
     if acknowledged < needed:
-        raise NotReplicated(needed, acknowledged, timeout_ms)
+        raise NotReplicated(needed, acknowledged, timeout_ms, RETRY_AFTER)
     return acknowledged

@@ -19,7 +19,7 @@ import pytest
 from redis import Redis
 from redis.exceptions import RedisError
 
-from service.jobs.localredis import redis_server_binary
+from service.runtime.localredis import redis_server_binary
 from tests.support.deploy import REDIS_START
 from tests.support.processes import wait_for
 

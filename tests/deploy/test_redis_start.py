@@ -14,7 +14,7 @@ import yaml
 from redis import Redis
 from redis.exceptions import RedisError
 
-from service.jobs.localredis import redis_server_binary
+from service.runtime.localredis import redis_server_binary
 from tests.support.deploy import K8S, REDIS_START
 from tests.support.ports import free_port
 from tests.support.processes import wait_for

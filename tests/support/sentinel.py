@@ -1,5 +1,5 @@
 """A Redis that fails over, for the tests: a primary, its replica and three Sentinels watching them, all the
-embedded redis-server binary (service/jobs/localredis.py's) on free loopback ports in a temporary directory, with
+embedded redis-server binary (service/runtime/localredis.py's) on free loopback ports in a temporary directory, with
 passwords; never the Redis at 127.0.0.1:6379. The Sentinels promote the replica about two seconds after the primary
 stops answering (down-after-milliseconds 1000, quorum 2)."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from redis import Redis
 from redis.exceptions import RedisError
 
-from service.jobs.localredis import redis_server_binary
+from service.runtime.localredis import redis_server_binary
 from tests.support.ports import free_port
 from tests.support.processes import wait_for
 

@@ -1,4 +1,4 @@
-"""Redis through Sentinel (service/jobs/redisconf.py), on a real group: a primary, a replica and three Sentinels
+"""Redis through Sentinel (service/redisconf.py), on a real group: a primary, a replica and three Sentinels
 (tests/support/sentinel.py). The API's jobs, /metrics, its rate limits and failed-login limit, the workers and
 their schedulers all reach the primary the Sentinels name; a write refused by a read-only node is a 503; an
 accepted submission is on the replica before its 202 (WAIT), a submission no replica acknowledges is refused with
@@ -15,7 +15,7 @@ import pytest
 from rq.job import Job
 
 from service.jobs.queues import QUEUES, SERIALIZER, connect, queue
-from service.jobs.redisconf import RedisSettings
+from service.redisconf import RedisSettings
 from tests.support.jobs import batch, job_app, run_worker
 from tests.support.sentinel import MASTER, RedisGroup, redis_group
 

@@ -12,11 +12,11 @@ from redis.exceptions import RedisError
 from rq import Worker
 
 from ...http.errors import problem
-from ...jobs.redisconf import failure
-from ...jobs.submit import redis
+from ...redisconf import failure
 from ...rules.registry import ENGINE_VERSION
 from ...rules.text import text
 from ..blueprint import Blueprint
+from ..jobs.access import redis
 
 log = logging.getLogger(__name__)
 blp = Blueprint("health", __name__, description="Liveness")

@@ -1,5 +1,5 @@
 """The job resource: GET /v1/jobs (the caller's recent jobs), GET and DELETE /v1/jobs/{id}. Jobs are submitted
-by their own resources (POST /v1/replays, POST /v1/searches) through `service.jobs.submit.queue_job`."""
+by their own resources (POST /v1/replays, POST /v1/searches) through `access.queue` (service/api/jobs/access.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from flask.views import MethodView
 
 from ...http.errors import problem
 from ...i18n import N_
+from ...jobs.errors import JobNotFound
 from ...jobs.lifecycle import job_ttl, request_cancel
 from ...jobs.listing import BadCursor, page
-from ...jobs.submit import JobNotFound, job_json, load, owner, redis
 from ...rules.errors import DomainError
-from ...rules.text import Text, text
+from ...rules.text import Text
 from ..blueprint import Blueprint
+from .access import caller, job_json, load, redis
 from .schemas import JOB_NOT_FOUND, JOBS_UNAVAILABLE, JobListArgsSchema, JobListSchema, JobSchema, ResultPageArgsSchema
 
 #: Why a job cannot be canceled: it has ended (how), or its end is being recorded (which).
@@ -35,7 +36,7 @@ class JobList(MethodView):
     def get(self, args: dict):
         """The caller's jobs, newest first, without their results; `next_cursor` fetches the next page."""
         try:
-            jobs, following = page(redis(), owner(), args["limit"], args["cursor"])
+            jobs, following = page(redis(), caller().owner, args["limit"], args["cursor"])
         except BadCursor:
             raise DomainError("cursor is not one a job list gave", "cursor", code="invalid_request") from None
         return {"jobs": [job_json(job, with_result=False) for job in jobs], "next_cursor": following}
@@ -52,10 +53,7 @@ class Jobs(MethodView):
     @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def get(self, args: dict, job_id: str):
         """Status, progress, result or error of a job; a replay result page by page with `logs_limit`."""
-        try:
-            return job_json(load(job_id), logs_offset=args["logs_offset"], logs_limit=args["logs_limit"])
-        except JobNotFound:
-            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
+        return job_json(load(job_id), logs_offset=args["logs_offset"], logs_limit=args["logs_limit"])
 
     @blp.doc(operationId="cancel_job")
     @blp.response(200, JobSchema(), description="canceled before it started: the job as it is now (`ended_at` "
@@ -68,13 +66,10 @@ class Jobs(MethodView):
     @blp.alt_response(503, **JOBS_UNAVAILABLE)
     def delete(self, job_id: str):
         """Cancel a queued job (200) or stop a running one (202); either way the job as it is now."""
-        try:
-            job = load(job_id)
-        except JobNotFound:
-            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
+        job = load(job_id)
         outcome, detail = request_cancel(redis(), job, job_ttl(job))
         if outcome == "gone":
-            return problem(404, "job_not_found", text("no job {id}", id=repr(job_id)))
+            raise JobNotFound(job_id)
         if outcome == "ended":
             return problem(409, "job_not_cancelable", Text(ENDED.get(detail, ENDED["finished"]), {"id": job_id}))
         if outcome == "ending":

@@ -6,15 +6,14 @@ generated clients one jobs module) for submitting, polling and cancelling.
 
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
 
 from ...jobs.queues import ANALYSE_REPLAYS
-from ...jobs.submit import check_callback, idempotency, queue_job
 from ...replay.log import parse_log
 from ...replay.summary import initial_progress
 from ...rules.errors import DomainError
 from ..examples import CREATE_REPLAY
+from ..jobs.access import check_callback, queue
 from ..jobs.routes import blp
 from ..jobs.schemas import SUBMISSION_UNAVAILABLE, JobSchema
 from .schemas import ReplayRequestSchema
@@ -49,6 +48,5 @@ class Replays(MethodView):
             raise DomainError(f"a deep review of {decisions} discards at {review['time_budget']} s each exceeds "
                               f"{MAX_DEEP_SECONDS} s; lower the time budget or send fewer logs",
                               "review.time_budget", code="review_too_long")
-        key, digest = idempotency(request.headers.get("Idempotency-Key"), payload)
-        return queue_job(ANALYSE_REPLAYS, (payload["logs"], payload["players"], review), kind="replay",
-                         progress=progress, callback_url=payload["callback_url"], key=key, digest=digest)
+        return queue(ANALYSE_REPLAYS, (payload["logs"], payload["players"], review), kind="replay",
+                     progress=progress, callback_url=payload["callback_url"], payload=payload)

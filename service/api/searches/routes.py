@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
 
 from ...jobs.queues import DEEP_SEARCH
-from ...jobs.submit import check_callback, idempotency, queue_job
 from ...search.montecarlo import parse_candidates
 from ...search.position import parse_position
 from ..blueprint import Blueprint
 from ..common import resolve
 from ..examples import CREATE_SEARCH
+from ..jobs.access import check_callback, queue
 from ..jobs.schemas import SUBMISSION_UNAVAILABLE, JobSchema
 from .schemas import SearchRequestSchema
 
@@ -37,7 +36,6 @@ class Searches(MethodView):
         parse_candidates(parse_position(ruleset, options, payload), payload["candidates"])
         if payload["callback_url"]:
             check_callback(payload["callback_url"])
-        key, digest = idempotency(request.headers.get("Idempotency-Key"), {"search": payload})
-        return queue_job(DEEP_SEARCH, (payload,), kind="search",
-                         progress={"deals_done": 0, "deals_total": payload["samples"]},
-                         callback_url=payload["callback_url"], key=key, digest=digest)
+        return queue(DEEP_SEARCH, (payload,), kind="search",
+                     progress={"deals_done": 0, "deals_total": payload["samples"]},
+                     callback_url=payload["callback_url"], payload={"search": payload})

@@ -20,7 +20,7 @@ from typing import Any
 from redis import Redis
 from redis.sentinel import Sentinel
 
-from ..config import ConfigError, host_ports
+from .config import ConfigError, host_ports
 
 #: Used when neither `REDIS_URL` nor Sentinel is configured.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

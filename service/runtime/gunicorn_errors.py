@@ -30,9 +30,9 @@ from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
 from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 
-from . import requestid, security_headers
-from .errors import PROBLEM_TYPE, title
-from .problems import uri
+from ..http import requestid, security_headers
+from ..http.errors import PROBLEM_TYPE, title
+from ..http.problems import uri
 
 #: Exceptions gunicorn answers 400, with what the client sent wrong (gunicorn's own wording would quote the request).
 MALFORMED = (

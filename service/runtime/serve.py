@@ -2,13 +2,13 @@
 
 Every setting is checked first (service/config.py): a bad one ends serve at once with exit code 2 and the message,
 nothing started. Then it starts a private Redis when neither `REDIS_URL` nor `REDIS_SENTINELS` is set
-(service/jobs/localredis.py: data and socket under `.run/redis/`, run under service/jobs/keeper.py so that it
+(service/runtime/localredis.py: data and socket under `.run/redis/`, run under service/runtime/keeper.py so that it
 outlives the workers however serve ends), N RQ workers (`python -m workers`) and gunicorn serving the API (its
 control socket `.run/gunicorn.ctl`). A child that dies is started again after a back-off (1 s, doubling to 30 s;
 back to 1 s once it has run a minute), with a line on stdout, except gunicorn ending with its codes for a worker
 that cannot boot or an app that cannot load: serve stops then, exit code 1. Otherwise everything stops only on
-SIGINT or SIGTERM. With `REDIS_URL` set it
-uses that server, with `REDIS_SENTINELS` the primary the Sentinels name (service/jobs/redisconf.py).
+SIGINT or SIGTERM. With `REDIS_URL` set it uses that server, with `REDIS_SENTINELS` the primary the Sentinels name
+(service/redisconf.py).
 
 Each child runs in a process group of its own, so a Ctrl-C at the terminal (SIGINT to serve's group) reaches serve
 alone, which stops the children in order: gunicorn and the workers first (a worker waits at most `stop_grace`
@@ -37,12 +37,12 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import RedisError
 
-from .config import ConfigError, check_environment, value
-from .jobs.localredis import RedisServer, socket_path
-from .jobs.redisconf import RedisSettings
+from ..config import ConfigError, check_environment, value
+from ..redisconf import RedisSettings
 from .lifetime import exec_hook
+from .localredis import RedisServer, socket_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RESTART_DELAY = (1.0, 30.0)
 STABLE_SECONDS = 60  # a child that ran this long restarts after the shortest delay again
 STOP_GRACE = 10.0  # seconds a worker's running job may go on after the stop signal, then it goes back on its queue
@@ -194,8 +194,8 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
         wait_for_earlier(server, stop_grace + STOP_MARGIN + REDIS_STOP_SECONDS)
-        # Under its keeper, Redis outlives the workers even when serve is killed outright (service/jobs/keeper.py).
-        keeper = [sys.executable, "-m", "service.jobs.keeper", "--url", server.url,
+        # Under its keeper, Redis outlives the workers even when serve is killed outright (service/runtime/keeper.py).
+        keeper = [sys.executable, "-m", "service.runtime.keeper", "--url", server.url,
                   "--within", str(stop_grace + STOP_MARGIN), "--stop", str(REDIS_STOP_SECONDS), "--"]
         children.append(Child("redis", lambda: server.start(spawn=lambda argv, **popen: spawn(keeper + argv,
                                                                                                **popen))))

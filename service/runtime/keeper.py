@@ -1,9 +1,9 @@
-"""`python -m service.jobs.keeper --url URL --within SECONDS -- redis-server ARGS...`: the embedded Redis of
+"""`python -m service.runtime.keeper --url URL --within SECONDS -- redis-server ARGS...`: the embedded Redis of
 `python -m service serve`, kept up until its clients are gone, however serve ends.
 
 serve's children get SIGTERM from the kernel at the same moment when serve dies without stopping them (`kill -9`,
-the OOM killer: `PR_SET_PDEATHSIG`, service/lifetime.py). A worker then has its stop grace to finish its job or put
-it back at the front of its queue, which needs Redis: a Redis that stopped at once would cost the job a retry. So
+the OOM killer: `PR_SET_PDEATHSIG`, service/runtime/lifetime.py). A worker then has its stop grace to finish its job or
+put it back at the front of its queue, which needs Redis: a Redis that stopped at once would cost the job a retry. So
 serve starts Redis under this keeper:
 
 - SIGTERM (serve died): wait until no client but the keeper is connected to Redis (the workers, their schedulers
@@ -27,7 +27,7 @@ from typing import Any, cast
 from redis import Redis
 from redis.exceptions import RedisError
 
-from ..lifetime import exec_hook
+from .lifetime import exec_hook
 
 POLL = 0.1  # seconds between two looks at Redis's clients
 
@@ -52,7 +52,7 @@ def drain(url: str, seconds: float, server: subprocess.Popen) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run Redis until a stop signal; stop it as the signal asks; Redis's exit code."""
-    parser = argparse.ArgumentParser(prog="python -m service.jobs.keeper")
+    parser = argparse.ArgumentParser(prog="python -m service.runtime.keeper")
     parser.add_argument("--url", required=True, help="Redis's own URL (its unix socket)")
     parser.add_argument("--within", type=float, required=True,
                         help="on SIGTERM, the longest wait for Redis's clients to leave (seconds)")

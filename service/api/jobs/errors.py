@@ -1,0 +1,81 @@
+"""The job layer's refusals (service/jobs/errors.py) and Redis's failures as problems (service/http/errors.py
+`problem`), installed by the app factory (service/app.py): the job layer raises them and knows nothing of HTTP."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, current_app
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ReadOnlyError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from ...http.errors import handle_unexpected, problem
+from ...jobs.errors import JobNotFound, NotReplicated, TooManyActiveJobs
+from ...redisconf import failure
+from ...rules.text import text
+from .access import CLIENT
+
+log = logging.getLogger(__name__)
+#: Seconds a client is told to wait while Redis is unavailable.
+REDIS_RETRY_AFTER = 5
+#: Errors a Redis node answers while it is not, or not yet, a primary that takes writes. A Lua script wraps them in
+#: its own error (Redis 6: "Error running script ... -READONLY ..."), which redis-py does not recognise.
+NOT_A_PRIMARY = ("READONLY", "LOADING", "MASTERDOWN")
+
+
+def handle_job_not_found(error: JobNotFound) -> Response:
+    """404: no such job for this caller (another key's job included), or it expired."""
+    return problem(404, "job_not_found", text("no job {id}", id=repr(error.job_id)))
+
+
+def handle_too_many_active(error: TooManyActiveJobs) -> Response:
+    """429 with the seconds to wait: the caller has MAX_ACTIVE_JOBS queued or running."""
+    return problem(429, "too_many_active_jobs", str(error), headers={"Retry-After": str(error.retry_after)})
+
+
+def handle_not_replicated(error: NotReplicated) -> Response:
+    """503 with the seconds to wait: no replica acknowledged the submission in time; the job may exist, and the same
+    request sent again answers it (service/jobs/replication.py)."""
+    return problem(503, "not_replicated", text(
+        "{acknowledged} of {wanted} Redis replicas acknowledged the job within {timeout_ms} ms; send the same "
+        "request again (same Idempotency-Key or body): it answers this job if it was kept",
+        acknowledged=error.acknowledged, wanted=error.wanted, timeout_ms=error.timeout_ms),
+        headers={"Retry-After": str(error.retry_after)})
+
+
+def handle_redis_down(error: Exception) -> Response:
+    """Redis unreachable (or a primary demoted to a read-only replica): job endpoints answer 503 with Retry-After;
+    nothing was enqueued."""
+    log.warning("redis unavailable: %s", failure(error, current_app.config))
+    return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
+                   headers={"Retry-After": str(REDIS_RETRY_AFTER)})
+
+
+def handle_redis_response(error: ResponseError) -> Response:
+    """A Redis error answer: from a node that is no longer the primary (a demoted primary still connected to), 503
+    as for an unreachable Redis, the connections dropped so the next ones ask the Sentinels again; any other is a
+    bug (500)."""
+    if not any(word in str(error) for word in NOT_A_PRIMARY):
+        return handle_unexpected(error)
+    client = current_app.extensions.get(CLIENT)
+    if client is not None:
+        client.connection_pool.disconnect()
+    return handle_redis_down(error)
+
+
+#: What the job endpoints may raise, and its problem.
+HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Response]], ...] = (
+    (JobNotFound, handle_job_not_found), (TooManyActiveJobs, handle_too_many_active),
+    (NotReplicated, handle_not_replicated), (ReadOnlyError, handle_redis_response),
+    (ResponseError, handle_redis_response), (RedisConnectionError, handle_redis_down),
+    (RedisTimeoutError, handle_redis_down),
+)
+
+
+def register(app: Flask) -> None:
+    """Install the handlers on the app."""
+    for error, handler in HANDLERS:
+        app.register_error_handler(error, handler)
