@@ -2,7 +2,7 @@
 
 In process (no network). `best_of` is timed on HEADERS distinct headers of each size, more than its cache keeps and
 read in turn, so that every call misses it (a client may send a new header each time), best of the rounds; then
-`POST /v1/hu` (the fast lane, app.test_client) with an empty header, with a header of the largest size under
+`POST /v1/hu` (app.test_client) with an empty header, with a header of the largest size under
 another name (what the test client itself spends on a long header) and with distinct headers of the largest size.
 Each header lists unsupported languages only, so nothing stops the reading early. Prints microseconds per call.
 

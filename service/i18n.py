@@ -15,7 +15,6 @@ nothing runs on a request that translates nothing.
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -103,25 +102,14 @@ def select_locale() -> str:
 ENVIRON_KEY = "longcards.language"
 
 
-#: The WSGI environment of the request the fast lane (service/http/fastlane.py) is answering outside Flask; such a
-#: request has no query string and no page blueprint, so its language is its `Accept-Language`'s.
-LANE_ENVIRON: ContextVar[dict[str, Any] | None] = ContextVar("longcards_lane_environ", default=None)
-
-
 def language() -> str:
     """The language of the current request (English outside one)."""
-    if has_request_context():
-        environ = request.environ
-        found = environ.get(ENVIRON_KEY)
-        if found is None:
-            found = environ[ENVIRON_KEY] = select_locale()
-        return str(found)
-    lane = LANE_ENVIRON.get()
-    if lane is None:
+    if not has_request_context():
         return DEFAULT
-    found = lane.get(ENVIRON_KEY)
+    environ = request.environ
+    found = environ.get(ENVIRON_KEY)
     if found is None:
-        found = lane[ENVIRON_KEY] = best_of(lane.get("HTTP_ACCEPT_LANGUAGE", ""))
+        found = environ[ENVIRON_KEY] = select_locale()
     return str(found)
 
 

@@ -4,8 +4,6 @@ service/http/envelope.py, adds it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 from flask_compress import Compress
 
@@ -18,8 +16,8 @@ NO_TIME = b"\0\0\0\0"
 DOCS_BLUEPRINT = "swagger_ui"
 
 
-def init_app(app: Flask) -> Callable[[Response], Response]:
-    """Install compression as one after-request hook, and return it; gzip only: every HTTP client speaks it."""
+def init_app(app: Flask) -> None:
+    """Install compression as one after-request hook; gzip only: every HTTP client speaks it."""
     for name, value in (("COMPRESS_MIMETYPES", MIMETYPES), ("COMPRESS_ALGORITHM", ["gzip"]),
                         ("COMPRESS_MIN_SIZE", 1024), ("COMPRESS_LEVEL", 6), ("COMPRESS_REGISTER", False)):
         app.config.setdefault(name, value)
@@ -49,4 +47,3 @@ def init_app(app: Flask) -> Callable[[Response], Response]:
         return response
 
     app.after_request(finish)
-    return finish

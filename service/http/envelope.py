@@ -8,8 +8,7 @@
 
 Flask runs each before/after hook through `ensure_sync` and each header edit through a case-insensitive search of
 the answer's headers; here the headers are a plain list edited once, when the answer starts. The request object
-(the route rule, the blueprint) is read from the WSGI environment where werkzeug keeps it, or where the fast lane
-(service/http/fastlane.py) leaves them.
+(the route rule, the blueprint) is read from the WSGI environment, where werkzeug keeps it.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import i18n
-from . import fastlane, metrics, requestid, security_headers
+from . import metrics, requestid, security_headers
 
 Headers = list[tuple[str, str]]
 StartResponse = Callable[..., Any]
@@ -44,11 +43,8 @@ class Envelope:
 
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             # The request object is in the environment until Flask pops the request context, after this call.
-            lane = environ.get(fastlane.ROUTE_KEY)  # an answer of the fast lane (service/http/fastlane.py)
             request = environ.get("werkzeug.request")
-            if lane is not None:
-                route, blueprint = lane
-            elif request is not None:
+            if request is not None:
                 rule = request.url_rule
                 route, blueprint = (rule.rule if rule is not None else metrics.UNMATCHED), request.blueprint
             else:

@@ -58,7 +58,7 @@ def test_malformed_json_is_400(client):
 
 
 #: Bodies that are not UTF-8, which JSON exchanged between systems must be (RFC 8259, section 8.1); a UTF-8 byte
-#: order mark is refused too (the RFC lets a parser ignore one; orjson refuses it, on the fast lane and in the app).
+#: order mark is refused too (the RFC lets a parser ignore one; orjson refuses it).
 NOT_UTF8 = [
     pytest.param(b'{"ruleset": "bga-taiwan", "hand": ["\xff"]}', id="a byte no UTF-8 text has"),
     pytest.param('{"ruleset": "bga-taiwan", "hand": ["rG"]}'.encode("utf-16"), id="UTF-16 with its BOM"),

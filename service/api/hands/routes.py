@@ -5,10 +5,9 @@ from __future__ import annotations
 from flask import jsonify
 from flask.views import MethodView
 
-from ...http.fastlane import Lane
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
-from ..common import HandRequestSchema, echo, meld_json, plain_hand_request, resolve
+from ..common import HandRequestSchema, echo, meld_json, resolve
 from ..examples import EVALUATE_HU, LIST_MELDS
 from .answers import answers_for
 from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
@@ -59,8 +58,7 @@ class Hu(MethodView):
     def post(self, payload: dict):
         """Does hand + public card split completely into melds (Chắn: pairs)? Best split, points, reasons."""
         # The hot endpoint: the answer is built to HuResponseSchema (checked by the schemathesis suite) and
-        # sent as is; dumping it through marshmallow again doubled the request cost. Plain requests are mostly
-        # answered by the fast lane (service/http/fastlane.py), with the same function.
+        # sent as is; dumping it through marshmallow again doubled the request cost.
         return jsonify(hu_answer(payload))
 
 
@@ -70,14 +68,3 @@ def hu_answer(payload: dict) -> dict:
     answer = echo(ruleset, options)
     answer.update(answers_for(ruleset).hu(ruleset, options, hand))
     return answer
-
-
-def hu_lane_answer(body: object) -> dict | None:
-    """The fast lane's answer to a decoded body: None unless it is a plain hand request (anything else needs the
-    schema's care, and the documented path gives it)."""
-    payload = plain_hand_request(body)
-    return None if payload is None else hu_answer(payload)
-
-
-#: The operations the fast lane may answer (service/http/fastlane.py): path, route rule, blueprint, answer.
-LANES = {"/v1/hu": Lane("/v1/hu", blp.name, hu_lane_answer)}
