@@ -5,6 +5,9 @@
   legal claim it names, then the discard it names with it (the option's `follow`). When the drawer must take the
   card the analysis lists only the forced takes. Chắn: a Chíu after which no legal discard exists is not offered by
   the round (the taker could not discard); should the analysis put one first, its next option is taken.
+
+Both analyses rank by the advice's order (`analysis.SHIPPED`) unless the policy is made with another `ranking`:
+how a variant of the order plays in the arena (bench/variants.py), with no module attribute replaced.
 """
 
 from __future__ import annotations
@@ -13,28 +16,30 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..replay.decisions import SeatView
-from ..rules.analysis import ClaimAnalysis
+from ..rules.analysis import SHIPPED, ClaimAnalysis, Ranking
 from .seat import FollowUp, analyse, hand_of, seen_codes
 
 
-def claim_analysis(view: SeatView, card: int, source: str, role: str) -> ClaimAnalysis:
-    """The rule-set's `analyse_claims` of the seat's answer to public `card` (what POST /v1/claims answers)."""
+def claim_analysis(view: SeatView, card: int, source: str, role: str, ranking: Ranking = SHIPPED) -> ClaimAnalysis:
+    """The rule-set's `analyse_claims` of the seat's answer to public `card` (what POST /v1/claims answers), ranked
+    by `ranking`."""
     return view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                       view.seats, source=source, history=view.history)
+                                       view.seats, source=source, history=view.history, ranking=ranking)
 
 
 class Advice:
     """The API's advice for one seat of one round (the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, ranking: Ranking = SHIPPED) -> None:
+        self.ranking = ranking  # the order both analyses rank by
         self.follow = FollowUp()  # the discard the last claim's advice named
 
     def discard(self, view: SeatView) -> int:
         planned = self.follow.take(view)
-        return planned if planned is not None else analyse(view).options[0].card
+        return planned if planned is not None else analyse(view, ranking=self.ranking).options[0].card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        return self.answer(view, card, legal, claim_analysis(view, card, source, role))
+        return self.answer(view, card, legal, claim_analysis(view, card, source, role, self.ranking))
 
     def answer(self, view: SeatView, card: int, legal: Sequence[Any], analysis: ClaimAnalysis) -> Any:
         """The first option of the claim analysis that is pass or one of `legal` (planning its follow-up)."""

@@ -16,10 +16,9 @@ from typing import Any
 
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
-from . import duplicate, policies
 from .bots import DEFAULT_TIMEOUT, BotError, close_all
 from .duplicate import SEATS, Arena, play_deals
-from .policies import POLICIES, check_names
+from .policies import POLICIES, Deterministic, check_names
 from .seating import DEFAULT_SAMPLES, MAX_BUDGET, Seating
 from .stats import summary
 
@@ -35,7 +34,8 @@ def add_parser(sub: Any) -> None:
     arena.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
     arena.add_argument("--policies", required=True,
                        help=f"{SEATS} comma-separated names, one per seat, repeats allowed; known: "
-                            f"{', '.join(sorted(POLICIES))}, external:COMMAND (a bot program, docs/bots.md)")
+                            f"{', '.join(sorted(POLICIES))}, external:COMMAND (a bot program) and "
+                            "py:MODULE:FACTORY (a Python policy, e.g. a baseline of bench/; docs/bots.md)")
     arena.add_argument("--deals", type=int, default=100, help="deals to play (each in every rotation)")
     arena.add_argument("--seed", type=int, default=0, help="deal i of a seed is the same deal for any policies")
     arena.add_argument("--options", default=None, help="rule options as a JSON object")
@@ -155,16 +155,18 @@ def _span(interval: dict[str, Any]) -> str:
 
 
 def deterministic_policy(name: str, make: Callable[[Seating], Any]) -> None:
-    """Register `make` as arena policy `name`, deterministic (its rotations that repeat are played once): how a
-    bench harness adds the policy it measures (bench/variants.py, bench/ceilings.py)."""
-    POLICIES[name] = make
-    policies.DETERMINISTIC = duplicate.DETERMINISTIC = policies.DETERMINISTIC | {name}
+    """Register `make` as arena policy `name`, deterministic (its rotations that repeat are played once), in this
+    process: how bench/ceilings.py adds the policy it measures (a spawned worker registers it again). A policy
+    that can be imported is better named `py:MODULE:FACTORY` (docs/bots.md#python-policies): every process loads
+    it by its name."""
+    POLICIES[name] = Deterministic(make)
 
 
 def head_to_head_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of a bench harness that plays one policy head to head (`head_to_head`)."""
     parser.add_argument("--ruleset", required=True)
-    parser.add_argument("--against", default="advice", help="the policy of the other two seats")
+    parser.add_argument("--against", default="advice",
+                        help="the policy of the other two seats (any arena policy, py:MODULE:FACTORY included)")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seed", type=int, default=6001)
     parser.add_argument("--jobs", type=int, default=1)

@@ -21,7 +21,7 @@ from ..replay.players import Dealt
 from ..rules.registry import get_ruleset
 from .bots import DEFAULT_TIMEOUT
 from .external import play_watched
-from .policies import DETERMINISTIC, make
+from .policies import is_deterministic, make
 from .seating import MAX_BUDGET, Seating
 
 SEATS = 4
@@ -90,13 +90,13 @@ def seat_results(log: dict, names: Sequence[str]) -> list[SeatResult]:
 
 def distinct_rotations(arena: Arena) -> list[int]:
     """Which rotation's round stands for each rotation: itself, or an earlier rotation that seats the same
-    policies in the same seats when every one of them is deterministic (`policies.DETERMINISTIC`): that round
+    policies in the same seats when every one of them is deterministic (`policies.is_deterministic`): that round
     replays the earlier one move for move (A,B,A,B: rotations 2 and 3 replay 0 and 1)."""
     first: dict[tuple[str, ...], int] = {}
     stands = []
     for rotation in range(len(arena.policies)):
         names = tuple(seating_of(arena, rotation))
-        if all(n in DETERMINISTIC for n in names):
+        if all(is_deterministic(n) for n in names):
             stands.append(first.setdefault(names, rotation))
         else:
             stands.append(rotation)

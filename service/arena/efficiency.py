@@ -35,12 +35,7 @@ class Efficiency:
         self.follow = FollowUp()  # the discard chosen with the last claim
 
     def discard(self, view: SeatView) -> int:
-        planned = self.follow.take(view)
-        if planned is not None:
-            return planned
-        best = fastest(analyse(view).options)
-        assert best is not None  # the round asks only a seat that may discard
-        return best.card
+        return self.follow.discard(view, fastest)
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         win = next((c for c in legal if c.kind in WIN_KINDS), None)

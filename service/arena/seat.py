@@ -8,12 +8,12 @@ arena's one choice by game family, a `SeatFamily` per family picked by the rule-
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..replay.decisions import SeatView
-from ..rules.analysis import DiscardAnalysis
+from ..rules.analysis import SHIPPED, DiscardAnalysis, DiscardOption, Ranking
 from ..rules.chan.captures import History
 from ..rules.chan.cards import tally as chan_counts
 from ..rules.chan.claim_advice import after_claim as chan_after_claim
@@ -107,11 +107,13 @@ def seen_codes(view: SeatView) -> list[str]:
 
 
 def analyse(view: SeatView, cards: Any = None, exposed: tuple[Any, ...] | None = None,
-            history: Any = None) -> DiscardAnalysis:
-    """The rule-set's `analyse_discards` of a hand that must discard (default: the view's own)."""
+            history: Any = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+    """The rule-set's `analyse_discards` of a hand that must discard (default: the view's own), ranked by
+    `ranking` (default: the advice's order)."""
     hand = hand_of(view, cards, exposed)
     history = view.history if history is None else history
-    return view.ruleset.analyse_discards(hand, view.options, seen_codes(view), seats=view.seats, history=history)
+    return view.ruleset.analyse_discards(hand, view.options, seen_codes(view), seats=view.seats, history=history,
+                                         ranking=ranking)
 
 
 def resting_distance(view: SeatView) -> int:
@@ -156,3 +158,12 @@ class FollowUp:
         """The planned discard when the seat holds the hand it was planned for; the plan is spent either way."""
         planned, self.planned = self.planned, None
         return planned[0] if planned is not None and planned[1] == view.hand else None
+
+    def discard(self, view: SeatView, pick: Callable[[Sequence[DiscardOption]], DiscardOption | None]) -> int:
+        """The planned discard (`take`), else the card `pick` chooses among the seat's analysed discards."""
+        planned = self.take(view)
+        if planned is not None:
+            return planned
+        best = pick(analyse(view).options)
+        assert best is not None  # the round asks only a seat that may discard
+        return best.card

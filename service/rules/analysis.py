@@ -89,19 +89,6 @@ def hand_key(option: DiscardOption | ClaimOption) -> tuple[float, ...]:
             -option.expected_gain, -kept, -option.improving_unseen, -waiting)
 
 
-def rank_key(option: DiscardOption) -> tuple[float, ...]:
-    """The discard ranking order: the hand the discard leaves (`hand_key`), then, between discards that leave
-    equally good hands, the card with fewer unseen copies: the fewer copies others may hold, the fewer can pair
-    it into a meld, a capture or a win (a freshly dealt hand often has many discards tied on the hand alone).
-    The duplicate arena measured this tie-break against card order (docs/advice.md#strength)."""
-    return (*hand_key(option), option.card_unseen)
-
-
-def ranked(options: list[DiscardOption], describe: Callable[[DiscardOption], str]) -> tuple[DiscardOption, ...]:
-    """Sort by `rank_key` (then card order), give equal keys equal ranks, attach `describe(option)` as reason."""
-    return _ranked(options, rank_key, lambda o: o.card, describe)
-
-
 def _ranked(options: list[Any], key: Any, then: Any, describe: Any) -> tuple[Any, ...]:
     """Sort by `key` (then `then`), give equal keys equal ranks (1 = best), attach `describe(option)` as reason."""
     from dataclasses import replace
@@ -154,20 +141,60 @@ WIN_KINDS = ("hu", "win")
 WIN_DISTANCE = -1
 
 
+class Ranking:
+    """An order of the advice: how the discards of a hand (`discard`) and the answers to a public card (`claim`)
+    rank, both by what the hand each option leaves at rest is worth (`hand`). The advice ranks by `SHIPPED`; the
+    analyses (`ranked`, `ranked_claims`, a rule-set's `analyse_discards` and `analyse_claims`) and the arena's
+    `Advice` take another as their `ranking`, so a variant of the order (bench/variants.py) is a subclass passed
+    in, never a module attribute replaced. Overriding `hand` changes both orders."""
+
+    def hand(self, option: DiscardOption | ClaimOption) -> tuple[float, ...]:
+        """What a hand left at rest is worth (`hand_key`)."""
+        return hand_key(option)
+
+    def discard(self, option: DiscardOption) -> tuple[float, ...]:
+        """The discard ranking order: the hand the discard leaves (`hand`), then, between discards that leave
+        equally good hands, the card with fewer unseen copies: the fewer copies others may hold, the fewer can
+        pair it into a meld, a capture or a win (a freshly dealt hand often has many discards tied on the hand
+        alone). The duplicate arena measured this tie-break against card order (docs/advice.md#strength)."""
+        return (*self.hand(option), option.card_unseen)
+
+    def claim(self, option: ClaimOption) -> tuple[float, ...]:
+        """The claim ranking order: a win that gains comes first (the more it gains, the better); then pass and
+        every claim by the value of the hand each leaves at rest (`hand`, the discard ranking's order), pass before
+        a claim that is no better (a claim is advised only when strictly better than passing); last a win that
+        costs the caller (docs/rules.md#fc-settlement: a hu under the threshold pays every opponent)."""
+        if option.kind in WIN_KINDS:
+            gain = option.gain or 0
+            return (0 if gain > 0 else 2, -gain)
+        return (1, *self.hand(option), 0 if option.kind == "pass" else 1)
+
+
+#: The advice's order as it ships.
+SHIPPED = Ranking()
+
+
+def rank_key(option: DiscardOption) -> tuple[float, ...]:
+    """The shipped discard ranking order (`Ranking.discard`)."""
+    return SHIPPED.discard(option)
+
+
 def claim_rank_key(option: ClaimOption) -> tuple[float, ...]:
-    """The claim ranking order: a win that gains comes first (the more it gains, the better); then pass and every
-    claim by the value of the hand each leaves at rest (`hand_key`, the discard ranking's order), pass before a
-    claim that is no better (a claim is advised only when strictly better than passing); last a win that costs the
-    caller (docs/rules.md#fc-settlement: a hu under the threshold pays every opponent)."""
-    if option.kind in WIN_KINDS:
-        gain = option.gain or 0
-        return (0 if gain > 0 else 2, -gain)
-    return (1, *hand_key(option), 0 if option.kind == "pass" else 1)
+    """The shipped claim ranking order (`Ranking.claim`)."""
+    return SHIPPED.claim(option)
 
 
-def ranked_claims(options: list[ClaimOption], describe: Callable[[ClaimOption], str]) -> tuple[ClaimOption, ...]:
-    """Sort by `claim_rank_key` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
-    return _ranked(options, claim_rank_key, lambda o: (o.kind, o.cards), describe)
+def ranked(options: list[DiscardOption], describe: Callable[[DiscardOption], str],
+           ranking: Ranking = SHIPPED) -> tuple[DiscardOption, ...]:
+    """Sort by `ranking.discard` (then card order), give equal keys equal ranks, attach `describe(option)` as
+    reason."""
+    return _ranked(options, ranking.discard, lambda o: o.card, describe)
+
+
+def ranked_claims(options: list[ClaimOption], describe: Callable[[ClaimOption], str],
+                  ranking: Ranking = SHIPPED) -> tuple[ClaimOption, ...]:
+    """Sort by `ranking.claim` (then kind and cards), give equal keys equal ranks, attach `describe(option)`."""
+    return _ranked(options, ranking.claim, lambda o: (o.kind, o.cards), describe)
 
 
 #: The claims' kinds as a reason names them (the kind codes of docs/rules.md#fc-melds and the Chắn pairs).

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from .analysis import ClaimAnalysis, DiscardAnalysis
+from .analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
 from .errors import InvalidSeat, NotInRuleset
 from .text import text
 
@@ -119,13 +119,14 @@ class RuleSet(Protocol):
         """Points and per-seat deltas of a win (`melds`, `lucky_bonus`, `bonuses`, `breakdown`, `deltas`)."""
 
     def analyse_discards(self, hand: Any, options: Mapping[str, Any], visible: Sequence[object], seats: int,
-                         history: Any = None) -> DiscardAnalysis:
-        """The exact ranking of every legal discard."""
+                         history: Any = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+        """The exact ranking of every legal discard, by `ranking` (the advice's order unless another is given)."""
 
     def analyse_claims(self, hand: Any, options: Mapping[str, Any], role: str, visible: Sequence[object], seats: int,
-                       source: str = "discard", history: Any = None) -> ClaimAnalysis:
+                       source: str = "discard", history: Any = None, ranking: Ranking = SHIPPED) -> ClaimAnalysis:
         """Pass, every legal claim on the hand's public card (with its follow-up discard) and a win, ranked best
-        first by `analysis.claim_rank_key`; `hand` is the seat's resting hand with `public_card` set."""
+        first by `ranking` (the advice's, `analysis.claim_rank_key`, unless another is given); `hand` is the
+        seat's resting hand with `public_card` set."""
 
     def objective(self, options: Mapping[str, Any]) -> str:
         """What a search ranks discards on: `expected_settlement`, or `win_probability` where nobody pays."""

@@ -78,6 +78,9 @@ def test_the_table_trusts_its_intervals_from_30_deals():
 
 @pytest.mark.parametrize("args, message", [
     (("--policies", "advice,baseline,wizard,baseline"), "unknown policy 'wizard'"),
+    (("--policies", "advice,py:bench.nowhere:Bot,advice,baseline"), "cannot import 'bench.nowhere'"),
+    (("--policies", "advice,py:bench.baselines.advice_v1:Nope,advice,baseline"), "has no callable 'Nope'"),
+    (("--policies", "advice,py:bench.baselines.advice_v1,advice,baseline"), "py:MODULE:FACTORY"),
     (("--policies", "advice,baseline,baseline"), "exactly 4 policies"),
     (("--policies", "advice,baseline,baseline,baseline,random"), "exactly 4 policies"),
     (("--policies", "advice,baseline,advice,baseline", "--budget", "2"), "--budget"),
@@ -94,3 +97,28 @@ def test_bad_arguments_exit_2_with_the_reason(capsys, args, message):
 def test_an_unknown_ruleset_exits_2(capsys):
     status, _, err = run(capsys, "--ruleset", "mahjong", "--policies", "advice,baseline,advice,baseline")
     assert status == 2 and "unknown rule-set" in err
+
+
+def test_a_python_policy_plays_by_its_name_in_every_process(capsys):
+    """`py:MODULE:FACTORY` (docs/bots.md#python-policies): the frozen advice of bench/baselines, loaded by its name
+    in this process and in each spawned worker, gives the same figures for any --jobs."""
+    v1 = "py:bench.baselines.advice_v1:AdviceV1"
+    args = ("--ruleset", "cardavia-chan", "--policies", f"advice,{v1},advice,{v1}", "--deals", "3", "--json")
+    one = run(capsys, *args, "--jobs", "1")
+    two = run(capsys, *args, "--jobs", "2")
+    assert one[0] == two[0] == 0 and one[1] == two[1]
+    assert [p["policy"] for p in json.loads(one[1])["per_policy"]] == ["advice", v1]
+
+
+def test_a_registered_deterministic_policy_is_played_once_per_repeated_rotation(monkeypatch):
+    """`deterministic_policy` adds a policy to this process's registry, deterministic, without replacing any
+    module attribute."""
+    from service.arena import policies
+    from service.arena.advice import Advice
+    from service.arena.cli import deterministic_policy
+    from service.arena.duplicate import Arena, distinct_rotations
+
+    monkeypatch.setitem(policies.POLICIES, "mine", None)  # replaced below; removed at teardown
+    deterministic_policy("mine", lambda seating: Advice())
+    assert policies.is_deterministic("mine") and "mine" not in policies.DETERMINISTIC
+    assert distinct_rotations(Arena("bga-taiwan", ("mine", "advice", "mine", "advice"))) == [0, 1, 0, 1]

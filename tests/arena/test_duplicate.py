@@ -45,7 +45,7 @@ def test_a_deal_is_the_same_whatever_the_rotation_and_the_policies(ruleset):
 
 
 def test_the_registry_names_every_policy():
-    assert {"random", "baseline", "advice", "advice-v1", "efficiency", "search"} <= set(POLICIES)
+    assert {"random", "baseline", "advice", "efficiency", "search"} <= set(POLICIES)
 
 
 class Cheat:

@@ -13,15 +13,18 @@ from service.arena.duplicate import Arena, distinct_rotations, play_round
 from service.arena.policies import DETERMINISTIC, POLICIES
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
+V1, SEARCH = "py:bench.baselines.advice_v1:AdviceV1", "py:service.arena.search:Search"  # loaded by name
 
 
 @pytest.mark.parametrize(("policies", "stands"), [
     (("advice", "baseline", "advice", "baseline"), [0, 1, 0, 1]),
     (("advice", "advice", "advice", "advice"), [0, 0, 0, 0]),
-    (("advice", "baseline", "efficiency", "advice-v1"), [0, 1, 2, 3]),
+    (("advice", "baseline", "efficiency", "value"), [0, 1, 2, 3]),
     (("advice", "advice", "baseline", "baseline"), [0, 1, 2, 3]),
     (("random", "baseline", "random", "baseline"), [0, 1, 2, 3]),  # random draws per rotation
     (("search", "advice", "search", "advice"), [0, 1, 2, 3]),  # so does the search
+    ((V1, "advice", V1, "advice"), [0, 1, 0, 1]),  # a Python policy whose class says it is deterministic
+    ((SEARCH, "advice", SEARCH, "advice"), [0, 1, 2, 3]),  # one that does not say it
 ])
 def test_only_rotations_of_deterministic_policies_seated_alike_stand_for_each_other(policies, stands):
     assert distinct_rotations(Arena("bga-taiwan", policies)) == stands
@@ -55,7 +58,7 @@ def report(capsys, policies: str, ruleset: str, *more: str) -> str:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(("policies", "played"), [("advice,baseline,advice,baseline", 2),
-                                                  ("advice,baseline,efficiency,advice-v1", 4)])
+                                                  ("advice,baseline,efficiency,value", 4)])
 def test_the_figures_are_those_of_every_rotation_played(capsys, monkeypatch, tmp_path, ruleset, policies, played):
     calls: list[int] = []
     real = duplicate.play_round

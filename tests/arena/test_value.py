@@ -71,13 +71,13 @@ def test_recorded_advice_plays_the_advice_and_every_target_is_its_seat_settlemen
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_value_policy_plays_whole_rounds(ruleset):
-    log = play_round(Arena(ruleset, ("value", "advice-v1", "value", "advice-v1"), 7002), 0, 0)
+    log = play_round(Arena(ruleset, ("value", "advice", "value", "advice"), 7002), 0, 0)
     assert "result" in log
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_value_tiebreak_policy_plays_whole_rounds(ruleset):
-    log = play_round(Arena(ruleset, ("value-tiebreak", "advice-v1", "value-tiebreak", "advice-v1"), 7002), 0, 0)
+    log = play_round(Arena(ruleset, ("value-tiebreak", "advice", "value-tiebreak", "advice"), 7002), 0, 0)
     assert "result" in log
 
 

@@ -18,9 +18,11 @@ from dataclasses import replace
 from typing import Any
 
 from ..analysis import (
+    SHIPPED,
     WIN_DISTANCE,
     ClaimAnalysis,
     ClaimOption,
+    Ranking,
     describe_answer,
     option_at_rest,
     ranked_claims,
@@ -72,8 +74,9 @@ def after_claim(hand: ChanHand, claim: ChanClaim) -> ChanHand:
 
 
 def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[ChanClaim], role: str, source: str,
-                   unseen: Sequence[int], history: History) -> ClaimAnalysis:
-    """Rank pass, every legal capture or Chíu (with its follow-up discard) and a win on the public card."""
+                   unseen: Sequence[int], history: History, ranking: Ranking = SHIPPED) -> ClaimAnalysis:
+    """Rank pass, every legal capture or Chíu (with its follow-up discard) and a win on the public card, by
+    `ranking` (the follow-up discards too)."""
     rest = ChanHand(hand.counts, hand.exposed, None)
     passes_identical = any(c.kind == "chan" for c in claims)
     after_pass = history_after(None, hand, history) if passes_identical else history
@@ -86,11 +89,12 @@ def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[
             found.append(ClaimOption("win", (), claim, None, WIN_DISTANCE, (), (), 0, float(gain), gain,
                                      claim.priority))
             continue
-        analysis = analyse_discards(after_claim(hand, claim), options, unseen, history_after(claim, hand, history))
+        analysis = analyse_discards(after_claim(hand, claim), options, unseen, history_after(claim, hand, history),
+                                    ranking)
         top = analysis.options[0] if analysis.options else None
         found.append(option_at_rest(claim.kind, top, UNREACHABLE if top is None else analysis.distance_now,
                                     cards=claim.pair.cards, claim=claim, priority=claim.priority))
-    return ClaimAnalysis(ranked_claims(found, describe), False, sum(unseen))
+    return ClaimAnalysis(ranked_claims(found, describe, ranking), False, sum(unseen))
 
 
 def describe(option: ClaimOption) -> Text:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import DiscardAnalysis, DiscardOption, Wait, rank_key, ranked
+from ..analysis import SHIPPED, DiscardAnalysis, DiscardOption, Ranking, Wait, rank_key, ranked
 from ..errors import DomainError, ImpossibleCount
 from ..text import Text, ntext, text
 from .captures import History, forbidden_faces, legal_faces
@@ -169,10 +169,11 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
                          sets_kept=sets_kept(rest, hand.exposed, options))
 
 
-def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
-                     ) -> DiscardAnalysis:
+def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History,
+                     ranking: Ranking = SHIPPED) -> DiscardAnalysis:
     """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none:
-    docs/rules.md#chan-dead-hand, it can neither capture nor win), ranked by `analysis.rank_key`.
+    docs/rules.md#chan-dead-hand, it can neither capture nor win), ranked by `ranking` (the advice's:
+    `analysis.rank_key`).
 
     Per discard: the distance of the hand it leaves; at distance 0 its waits, each claimable on a turned-up
     stock card at any gate and, with three held, by a Chíu (docs/rules.md#chan-turn), worth its score from
@@ -190,7 +191,7 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
         after = _after(history, x)
         at = rest_distance(rest, shared, x) if shared else None
         found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
-    return DiscardAnalysis(ranked(found, _describe), now, total)
+    return DiscardAnalysis(ranked(found, _describe, ranking), now, total)
 
 
 def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History) -> DiscardOption:

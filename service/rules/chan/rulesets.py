@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..analysis import ClaimAnalysis, DiscardAnalysis
+from ..analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
 from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
@@ -92,22 +92,23 @@ class ChanRuleSet:
         return [] if history.dead_hand else legal_discards(tally(cards), history)
 
     def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object], seats: int,
-                         history: History | None = None) -> DiscardAnalysis:
-        """The exact analysis of every legal discard of a 20-card hand; `visible`: codes of the cards seen
-        outside his own."""
+                         history: History | None = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+        """The exact analysis of every legal discard of a 20-card hand, ranked by `ranking`; `visible`: codes of
+        the cards seen outside his own."""
         self.check_seats(seats)
-        return analyse_discards(hand, options, unseen_cards(hand, visible), history or History())
+        return analyse_discards(hand, options, unseen_cards(hand, visible), history or History(), ranking)
 
     def analyse_claims(self, hand: ChanHand, options: Mapping[str, Any], role: str, visible: Sequence[object],
-                       seats: int, source: str = "discard", history: History | None = None) -> ClaimAnalysis:
+                       seats: int, source: str = "discard", history: History | None = None,
+                       ranking: Ranking = SHIPPED) -> ClaimAnalysis:
         """Rank pass, every legal capture and Chíu on the public card (with its follow-up discard) and a win for a
-        seat `role`; `hand` is his resting hand (19 cards over hand and exposed pairs) with the public card, which
-        came from `source` (stock or discard)."""
+        seat `role`, by `ranking`; `hand` is his resting hand (19 cards over hand and exposed pairs) with the
+        public card, which came from `source` (stock or discard)."""
         self.check_seats(seats)
         history = history or History()
         unseen = claim_unseen(hand, visible)
         claims = self.legal_claims(hand, role, options, source, history)
-        return analyse_claims(hand, options, claims, role, source, unseen, history)
+        return analyse_claims(hand, options, claims, role, source, unseen, history, ranking)
 
     def history_of(self, raw: object) -> History:
         """The player's earlier moves (capture rules 3-6), from a request's `history` (none: a clean one)."""

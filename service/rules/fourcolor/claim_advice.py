@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis import (
+    SHIPPED,
     WIN_DISTANCE,
     ClaimAnalysis,
     ClaimOption,
+    Ranking,
     describe_answer,
     option_at_rest,
     ranked_claims,
@@ -55,9 +57,10 @@ def after_claim(hand: FourColorHand, claim: Claim) -> FourColorHand:
 
 
 def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], claims: Sequence[Claim],
-                   forced: bool, unseen: Sequence[int], seats: int, flowers: bool) -> ClaimAnalysis:
+                   forced: bool, unseen: Sequence[int], seats: int, flowers: bool, ranking: Ranking = SHIPPED
+                   ) -> ClaimAnalysis:
     """Rank pass (unless the drawer must take the card: then only the legal takes, docs/rules.md#fc-must-take),
-    every legal claim and hu."""
+    every legal claim and hu by `ranking` (a claim's follow-up discard too)."""
     found: list[ClaimOption] = []
     if not forced:
         rest = at_rest(FourColorHand(hand.concealed, hand.exposed, None), rules, options, unseen, seats, flowers)
@@ -70,11 +73,11 @@ def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, 
             found.append(ClaimOption(claim.kind, (), claim, None, WIN_DISTANCE, (), (), 0, float(gain), gain,
                                      claim.priority, forced))
             continue
-        analysis = analyse_discards(after_claim(hand, claim), rules, options, unseen, seats, flowers)
+        analysis = analyse_discards(after_claim(hand, claim), rules, options, unseen, seats, flowers, ranking)
         top = analysis.options[0] if analysis.options else None
         found.append(option_at_rest(claim.kind, top, analysis.distance_now, cards=claim.meld.cards, claim=claim,
                                     priority=claim.priority, forced=forced))
-    return ClaimAnalysis(ranked_claims(found, describe), forced, sum(unseen))
+    return ClaimAnalysis(ranked_claims(found, describe, ranking), forced, sum(unseen))
 
 
 def describe(option: ClaimOption) -> Text:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import ClaimOption, DiscardAnalysis, DiscardOption, Wait, ranked
+from ..analysis import SHIPPED, ClaimOption, DiscardAnalysis, DiscardOption, Ranking, Wait, ranked
 from ..errors import ImpossibleCount
 from ..text import Text, ntext, text
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
@@ -97,8 +97,9 @@ def unseen_counts(hand: FourColorHand, visible: Sequence[int], flowers: bool) ->
 
 
 def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int],
-                     seats: int, flowers_variant: bool) -> DiscardAnalysis:
-    """Rank every legal discard of a hand that must discard: distance, waits, gains, improving cards."""
+                     seats: int, flowers_variant: bool, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+    """Rank every legal discard of a hand that must discard (by `ranking`): distance, waits, gains, improving
+    cards."""
     tally = hand.concealed
     legal = [c for c in range(N_KINDS) if tally.counts[c] and c % 7 != GENERAL]
     plan = DiscardDistances.of(tally, rules, hand.exposed, legal)
@@ -106,7 +107,7 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
     paying, lowering, rich = _paying(tally, gains, legal, unseen)
     found = [_option(plan, x, gains, unseen, improves, paying, lowering, rich) for x in legal]
-    return DiscardAnalysis(ranked(found, describe), plan.now, sum(unseen))
+    return DiscardAnalysis(ranked(found, describe, ranking), plan.now, sum(unseen))
 
 
 def _paying(tally: Tally, gains: Gains, discards: Sequence[int], unseen: Sequence[int]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..analysis import ClaimAnalysis, DiscardAnalysis
+from ..analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
 from ..protocol import RuleSet, check_extras, check_seats
@@ -209,9 +209,9 @@ class FourColorRuleSet:
         return "expected_settlement" if self.payments(options) else "win_probability"
 
     def analyse_discards(self, hand: FourColorHand, options: Mapping[str, Any], visible: Sequence[object],
-                         seats: int, history: object = None) -> DiscardAnalysis:
-        """Rank every legal discard of a hand that must discard; `visible` are the cards seen elsewhere (Four
-        Color Cards has no `history`)."""
+                         seats: int, history: object = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+        """Rank every legal discard of a hand that must discard by `ranking`; `visible` are the cards seen
+        elsewhere (Four Color Cards has no `history`)."""
         if hand.public_card is not None or hand.card_count() != MAX_CARDS:
             raise DomainError(text("a discard decision is made with {cards} cards over hand and exposed melds (20 "
                                    "+ the card just taken, or the dealer's 21) and no public card; got {count}",
@@ -220,19 +220,20 @@ class FourColorRuleSet:
         seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
         flowers = self.has_flowers
         return analyse_discards(hand, self.meld_rules(options), options, unseen_counts(hand, seen, flowers), seats,
-                                flowers)
+                                flowers, ranking)
 
     def analyse_claims(self, hand: FourColorHand, options: Mapping[str, Any], role: str, visible: Sequence[object],
-                       seats: int, source: str = "discard", history: object = None) -> ClaimAnalysis:
-        """Rank pass, every legal claim on the public card (with its follow-up discard) and hu for a seat `role`;
-        `hand` is his resting hand (20 cards over hand and exposed melds) with the public card. The role implies
-        the source: Four Color Cards takes neither `source` nor `history`."""
+                       seats: int, source: str = "discard", history: object = None, ranking: Ranking = SHIPPED
+                       ) -> ClaimAnalysis:
+        """Rank pass, every legal claim on the public card (with its follow-up discard) and hu for a seat `role`,
+        by `ranking`; `hand` is his resting hand (20 cards over hand and exposed melds) with the public card. The
+        role implies the source: Four Color Cards takes neither `source` nor `history`."""
         self.check_seats(seats)
         seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
         unseen = claim_unseen(hand, seen, self.has_flowers)
         claims, forced = self.legal_claims(hand, role, options)
         return analyse_claims(hand, self.meld_rules(options), options, claims, forced, unseen, seats,
-                              self.has_flowers)
+                              self.has_flowers, ranking)
 
     def history_of(self, raw: object) -> None:
         """Four Color Cards keeps no history of a player's moves."""

@@ -1,7 +1,8 @@
-"""`advice-v1` is the advice frozen: it makes the moves `advice` made when it was frozen, recorded in
-`advice_v1_moves.json` (every decision of the two advice seats in a few rounds per rule-set against `efficiency`
-and `baseline`). The recording was made with `advice` (`python -m tests.arena.test_advice_v1`), so a passing test
-says the freeze is faithful, and it keeps passing whatever later becomes of the advice."""
+"""`advice-v1` (bench/baselines/advice_v1.py) is the advice frozen: loaded by its name, as the arena loads it, it
+makes the moves `advice` made when it was frozen, recorded in `advice_v1_moves.json` (every decision of the two
+advice seats in a few rounds per rule-set against `efficiency` and `baseline`). The recording was made with
+`advice` at the time (engine 0.1.0), so a passing test says the freeze is faithful, and it keeps passing whatever
+later becomes of the advice."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from service.arena.duplicate import Arena, play_with, seating_of
-from service.arena.policies import make
+from service.arena.duplicate import Arena, distinct_rotations, play_with, seating_of
+from service.arena.policies import check_names, is_deterministic, make
 from service.arena.seating import Seating
 
 FIXTURE = Path(__file__).with_name("advice_v1_moves.json")
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 SEED, DEALS, ROTATIONS = 4242, 4, 2
+ADVICE_V1 = "py:bench.baselines.advice_v1:AdviceV1"
 
 
 class Recorded:
@@ -58,7 +60,15 @@ def moves_of(policy: str, ruleset: str) -> dict[str, list[str]]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_advice_v1_makes_the_recorded_moves_of_the_advice(ruleset):
     recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))[ruleset]
-    assert moves_of("advice-v1", ruleset) == recorded
+    assert moves_of(ADVICE_V1, ruleset) == recorded
+
+
+def test_advice_v1_is_a_deterministic_arena_policy_by_its_name():
+    """The arena takes its name, and plays its repeated rotations once, as for the service's deterministic
+    policies."""
+    check_names([ADVICE_V1, "advice", ADVICE_V1, "advice"], 4)
+    assert is_deterministic(ADVICE_V1)
+    assert distinct_rotations(Arena("cardavia-chan", (ADVICE_V1, "advice", ADVICE_V1, "advice"))) == [0, 1, 0, 1]
 
 
 def test_the_recording_holds_a_few_hundred_decisions_of_every_kind():
@@ -67,8 +77,3 @@ def test_the_recording_holds_a_few_hundred_decisions_of_every_kind():
     assert len(moves) >= 300
     answers = {m[2:] for m in moves if m[1] == "c"}
     assert "-1" in answers and len(answers) > 1  # passes and claims
-
-
-if __name__ == "__main__":
-    FIXTURE.write_text(json.dumps({rs: moves_of("advice", rs) for rs in RULESETS}, separators=(",", ":")) + "\n",
-                       encoding="utf-8")

@@ -1,11 +1,17 @@
-"""The `advice-v1` policy: the advice (`advice`) as it played when it was frozen, so that later advice is measured
-against it; nothing here may follow later changes of the ranking in `service/rules/analysis.py`.
+"""`advice-v1`: the advice (`advice`) as it played when it was frozen (engine 0.1.0, after the safer ties), so that
+later advice is measured against it; nothing here may follow later changes of the ranking in
+`service/rules/analysis.py`. An arena policy loaded by its name, `py:bench.baselines.advice_v1:AdviceV1`
+(docs/bots.md#python-policies), and deterministic; from the repository's root:
+
+    .venv/bin/python -m service arena --ruleset R --policies advice,V1,advice,V1 --deals N --seed S --jobs 2
+
+with that name for V1. tests/bench/test_advice_v1.py holds it to the moves the advice made when it was frozen.
 
 Only the engine's exact figures are taken from it (every legal discard's distance, waits with their unseen copies,
 unseen improving cards, expected gain and the unseen copies of the card; a win's gain; the figures of the hand at
 rest when passing, and of a claim that leaves no legal discard): these are facts of the rules. The order is a copy
 of the ranking as it stood:
-- Discard: the least of `V1_RANK_KEY` (fewest replacements, the most expected gain on the next stock card, the most
+- Discard: the least of `v1_rank_key` (fewest replacements, the most expected gain on the next stock card, the most
   unseen improving cards, the most waiting copies, the fewest unseen copies of the card), then card order.
 - Claim: `v1_claim_key`: a win that gains first (the more, the better); then pass and every claim by the hand it
   leaves at rest (a claim: its best discard by the frozen key), pass first on equal terms; last a win that costs.
@@ -18,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..replay.decisions import SeatView
-from ..rules.analysis import ClaimOption, DiscardOption
-from .seat import FollowUp, after_claim, analyse, hand_of, seen_codes
+from service.arena.seat import FollowUp, after_claim, analyse, hand_of, seen_codes
+from service.arena.seating import Seating
+from service.replay.decisions import SeatView
+from service.rules.analysis import ClaimOption, DiscardOption
 
 WIN_KINDS = ("hu", "win")
 
@@ -51,18 +58,16 @@ def v1_claim_key(kind: str, gain: int | None, rest: DiscardOption | ClaimOption)
 
 
 class AdviceV1:
-    """The frozen advice of one seat in one round (the module docstring)."""
+    """The frozen advice of one seat in one round (the module docstring), made by the arena for the seat's
+    `Seating`, which it does not need: its moves follow from the seat's view alone."""
 
-    def __init__(self) -> None:
+    deterministic = True  # its repeated rotations replay: the arena plays them once (`policies.is_deterministic`)
+
+    def __init__(self, seating: Seating | None = None) -> None:
         self.follow = FollowUp()  # the discard chosen with the last claim
 
     def discard(self, view: SeatView) -> int:
-        planned = self.follow.take(view)
-        if planned is not None:
-            return planned
-        best = v1_first(analyse(view).options)
-        assert best is not None  # the round asks only a seat that may discard
-        return best.card
+        return self.follow.discard(view, v1_first)
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
         analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
