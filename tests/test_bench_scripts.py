@@ -3,6 +3,7 @@ not in the hands of whoever next measures): each runs on a tiny workload and pri
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gzip
 import json
@@ -221,10 +222,10 @@ def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_to
     ("cardavia-chan-7003.jsonl.gz", 15000, 14984),  # engine 0.5.0
 ])
 def test_a_published_calibration_redraws_from_its_kept_file(tmp_path, name, rounds, decisions):
-    """The search calibration figures of docs/advice.md and the README (bga-taiwan at full size; Chắn on today's
-    engine) come back from bench/pairs/ with nothing searched (every round read back), every decile calibrated as
-    published, every search having played all its deals (none cut short by its time budget), and the file is left
-    byte for byte as it was."""
+    """The search calibration figures of docs/advice.md (bga-taiwan at full size; Chắn on today's engine) come back
+    from bench/pairs/ with nothing searched (every round read back), every decile calibrated as published, every
+    search having played all its deals (none cut short by its time budget), and the file is left byte for byte as
+    it was."""
     out, records = redrawn(name, tmp_path)
     assert len(records) == rounds and out["decisions"] == decisions
     assert all(row["calibrated"] for row in out["deciles"])
@@ -232,16 +233,15 @@ def test_a_published_calibration_redraws_from_its_kept_file(tmp_path, name, roun
     d = out["difference"]
     published = f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
     assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
-    assert published in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_the_shipped_variant_plays_exactly_as_the_advice():
-    """bench/variants.py, the harness of the ranking tries (docs/advice.md#strength): its `shipped` variant is the
+    """bench/variants.py, the harness of the ranking's variants (bench/README.md): its `shipped` variant is the
     advice itself, so over the same deals every figure is the advice's and their paired difference is exactly 0."""
     report = printed_json("variants.py", ["--ruleset", "cardavia-chan", "--variant", "shipped", "--deals", "6",
                                           "--jobs", "2"])
     variant, advice = report["per_policy"]
-    assert (variant["policy"], advice["policy"]) == ("variant", "advice")
+    assert (variant["policy"], advice["policy"]) == ("py:bench.variants:shipped", "advice")
     assert variant["rounds"] == advice["rounds"] == 48
     assert variant["win_rate"] == advice["win_rate"] and variant["score"]["mean"] == 0
     assert report["pairs"][0]["difference"]["mean"] == 0
@@ -249,21 +249,90 @@ def test_the_shipped_variant_plays_exactly_as_the_advice():
 
 def test_a_variant_plays_its_own_order_in_every_worker_process():
     """A variant that changes the order plays other moves than the advice, and the same ones in one process as in
-    two spawned workers (each imports the harness again and reads the variant from the environment)."""
-    args = ["--ruleset", "bga-taiwan", "--variant", "danger:4", "--deals", "4"]
+    two spawned workers (each loads the variant's policy by its name)."""
+    args = ["--ruleset", "bga-taiwan", "--variant", "more_unseen", "--deals", "4"]
     alone = printed_json("variants.py", [*args, "--jobs", "1"])
     split = printed_json("variants.py", [*args, "--jobs", "2"])
-    assert alone["variant"] == "danger:4"
+    assert alone["variant"] == "more_unseen"
     assert alone["per_policy"] == split["per_policy"] and alone["pairs"] == split["pairs"]
     assert alone["pairs"][0]["difference"]["mean"] != 0
 
 
-@pytest.mark.parametrize("variant, named", [("bolder", "'bolder'"), ("danger:x", "'danger:x'")])
+@pytest.mark.parametrize("variant, named", [("bolder", "'bolder'"), ("danger:4", "'danger:4'")])
 def test_the_variant_harness_refuses_an_unknown_variant_naming_it(variant, named):
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "variants.py"), "--ruleset", "bga-taiwan",
                           "--variant", variant], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 2
     assert named in run.stderr
+
+
+def test_every_variant_is_a_policy_the_arena_loads_by_its_name():
+    """Each ranking of `VARIANTS` has its deterministic policy, `py:bench.variants:NAME`: the advice ranking by it."""
+    import importlib
+
+    from service.arena.policies import check_names, factory_of, is_deterministic
+
+    variants = importlib.import_module("bench.variants")  # the module the arena loads the policies from
+    for name in variants.VARIANTS:
+        policy = variants.policy_name(name)
+        check_names([policy], 1)
+        assert is_deterministic(policy) and factory_of(policy)(None).ranking is variants.VARIANTS[name]
+
+
+def service_names(tree: ast.Module) -> set[str]:
+    """The names a file binds by importing from the service: `import service.x` (`service`), `import service.x as
+    y`, `from service.x import y` (a module, a class, a function or a value alike)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names if a.name.split(".")[0] == "service"}
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "service":
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def patches(source: str) -> list[str]:
+    """Where `source` assigns to an attribute of something it imported from the service (`analysis.rank_key = ...`,
+    `duplicate.make = ...`, `Advice.discard = ...`, `setattr(analysis, ...)`), by line."""
+    tree = ast.parse(source)
+    imported = service_names(tree)
+
+    def base(node: ast.expr) -> str | None:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = [t for target in node.targets for t in (target.elts if isinstance(target, ast.Tuple)
+                                                               else [target])]
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
+            targets = [ast.Attribute(value=node.args[0], attr="?")] if node.args else []
+        found += [f"line {node.lineno}: {ast.unparse(t)}" for t in targets
+                  if isinstance(t, ast.Attribute) and base(t) in imported]
+    return found
+
+
+def test_bench_never_replaces_an_attribute_of_the_service():
+    """bench/ plugs into the service as a policy the arena loads by name or a ranking the advice takes, never by
+    replacing a module's (or a class's) attribute while the service runs: a change of the service then breaks
+    nothing silently."""
+    found = {str(path.relative_to(ROOT)): hits for path in sorted((ROOT / "bench").rglob("*.py"))
+             if (hits := patches(path.read_text(encoding="utf-8")))}
+    assert not found, found
+
+
+def test_the_patch_check_sees_every_way_of_replacing_an_attribute():
+    source = ("from service.rules import analysis\nfrom service.arena.advice import Advice as A\n"
+              "import service.arena.duplicate\nfrom pathlib import Path\n"
+              "analysis.rank_key = len\nA.discard, x = None, 1\nservice.arena.duplicate.make += 1\n"
+              "setattr(analysis, 'hand_key', len)\nPath.x = 1\nlocal = analysis.rank_key\n")
+    assert patches(source) == ["line 5: analysis.rank_key", "line 6: A.discard", "line 7: service.arena.duplicate.make",
+                               "line 8: analysis.?"]
 
 
 def _bench_module(name: str) -> Any:
@@ -275,102 +344,6 @@ def _bench_module(name: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def test_the_bonus_variant_counts_the_tom_and_leo_sets_a_discard_keeps():
-    """`bonus:W` (Chắn): a full Tôm set (3m 3c 7c, docs/rules.md#chan-tom) or Lèo set (8s 9m CC) kept counts W, the
-    best unfinished set of each kind one per distinct card; outside a Chắn discard it counts nothing."""
-    from service.rules.chan.cards import CODE_INDEX
-
-    variants = _bench_module("variants")
-    held = [0] * 25
-    for face in ("3m", "3m", "3c", "7c", "8s", "9m", "2s"):
-        held[CODE_INDEX[face]] += 1
-    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 0  # outside a discard
-    variants.HELD, variants.TOM = held, "3m-3c-7c"
-    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 3 + 1 + 2  # a full Tôm, a spare 3m, two Lèo cards
-    assert variants.bonus_kept(CODE_INDEX["3m"], 3) == 3 + 2  # the spare 3m goes: the Tôm stays full
-    assert variants.bonus_kept(CODE_INDEX["7c"], 3) == 2 + 2  # the Tôm broken: 3m and 3c left of it
-    variants.TOM = "3m-3s-7c"
-    assert variants.bonus_kept(CODE_INDEX["2s"], 3) == 2 + 2  # the traditional set lacks its 3s
-
-
-def test_the_red_variant_keeps_the_red_card_bonuses_in_reach():
-    """`red:W` (Chắn): the red cards are 8m 9m 8s 9s CC (docs/rules.md#chan-bonuses); Bạch định wants none in the win,
-    Tám đỏ exactly eight, the winning card included, so 0, 7 or 8 red cards kept count W; `graded`: W / 2 one red
-    card further; outside a Chắn discard nothing."""
-    from service.rules.chan.cards import CODE_INDEX
-
-    variants = _bench_module("variants")
-    assert variants.red_kept(CODE_INDEX["8m"], 4) == 0  # outside a discard
-    held = [0] * 25
-    for face in ("8m", "8m", "9m", "9m", "8s", "8s", "9s", "CC", "2s"):  # eight red cards and a black one
-        held[CODE_INDEX[face]] += 1
-    variants.HELD = held
-    assert variants.red_kept(CODE_INDEX["2s"], 4) == 4  # eight kept: Tám đỏ on a black winning card
-    assert variants.red_kept(CODE_INDEX["CC"], 4) == 4  # seven kept: Tám đỏ on a red winning card
-    held[CODE_INDEX["9s"]] += 1
-    assert variants.red_kept(CODE_INDEX["2s"], 4) == 0  # nine kept: too many
-    assert variants.red_kept(CODE_INDEX["2s"], 4, graded=True) == 2  # one red card too many
-    variants.HELD = [0] * 25
-    variants.HELD[CODE_INDEX["2s"]] = 2
-    assert variants.red_kept(CODE_INDEX["2s"], 4) == 4  # no red card: Bạch định
-    variants.HELD = None
-
-
-def test_the_bonus_variant_also_ranks_the_discard_that_follows_a_capture(monkeypatch):
-    """A Chắn discard mostly follows a capture, and the claim analysis ranks it: the seat's cards (the card on
-    offer among them) must be known to the bonus count there too, not only at a discard with no capture before it.
-    Over one round of `bonus:3` seats, the count is read with the cards set in claim decisions more often than
-    anywhere else. The policy registered for the round is taken away again afterwards."""
-    from service.arena import duplicate, policies
-    from service.arena.duplicate import Arena, play_round
-
-    monkeypatch.setitem(policies.POLICIES, "variant", None)  # replaced below; removed at teardown
-    monkeypatch.setattr(policies, "DETERMINISTIC", policies.DETERMINISTIC)
-    monkeypatch.setattr(duplicate, "DETERMINISTIC", duplicate.DETERMINISTIC)
-    variants = _bench_module("variants")
-    seen: dict[str, list[int]] = {"claim": [], "other": []}
-    where = ["other"]
-    count, claim = variants.bonus_kept, variants.Variant.claim
-
-    def spy(card: int, full: float) -> float:
-        if variants.HELD is not None:
-            seen[where[0]].append(card)
-        return count(card, full)
-
-    def claiming(self: Any, view: Any, card: int, *args: Any) -> Any:
-        where[0] = "claim"
-        try:
-            return claim(self, view, card, *args)
-        finally:
-            where[0] = "other"
-
-    variants.bonus_kept, variants.Variant.claim = spy, claiming
-    variants.deterministic_policy("variant", lambda seating: variants.Variant("bonus", 3.0))
-    play_round(Arena("cardavia-chan", ("variant", "advice", "variant", "advice"), 6001), 0, 0)
-    assert len(seen["claim"]) > len(seen["other"])  # follow-ups far outnumber discards with no capture before
-
-
-def test_the_live_variant_counts_a_hand_waiting_only_on_dead_paying_wins_one_replacement_further():
-    """`live`: a waiting hand whose every paying wait has no unseen copy ranks as one a replacement from waiting,
-    after such a hand with cards that lower it; a wait with an unseen copy, or a hand not waiting, keeps its key."""
-    from service.rules.analysis import DiscardOption, Wait
-
-    variants = _bench_module("variants")
-    rank, hand = variants.keys("live", 0)
-
-    def option(distance: int, waits: tuple[Wait, ...], improving_unseen: int = 0) -> DiscardOption:
-        return DiscardOption(card=0, distance=distance, waits=waits, improving=(), improving_unseen=improving_unseen,
-                             expected_gain=0.0, paying=distance, paying_improving=improving_unseen)
-
-    dead = option(0, (Wait(card=5, unseen=0, claims=("stock",), points=12, gain=6),
-                      Wait(card=6, unseen=2, claims=("stock",), points=8, gain=-3)))  # the live wait loses
-    live = option(0, (Wait(card=5, unseen=1, claims=("stock",), points=12, gain=6),))
-    near = option(1, (), improving_unseen=4)
-    assert hand(dead)[0] == 1 and hand(live) == variants.SHIPPED_HAND(live)
-    assert hand(near) == variants.SHIPPED_HAND(near)
-    assert sorted([dead, live, near], key=rank) == [live, near, dead]
 
 
 def test_the_ceiling_harness_plays_its_policy_and_names_it():
