@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 PREFIX = "LONGCARDS_"
-#: Where Redis is (service/jobs/redisconf.py): names shared with the workers, read without the prefix.
+#: Where Redis is (service/redisconf.py): names shared with the workers, read without the prefix.
 REDIS_SETTINGS = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_SENTINEL_PASSWORD")
 #: The first path segments of the service's own routes: the API docs may not be served over any of them (their
 #: paths are open without a key). A test checks that every route of the app starts with one of these.
@@ -180,7 +180,7 @@ def host_ports(text: str) -> tuple[tuple[str, int], ...]:
 
 
 def sentinel_list(raw: str) -> str:
-    """`host:port,host:port,...` (the Sentinels of service/jobs/redisconf.py)."""
+    """`host:port,host:port,...` (the Sentinels of service/redisconf.py)."""
     host_ports(raw)
     return raw.strip()
 
@@ -259,6 +259,10 @@ SETTINGS: tuple[Setting, ...] = (
     # -- python -m service serve and the workers
     Setting("LONGCARDS_WORKERS", 2, "a whole number from 0 (the API alone) to 64", whole(0, 64)),
     Setting("LONGCARDS_STOP_GRACE", 10.0, "seconds from 0 to 3600", decimal(0, 3600), shown_default="10"),
+    Setting("LONGCARDS_JOB_HEARTBEAT", 10, "a whole number of seconds from 1 to 300", whole(1, 300)),
+    Setting("LONGCARDS_HEARTBEAT_GRACE", 30, "a whole number of seconds from 1 to 3600", whole(1, 3600)),
+    Setting("LONGCARDS_WORKER_POLL", 15, "a whole number of seconds from 1 to 300", whole(1, 300)),
+    Setting("LONGCARDS_CLEANUP_INTERVAL", 10, "a whole number of seconds from 1 to 3600", whole(1, 3600)),
     Setting("LONGCARDS_DATA_DIR", ".run", "a directory path", path_text),
     # -- Redis (the API, the workers, serve)
     Setting("REDIS_URL", None, "redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://... or unix://PATH[?db=N]",
@@ -297,7 +301,6 @@ SETTINGS: tuple[Setting, ...] = (
             whole(64, 256 * 1024 * 1024), key="MAX_CONTENT_LENGTH"),
     Setting("LONGCARDS_DOCS_URL", "/docs", "a path such as /docs, clear of /v1, /ui, /problems, the probes, "
             "/metrics, /openapi.json and the rules page", docs_path, key="DOCS_URL"),
-    Setting("LONGCARDS_FAST_LANE", True, "true or false", boolean, key="FAST_LANE"),
     Setting("LONGCARDS_METRICS", True, "true or false", boolean, key="METRICS"),
 )
 BY_ENV = {setting.env: setting for setting in SETTINGS}

@@ -1,8 +1,9 @@
 """Fixtures shared by every test package: the flaskr trio (app, client, runner), and the test session's Redis.
 
-With `REDIS_URL` unset the session starts a private redis-server (tests/support/redis.py) and points `REDIS_URL`
-at it before any test module is imported, so the suite never touches a Redis it did not start; with `REDIS_URL`
-set, the tests use only the databases 12-14 of that server.
+With `REDIS_URL` unset each test process (the session, or each pytest-xdist worker of it) starts a private
+redis-server (tests/support/redis.py) and points `REDIS_URL` at it before any test module is imported, so the suite
+never touches a Redis it did not start and parallel workers share no database; with `REDIS_URL` set, the tests use
+only the databases 11-14 of that server, and each xdist worker four of its own below them (tests/support/redis.py).
 """
 
 from __future__ import annotations
@@ -22,14 +23,37 @@ from tests.support.redis import RedisServer, flushed_redis
 _private_redis: RedisServer | None = None
 
 
+#: Set in the environment of a test process whose REDIS_URL is its own private server (so xdist workers, which
+#: inherit the environment of the process that starts them, start their own instead of sharing it).
+PRIVATE_REDIS = "LONGCARDS_TEST_PRIVATE_REDIS"
+
+
+def _runs_no_tests(config: pytest.Config) -> bool:
+    """The xdist controller: its workers run the tests, each with its own Redis."""
+    return not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+
+
+#: The workers' intervals in every process the tests start (the service's own settings, docs/configuration.md):
+#: heartbeats every second, a job abandoned 9 s after its last one, idle workers polling and cleaning up every
+#: second. The real-fault tests kill real workers on the real clock; with these a killed worker's job is found
+#: within 10 s instead of 55 s (the grace still outlasts a loaded machine's late heartbeat and a Sentinel
+#: failover). A value set in the environment before the run is kept.
+WORKER_CLOCK = {"LONGCARDS_JOB_HEARTBEAT": "1", "LONGCARDS_HEARTBEAT_GRACE": "8", "LONGCARDS_WORKER_POLL": "1",
+                "LONGCARDS_CLEANUP_INTERVAL": "1"}
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Start the session's private Redis when REDIS_URL is not set (before test modules read it)."""
+    """Set the workers' short intervals; start this process's private Redis when REDIS_URL is not set by the user
+    (before test modules read it)."""
     global _private_redis
-    if os.environ.get("REDIS_URL"):
+    for name, seconds in WORKER_CLOCK.items():
+        os.environ.setdefault(name, seconds)
+    if os.environ.get("REDIS_URL") and not os.environ.get(PRIVATE_REDIS) or _runs_no_tests(config):
         return
     _private_redis = RedisServer(Path(tempfile.mkdtemp(prefix="longcards-test-redis-")))
     _private_redis.start()
     os.environ["REDIS_URL"] = _private_redis.url
+    os.environ[PRIVATE_REDIS] = "1"
 
 
 #: The time limit of a test marked slow (real processes on the real clock) without a limit of its own; the others
@@ -37,11 +61,22 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_TIMEOUT = 300
 
 
+#: The tests that share one `serve` and one Chromium (tests/ui/conftest.py): with pytest-xdist's loadgroup
+#: distribution (scripts/test) they all run in one worker, so the run starts each once.
+PAGES = "pages"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist names the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT."""
+    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT; the page tests form one xdist group; and
+    the longest work comes first (the page group, then the slow tests), so parallel workers do not end on it."""
+    pages = Path(__file__).parent / "ui"
     for item in items:
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+        if item.path.is_relative_to(pages) and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group(PAGES))
+    items.sort(key=lambda item: (not item.path.is_relative_to(pages), not item.get_closest_marker("slow")))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -51,6 +86,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _private_redis.stop()
         shutil.rmtree(_private_redis.data_dir, ignore_errors=True)
         os.environ.pop("REDIS_URL", None)
+        os.environ.pop(PRIVATE_REDIS, None)
         _private_redis = None
 
 

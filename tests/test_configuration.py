@@ -18,7 +18,7 @@ from service import config
 from service.app import create_app
 from service.config import SETTINGS, ConfigError, check_environment
 from service.http.auth import entry
-from service.serve import Child
+from service.runtime.serve import Child
 from tests.support.processes import ROOT
 
 DOCS = ROOT / "docs" / "configuration.md"
@@ -45,7 +45,6 @@ KEY = "docs-key-0123456789abcdef"
     ("LONGCARDS_JOB_RESULT_TTL", "0"),
     ("LONGCARDS_MAX_CONTENT_LENGTH", "2MB"),
     ("LONGCARDS_RATE_LIMIT", "lots"),
-    ("LONGCARDS_FAST_LANE", "maybe"),
     ("LONGCARDS_WORKER_MAX_MEMORY_MB", "-5"),
     ("WEB_CONCURRENCY", "0"),
     ("GUNICORN_WORKER_CLASS", "eventlet"),

@@ -1,8 +1,8 @@
 """`python -m workers [--burst] [--stop-grace SECONDS] [QUEUE ...]`: a worker of the service (workers/worker.py) on
 REDIS_URL with the JSON serializer and the scheduler (retry back-off needs it), until SIGTERM or SIGINT.
 
-Its scheduler and work horses die with it (`PR_SET_PDEATHSIG`, service/lifetime.py): a worker killed outright leaves
-no process behind to go on taking the scheduler lock or running a job whose worker is gone."""
+Its scheduler and work horses die with it (`PR_SET_PDEATHSIG`, service/runtime/lifetime.py): a worker killed outright
+leaves no process behind to go on taking the scheduler lock or running a job whose worker is gone."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from redis.exceptions import RedisError
 
 from service.config import ConfigError, check_environment, redact_logs
 from service.jobs.queues import QUEUES, SERIALIZER
-from service.jobs.redisconf import failure
-from service.lifetime import forks_die_with_parent
+from service.redisconf import failure
 from service.rules.warm import warm_tables
+from service.runtime.lifetime import forks_die_with_parent
 
 from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse
-from .worker import MAINTENANCE_SECONDS, ServiceWorker, worker_connection
+from .worker import ServiceWorker, worker_connection
 
 log = logging.getLogger(__name__)
 #: Seconds before a worker that stopped on a Redis failure (Redis gone for minutes) starts again: doubling to 30.
@@ -33,8 +33,6 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("queues", nargs="*", default=list(QUEUES))
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
-    parser.add_argument("--maintenance-interval", type=int, default=MAINTENANCE_SECONDS,
-                        help="seconds between registry clean-ups, which requeue the jobs of dead workers")
     parser.add_argument("--stop-grace", type=float, default=None, metavar="SECONDS",
                         help="on SIGTERM/SIGINT wait at most this long for the running job, then put it back at the "
                              "front of its queue (default: wait for it to end)")
@@ -55,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
         worker = None
         try:
             worker = ServiceWorker(args.queues, connection=worker_connection(), serializer=SERIALIZER,
-                                   maintenance_interval=args.maintenance_interval, stop_grace=args.stop_grace)
+                                   stop_grace=args.stop_grace)
             worker.work(with_scheduler=True, burst=args.burst)
         except RedisError as error:  # Redis did not come back within the connection's retries
             log.warning("worker could not reach Redis: %s", failure(error))

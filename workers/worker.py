@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import threading
+from dataclasses import dataclass
 from typing import Any, cast
 
 from redis import Redis
@@ -29,6 +30,7 @@ from rq.utils import as_text
 from rq.worker import WorkerStatus
 from rq.worker.base import BaseWorker
 
+from service.config import process_setting
 from service.jobs.lifecycle import (
     JobStopped,
     claim_end,
@@ -42,7 +44,7 @@ from service.jobs.lifecycle import (
 )
 from service.jobs.pages import pageable, store
 from service.jobs.queues import CALLBACKS, SPECS, connect
-from service.jobs.redisconf import failure
+from service.redisconf import failure
 
 log = logging.getLogger(__name__)
 
@@ -52,21 +54,45 @@ log = logging.getLogger(__name__)
 JOB_FUNCTIONS = frozenset(SPECS)
 JOB_CALLBACKS = frozenset(CALLBACKS)
 
-#: Seconds between two heartbeats of a running job. A job's started-registry entry expires this long plus
-#: HEARTBEAT_GRACE after its last heartbeat; a worker's idle heartbeat and registry clean-up come every
-#: DEQUEUE_TIMEOUT seconds at most (a busy worker's every MAINTENANCE_SECONDS, between jobs). So the job of a worker
-#: killed mid-job is found abandoned at most JOB_HEARTBEAT + HEARTBEAT_GRACE + DEQUEUE_TIMEOUT = 55 s after the kill,
-#: and then queued again at once at the front of its queue (ServiceJob.retry), or failed with no retries left. Any
-#: worker on the same Redis finds it, whichever machine it runs on.
-JOB_HEARTBEAT = 10
-HEARTBEAT_GRACE = 30
-WORKER_TTL = 30  # RQ blocks on the queues for WORKER_TTL - 15 s, then heartbeats and maybe cleans up
-DEQUEUE_TIMEOUT = WORKER_TTL - 15
-MAINTENANCE_SECONDS = 10  # registry clean-ups at most this often (one lock and one ZRANGEBYSCORE per queue)
-#: RQ's lock on a queue's clean-up lasts 899 s unless its worker releases it: a worker lost while it cleaned would
-#: keep every other from finding abandoned jobs for a quarter of an hour. A clean-up takes milliseconds; a lock
-#: older than this is cut to it.
-CLEANING_LOCK_SECONDS = MAINTENANCE_SECONDS
+
+
+@dataclass(frozen=True)
+class WorkerClock:
+    """A worker's intervals, in seconds (the settings LONGCARDS_JOB_HEARTBEAT, LONGCARDS_HEARTBEAT_GRACE,
+    LONGCARDS_WORKER_POLL and LONGCARDS_CLEANUP_INTERVAL, docs/configuration.md).
+
+    A running job heartbeats every `heartbeat` s; its started-registry entry expires `heartbeat + grace` s after the
+    last one. An idle worker blocks on its queues for `poll` s, then heartbeats and cleans the registries (a busy
+    one cleans them between jobs), at most every `cleanup` s. So the job of a worker killed mid-job is found
+    abandoned at most `abandoned_within` = heartbeat + grace + poll s after the kill (55 s by default), and then
+    queued again at once at the front of its queue (ServiceJob.retry), or failed with no retries left. Any worker
+    on the same Redis finds it, whichever machine it runs on. RQ's lock on a queue's clean-up lasts 899 s unless
+    its worker releases it, so a worker lost while it cleaned would keep every other from finding abandoned jobs
+    for a quarter of an hour; a clean-up takes milliseconds, and a lock older than `cleanup` s is cut to it."""
+
+    heartbeat: int = 10
+    grace: int = 30
+    poll: int = 15
+    cleanup: int = 10
+
+    @classmethod
+    def from_environment(cls) -> WorkerClock:
+        """The intervals the environment sets, else the defaults (ConfigError on a bad value)."""
+        return cls(*(process_setting(name) for name in (
+            "LONGCARDS_JOB_HEARTBEAT", "LONGCARDS_HEARTBEAT_GRACE", "LONGCARDS_WORKER_POLL",
+            "LONGCARDS_CLEANUP_INTERVAL")))
+
+    @property
+    def worker_ttl(self) -> int:
+        """RQ's worker TTL: it blocks on the queues for `worker_ttl - 15` s (RQ's dequeue timeout) = `poll`."""
+        return self.poll + 15
+
+    @property
+    def abandoned_within(self) -> int:
+        """The most seconds between a worker's death mid-job and an idle worker finding the job abandoned."""
+        return self.heartbeat + self.grace + self.poll
+
+
 #: How long every Redis command of a worker waits for Redis to come back before it gives up: 0.5, 1, 2, 4, then
 #: 5 s apart, about two minutes in all.
 REDIS_RETRIES = 25
@@ -176,9 +202,15 @@ class ServiceJob(Job):
 class ClaimingWorker(BaseWorker):
     """What every worker of the service does around RQ's handling of a job: claim it before running it (a job a
     cancel came first for is dropped, never run), and claim its end before a failure is recorded (a job a cancel
-    asked to stop ends `stopped`, never retried)."""
+    asked to stop ends `stopped`, never retried). Its intervals are its `clock`, by default the environment's."""
 
     job_class = ServiceJob
+
+    def __init__(self, *args: Any, clock: WorkerClock | None = None, **kwargs: Any) -> None:
+        self.clock = clock or WorkerClock.from_environment()
+        kwargs = {"job_monitoring_interval": self.clock.heartbeat, "worker_ttl": self.clock.worker_ttl,
+                  "maintenance_interval": self.clock.cleanup, **kwargs}
+        super().__init__(*args, **kwargs)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         """Run the job if this worker may; drop it if a cancel came first."""
@@ -192,12 +224,12 @@ class ClaimingWorker(BaseWorker):
             finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
 
     def clean_registries(self) -> None:
-        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to CLEANING_LOCK_SECONDS first, and
+        """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to the clock's `cleanup` first, and
         this worker's own lost ends expired first), and the canceled registries' jobs whose TTL has passed (RQ
         keeps them)."""
         for queue in self.queues:
-            if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > CLEANING_LOCK_SECONDS:
-                self.connection.expire(queue.registry_cleaning_key, CLEANING_LOCK_SECONDS)
+            if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > self.clock.cleanup:
+                self.connection.expire(queue.registry_cleaning_key, self.clock.cleanup)
             self.expire_lost_ends(queue)
         super().clean_registries()
         for queue in self.queues:
@@ -208,7 +240,7 @@ class ClaimingWorker(BaseWorker):
         then), is a job whose end was lost: its result went to a Redis primary that died before its replica had
         it, and the promoted replica still says the job runs here. Its entry is expired now, so the clean-up that
         follows finds the job abandoned and queues it again at once (ServiceJob.retry), instead of waiting for
-        the entry's last heartbeat to age by JOB_HEARTBEAT + HEARTBEAT_GRACE. One ZRANGE and one HGET per running
+        the entry's last heartbeat to age by the clock's heartbeat + grace. One ZRANGE and one HGET per running
         job of the queue (a registry holds at most one entry per worker)."""
         registry = queue.started_job_registry
         for entry in cast(list[bytes], self.connection.zrange(registry.key, 0, -1)):
@@ -252,12 +284,11 @@ class ServiceWorker(ClaimingWorker, Worker):
     max_connection_wait_time = 30.0  # RQ's own back-off while dequeueing, 1 s doubling up to this
     stop_signalled = False  # SIGTERM or SIGINT came (RQ's loop also ends on errors it cannot wait out)
 
-    def __init__(self, queues: Any, connection: Redis, stop_grace: float | None = None, **kwargs: Any) -> None:
+    def __init__(self, queues: Any, connection: Redis, stop_grace: float | None = None,
+                 clock: WorkerClock | None = None, **kwargs: Any) -> None:
         """`stop_grace`: seconds a warm shutdown waits for the running job before a cold one puts it back on its
-        queue; None waits for the job to end."""
-        kwargs = {"job_monitoring_interval": JOB_HEARTBEAT, "worker_ttl": WORKER_TTL,
-                  "maintenance_interval": MAINTENANCE_SECONDS, **kwargs}
-        super().__init__(queues, connection=connection, job_class=ServiceJob, **kwargs)
+        queue; None waits for the job to end. `clock`: the intervals, by default the environment's."""
+        super().__init__(queues, connection=connection, job_class=ServiceJob, clock=clock, **kwargs)
         self.stop_grace = stop_grace
         self.running: tuple[Job, Queue] | None = None  # the job a work horse runs now, and its queue
         self.stop_timer: threading.Timer | None = None
@@ -332,9 +363,9 @@ class ServiceWorker(ClaimingWorker, Worker):
             process.join()
 
     def get_heartbeat_ttl(self, job: Job) -> int:
-        """RQ allows 60 s past the next expected heartbeat; HEARTBEAT_GRACE is enough and finds dead workers
+        """RQ allows 60 s past the next expected heartbeat; the clock's grace is enough and finds dead workers
         sooner."""
-        return super().get_heartbeat_ttl(job) - 60 + HEARTBEAT_GRACE
+        return super().get_heartbeat_ttl(job) - 60 + self.clock.grace
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
         """Extend the worker's key; register again if Redis forgot the worker."""

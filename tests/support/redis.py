@@ -1,4 +1,4 @@
-"""The tests' Redis: the private redis-server (service/jobs/localredis.py's, with no automatic saves) that the test
+"""The tests' Redis: the private redis-server (service/runtime/localredis.py's, with no automatic saves) that the test
 session starts when `REDIS_URL` is not set, so the suite never touches a Redis it did not start (the fault tests
 start more and stop them at will); each test package's database on it, flushed around a test."""
 
@@ -13,8 +13,8 @@ import pytest
 from redis import Redis
 from redis.exceptions import RedisError
 
-from service.jobs.localredis import RedisServer, redis_server_binary
 from service.jobs.queues import DEFAULT_REDIS_URL, connect
+from service.runtime.localredis import RedisServer, redis_server_binary
 
 __all__ = ["RedisServer", "flushed_redis", "redis_server_binary", "test_redis_url", "with_db"]
 
@@ -28,9 +28,22 @@ def with_db(url: str, db: int) -> str:
     return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
 
 
+#: The databases the test packages name (11-14); an xdist worker on a Redis of the user's (REDIS_URL set before the
+#: run) takes the four below the previous worker's: gw0 11-14, gw1 7-10, gw2 3-6. On a private Redis (REDIS_URL
+#: unset) every worker has a server of its own and keeps the numbers as they are.
+DATABASES_PER_WORKER = 4
+MAX_SHARED_WORKERS = 3
+
+
 def test_redis_url(db: int) -> str:
-    """REDIS_URL's server (default the local one), database `db`: each test package has its own."""
-    return with_db(os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL, db)
+    """REDIS_URL's server (default the local one), database `db`: each test package has its own, and each xdist
+    worker sharing a user's Redis its own set of them."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = 0 if os.environ.get("LONGCARDS_TEST_PRIVATE_REDIS") else int(worker.removeprefix("gw") or 0)
+    if index >= MAX_SHARED_WORKERS:
+        pytest.fail(f"with REDIS_URL set, run at most {MAX_SHARED_WORKERS} test workers (-n); or unset it so each "
+                    "worker starts a Redis of its own", pytrace=False)
+    return with_db(os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL, db - DATABASES_PER_WORKER * index)
 
 
 test_redis_url.__test__ = False  # a helper, not a test

@@ -62,7 +62,7 @@ def test_every_job_expires_whatever_its_end(redis_db, redis_url, tmp_path, monke
         with receiving() as receiver:
             canceled = submit({"logs": batch(3)}, "canceled")  # no worker yet: it waits in its queue
             assert client.delete(canceled).status_code == 200
-            with worker_processes(redis_url, [tmp_path / "worker.log"], "--maintenance-interval", "1"):
+            with worker_processes(redis_url, [tmp_path / "worker.log"]):
                 wait_for(lambda: registered(redis_db, 1), 60, "the worker to register")
                 finished = submit({"logs": batch(2)}, "finished")
                 wait_for(lambda: status(finished) == "finished", 30, "the job to finish")
@@ -80,7 +80,8 @@ def test_every_job_expires_whatever_its_end(redis_db, redis_url, tmp_path, monke
                 assert per_job_keys(redis_db)  # each is still there, until its TTL has passed
                 gone = wait_for(lambda: not per_job_keys(redis_db) and time.monotonic(), 30, "every job to expire",
                                 every=0.25)
-                # The queues' registries forget them at the worker's next clean-up (every 15 s at most when idle).
+                # The queues' registries forget them at the worker's next clean-up (every LONGCARDS_WORKER_POLL s at
+                # most when idle: 1 s in the tests).
                 wait_for(lambda: not registered_jobs(redis_db), 45, "the registries to forget the jobs", every=0.5)
         print(f"\nevery per-job key gone {gone - ended:.1f} s after the last end (TTL {TTL} s)")
         assert gone - ended <= TTL + 1.5

@@ -32,7 +32,7 @@ def test_a_killed_worker_takes_its_scheduler_and_its_work_horse_with_it(redis_se
     with worker_processes(server.url, [log]) as (process,):
         wait_for(lambda: registered(connection, 1), 60, "the worker to register")
         worker = psutil.Process(process.pid)
-        job = long_job(connection, 2 * STOPPABLE_BATCH)
+        job = long_job(connection, STOPPABLE_BATCH)
         wait_for(lambda: started_mid_job(job.id, connection, process, log), 60, "the job to start")
         children = worker.children()
         assert len(children) == 2, children  # the scheduler and the work horse
@@ -54,7 +54,7 @@ def test_a_worker_stopped_mid_job_puts_the_job_back_at_the_front_of_its_queue(re
     options = ["--stop-grace", "1"] if how == "grace" else []
     with worker_processes(server.url, [log], *options) as (process,):
         wait_for(lambda: registered(connection, 1), 60, "the worker to register")
-        job = long_job(connection, 2 * STOPPABLE_BATCH)
+        job = long_job(connection, STOPPABLE_BATCH)
         waiting = long_job(connection, 8)  # queued behind the long one
         wait_for(lambda: started_mid_job(job.id, connection, process, log), 60, "the job to start")
         wait_for(lambda: fetch(waiting.id, connection).get_status() == JobStatus.QUEUED, 1, "the other job queued")
@@ -77,7 +77,7 @@ def test_a_worker_stopped_mid_job_puts_the_job_back_at_the_front_of_its_queue(re
         assert burst.wait(timeout=600) == 0
     finished = fetch(job.id, connection)
     assert finished.get_status() == JobStatus.FINISHED
-    assert finished.return_value()["summary"]["games"] == 2 * STOPPABLE_BATCH
+    assert finished.return_value()["summary"]["games"] == STOPPABLE_BATCH
     assert fetch(waiting.id, connection).get_status() == JobStatus.FINISHED
 
 
