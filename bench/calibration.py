@@ -38,6 +38,7 @@ minus that of the bottom one).
     .venv/bin/python bench/calibration.py --search [--ruleset R ...] [--decisions N] [--samples S] [--budget B]
                                           [--jobs J] [--pairs FILE]
     .venv/bin/python bench/calibration.py --truth [--ruleset R ...] [--decisions N] [--samples S] [--steps 4,8,12]
+    .venv/bin/python bench/calibration.py --kept [DIR]
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 import zlib
 from collections.abc import Sequence
@@ -360,6 +362,47 @@ def positive(text: str) -> int:
     return value
 
 
+KEPT = Path(__file__).resolve().parent / "pairs"
+
+
+def check_kept(folder: Path, as_json: bool) -> int:
+    """Redraw the search calibration of every kept file of `folder` (`<rule-set>-<seed>.jsonl.gz`, bench/pairs/ by
+    default) from a copy of it, with the settings its records were searched with: every round read back (nothing
+    searched), the copy left byte for byte as it was, every decile calibrated. Prints the figures; 1 when a check
+    fails, naming the file and the check."""
+    out: dict[str, Any] = {}
+    failed = []
+    for kept_file in sorted(folder.glob("*.jsonl.gz")):
+        ruleset, seed = kept_file.name.removesuffix(".jsonl.gz").rsplit("-", 1)
+        with gzip.open(kept_file, "rt") as lines:
+            records = [json.loads(line) for line in lines]
+        first = records[0]
+        with tempfile.TemporaryDirectory() as scratch:
+            copy = Path(scratch) / kept_file.name
+            copy.write_bytes(kept_file.read_bytes())
+            pairs, cost = search_pairs(ruleset, len(records), int(seed), first["samples"], first["budget"],
+                                       first["dealing"], store=copy)
+            untouched = copy.read_bytes() == kept_file.read_bytes()
+        rows, means = deciles(pairs), summary(pairs)
+        checks = {"every round read back": cost["resumed"] == len(records), "file untouched": untouched,
+                  "every decile calibrated": all(row["calibrated"] for row in rows),
+                  "every search played all its deals": all(r["deals"] == r["samples"] for r in records
+                                                           if r["predicted"] is not None)}
+        failed += [f"{kept_file.name}: not {name}" for name, passed in checks.items() if not passed]
+        out[kept_file.name] = {"ruleset": ruleset, "seed": int(seed), "rounds": len(records),
+                               "decisions": len(pairs), "checks": checks, **means, "deciles": rows}
+        if not as_json:
+            print(table(ruleset, rows, len(records), int(seed)))
+            print(f"{describe(means)}\n{'; '.join(f'{k}: {v}' for k, v in checks.items())}", end="\n\n")
+    if as_json:
+        print(json.dumps(out, indent=2))
+    for line in failed:
+        print(f"calibration.py --kept: {line}", file=sys.stderr)
+    if not out:
+        print(f"calibration.py --kept: no <rule-set>-<seed>.jsonl.gz file in {folder}", file=sys.stderr)
+    return 1 if failed or not out else 0
+
+
 def main() -> int:
     """Measure every asked rule-set and print the tables (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -382,8 +425,13 @@ def main() -> int:
                         help="--search: JSON-lines file (gzip-compressed if it ends in .gz) each decision is "
                              "appended to as it is found; deals already there (same rule-set, seed, samples, budget, "
                              "dealing) are not searched again")
+    parser.add_argument("--kept", type=Path, nargs="?", const=KEPT, default=None, metavar="DIR",
+                        help="redraw and check the kept search calibrations of DIR (default bench/pairs): nothing "
+                             "searched, the files untouched, every decile calibrated")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.kept is not None:
+        return check_kept(args.kept, args.json)
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
         if args.truth:

@@ -13,12 +13,14 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redis import Redis
 
 from service.app import create_app
 from tests.support.redis import RedisServer, flushed_redis
+from tests.support.serving import Served, serve_until_done
 
 _private_redis: RedisServer | None = None
 
@@ -61,22 +63,35 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_TIMEOUT = 300
 
 
-#: The tests that share one `serve` and one Chromium (tests/ui/conftest.py): with pytest-xdist's loadgroup
-#: distribution (scripts/test) they all run in one worker, so the run starts each once.
-PAGES = "pages"
+#: The tests that share the session's one `serve` and one Chromium (`served`, tests/ui/conftest.py), by node id:
+#: with several test processes (scripts/test) they are sent together to one of them (`PagesTogether`), so the run
+#: starts each once. A test using either fixture elsewhere is refused at collection.
+PAGE_TESTS = ("tests/ui/", "tests/test_serve.py::test_serve_says_where_the_pages_and_the_docs_are_once_ready")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist names the groups
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's scope scheduling with every test a scope of its own, but the page tests one scope."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PagesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "pages" if nodeid.startswith(PAGE_TESTS) else nodeid
+
+    return PagesTogether(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT; the page tests form one xdist group; and
-    the longest work comes first (the page group, then the slow tests), so parallel workers do not end on it."""
-    pages = Path(__file__).parent / "ui"
+    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT; the longest work comes first (the page
+    tests, then the slow ones), so parallel test processes do not end on it."""
     for item in items:
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
-        if item.path.is_relative_to(pages) and config.pluginmanager.hasplugin("xdist"):
-            item.add_marker(pytest.mark.xdist_group(PAGES))
-    items.sort(key=lambda item: (not item.path.is_relative_to(pages), not item.get_closest_marker("slow")))
+        uses = {"served", "server", "browser"} & set(getattr(item, "fixturenames", ()))
+        if uses and not item.nodeid.startswith(PAGE_TESTS):
+            raise pytest.UsageError(f"{item.nodeid} uses {', '.join(sorted(uses))}: add it to PAGE_TESTS "
+                                    "(tests/conftest.py) so the session starts them once")
+    items.sort(key=lambda item: (not item.nodeid.startswith(PAGE_TESTS), not item.get_closest_marker("slow")))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -88,6 +103,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop("REDIS_URL", None)
         os.environ.pop(PRIVATE_REDIS, None)
         _private_redis = None
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The session's one `python -m service serve` (tests/support/serving.py), shared by the tests that only read
+    from it; they form the PAGES group, so one process of the run starts it."""
+    with serve_until_done(tmp_path_factory.mktemp("serve")) as running:
+        yield running
 
 
 @pytest.fixture

@@ -119,6 +119,7 @@ def test_the_calibration_refuses_a_count_below_one_naming_the_option(option, val
     assert option in run.stderr and value in run.stderr
 
 
+@pytest.mark.slow  # searches 80 rounds twice, and a third run it kills
 def test_a_killed_search_calibration_resumes_from_its_compressed_pairs(tmp_path):
     """bench/calibration.py --search --pairs FILE.gz, killed (SIGKILL) while it writes: the compressed file it
     leaves is read back up to the cut, repaired, and the resumed run gives the figures of an uninterrupted run."""
@@ -190,49 +191,24 @@ def test_a_kept_pairs_file_is_whole_and_what_its_name_says(kept):
             assert 0 <= r["predicted"] <= 1 and r["realised"] in (0, 1), r["deal"]
 
 
-def redrawn(name: str, tmp_path: Path) -> tuple[dict, list[dict]]:
-    """The calibration figures of the kept file bench/pairs/NAME, redrawn from a copy of it, and the records it
-    holds; nothing is searched (every round is read back) and the copy is left byte for byte as it was."""
-    kept = ROOT / "bench" / "pairs" / name
-    copy = tmp_path / name
-    copy.write_bytes(kept.read_bytes())
-    records = read_back(copy)
-    rounds = len(records)
-    ruleset = name.removesuffix(".jsonl.gz").rsplit("-", 1)[0]
-    out = printed_json("calibration.py", ["--search", "--ruleset", ruleset, "--decisions", str(rounds),
-                                          "--pairs", str(copy)])[ruleset]
-    assert copy.read_bytes() == kept.read_bytes()
-    assert out["cost"]["resumed"] == rounds
-    return out, records
-
-
-def test_the_published_flowers_calibration_redraws_from_its_kept_file_without_touching_it(tmp_path):
-    """The full-size cardavia-flowers figures of docs/advice.md come back from bench/pairs/ with nothing searched
-    (every round read back), every decile calibrated as published, and the file is left byte for byte as it was."""
-    out, records = redrawn("cardavia-flowers-7003.jsonl.gz", tmp_path)
-    assert len(records) == 20000
-    assert all(row["calibrated"] for row in out["deciles"])
-    d = out["difference"]
-    published = f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
-    assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize("name, rounds, decisions", [
-    ("bga-taiwan-7003.jsonl.gz", 20000, 19999),  # engine 0.3.2, full size
-    ("cardavia-chan-7003.jsonl.gz", 15000, 14984),  # engine 0.5.0
-])
-def test_a_published_calibration_redraws_from_its_kept_file(tmp_path, name, rounds, decisions):
-    """The search calibration figures of docs/advice.md (bga-taiwan at full size; Chắn on today's engine) come back
-    from bench/pairs/ with nothing searched (every round read back), every decile calibrated as published, every
-    search having played all its deals (none cut short by its time budget), and the file is left byte for byte as
-    it was."""
-    out, records = redrawn(name, tmp_path)
-    assert len(records) == rounds and out["decisions"] == decisions
-    assert all(row["calibrated"] for row in out["deciles"])
-    assert all(r["deals"] == r["samples"] for r in records if r["predicted"] is not None)
-    d = out["difference"]
-    published = f"{d['mean']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
-    assert published in (ROOT / "docs" / "advice.md").read_text(encoding="utf-8")
+def test_the_kept_calibrations_are_checked_by_a_bench_command_that_searches_nothing(tmp_path):
+    """bench/calibration.py --kept DIR (bench/pairs/ by default: the published figures, checked there rather than in
+    every test run) redraws each kept file from a copy with the settings it was searched with: every round read
+    back, the file untouched, and exit 0 only when every check passes."""
+    kept = tmp_path / "cardavia-flowers-6004.jsonl.gz"
+    printed_json("calibration.py", ["--search", "--ruleset", "cardavia-flowers", "--samples", "3", "--seed", "6004",
+                                    "--decisions", "12", "--pairs", str(kept)])
+    before = kept.read_bytes()
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--kept", str(tmp_path), "--json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    figures = json.loads(run.stdout)[kept.name]
+    assert kept.read_bytes() == before
+    assert figures["rounds"] == 12 and figures["checks"]["every round read back"]
+    assert figures["checks"]["file untouched"]
+    assert run.returncode == (0 if all(figures["checks"].values()) else 1), run.stderr
+    empty = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--kept", str(tmp_path / "none")],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert empty.returncode == 1 and "no <rule-set>-<seed>.jsonl.gz file" in empty.stderr
 
 
 def test_the_shipped_variant_plays_exactly_as_the_advice():

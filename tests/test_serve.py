@@ -198,18 +198,18 @@ def test_serve_moves_a_socket_whose_path_is_too_long_and_says_so(tmp_path):
         redis.close()
 
 
-def test_serve_says_where_the_pages_and_the_docs_are_once_ready(tmp_path):
-    log = tmp_path / "serve.log"
-    with serving(log, tmp_path / "run", 0) as (serve, base):
-        wait_for(lambda: "OpenAPI spec" in log.read_text(), 30, "the ready report")
-        said = log.read_text()
-        for line in (f"serve: hand lab:      {base}/ui\n", f"serve: replay viewer: {base}/ui/replay\n",
-                     f"serve: rules:         {base}/docs/rules\n",
-                     f"serve: API docs:      {base}/docs\n", f"serve: OpenAPI spec:  {base}/openapi.json\n"):
-            assert line in said, said[-2000:]
-        assert said.count("serve: ready\n") == 1
-        for page in ("/ui", "/ui/replay", "/docs/rules", "/docs", "/openapi.json"):
-            assert status(base, page) == 200, page
+def test_serve_says_where_the_pages_and_the_docs_are_once_ready(served):
+    """The session's serve (tests/support/serving.py), once ready, says where everything is, once."""
+    base, log = served.base, served.log
+    wait_for(lambda: "OpenAPI spec" in log.read_text(), 30, "the ready report")
+    said = log.read_text()
+    for line in (f"serve: hand lab:      {base}/ui\n", f"serve: replay viewer: {base}/ui/replay\n",
+                 f"serve: rules:         {base}/docs/rules\n",
+                 f"serve: API docs:      {base}/docs\n", f"serve: OpenAPI spec:  {base}/openapi.json\n"):
+        assert line in said, said[-2000:]
+    assert said.count("serve: ready\n") == 1
+    for page in ("/ui", "/ui/replay", "/docs/rules", "/docs", "/openapi.json"):
+        assert status(base, page) == 200, page
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])

@@ -78,13 +78,14 @@ def test_worker_rides_out_a_redis_outage_mid_job(redis_server, tmp_path):
 
 @pytest.mark.slow
 def test_job_of_a_killed_worker_is_retried_or_failed_by_an_idle_worker_in_time(redis_server, tmp_path, monkeypatch):
-    """Two workers run a job each and are SIGKILLed; a third, idle, finds both jobs abandoned on the real clock
-    within `CLOCK.abandoned_within`: the one with retries left is retried (and finished by it), the one without is
-    failed."""
+    """Two workers run a job each and are SIGKILLed; two others, idle, find both jobs abandoned on the real clock
+    within `CLOCK.abandoned_within`: the one with retries left is retried (and finished by one of them), the one
+    without is failed. (Two idle ones: a worker cleans up only between jobs, so the one that takes the retry at once
+    finds nothing more until it has finished it, and the two entries may expire a heartbeat apart.)"""
     server, connection = redis_server
-    logs = [tmp_path / f"worker-{i}.log" for i in range(3)]
+    logs = [tmp_path / f"worker-{i}.log" for i in range(4)]
     with worker_processes(server.url, logs) as processes:
-        wait_for(lambda: registered(connection, 3), 60, "three workers to register")
+        wait_for(lambda: registered(connection, 4), 60, "four workers to register")
         retried = long_job(connection, STOPPABLE_BATCH)
         monkeypatch.setitem(SPECS, job_name(analyse_replays), replace(spec(analyse_replays), retries=0))
         failed = long_job(connection, STOPPABLE_BATCH)
