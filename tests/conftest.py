@@ -13,7 +13,6 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from redis import Redis
@@ -63,34 +62,26 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_TIMEOUT = 300
 
 
-#: The tests that share the session's one `serve` and one Chromium (`served`, tests/ui/conftest.py), by node id:
-#: with several test processes (scripts/test) they are sent together to one of them (`PagesTogether`), so the run
-#: starts each once. A test using either fixture elsewhere is refused at collection.
+#: The tests that share the session's one `serve` and one Chromium (`session_serve`, tests/ui/conftest.py), by node
+#: id: with several test processes (scripts/test: pytest-xdist's loadgroup) they form one group, sent whole to one
+#: process, so the run starts each once. A test using either fixture elsewhere is refused at collection.
 PAGE_TESTS = ("tests/ui/", "tests/test_serve.py::test_serve_says_where_the_pages_and_the_docs_are_once_ready")
 
 
-@pytest.hookimpl(optionalhook=True, tryfirst=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """pytest-xdist's scope scheduling with every test a scope of its own, but the page tests one scope."""
-    from xdist.scheduler import LoadScopeScheduling
-
-    class PagesTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return "pages" if nodeid.startswith(PAGE_TESTS) else nodeid
-
-    return PagesTogether(config, log)
-
-
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT; the longest work comes first (the page
-    tests, then the slow ones), so parallel test processes do not end on it."""
+    """A slow test without a `timeout` mark of its own gets SLOW_TIMEOUT; the page tests form the xdist group
+    "pages"; the longest work comes first (the page tests, then the slow ones), so parallel test processes do not
+    end on it."""
     for item in items:
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
-        uses = {"served", "server", "browser"} & set(getattr(item, "fixturenames", ()))
+        uses = {"session_serve", "browser"} & set(getattr(item, "fixturenames", ()))
         if uses and not item.nodeid.startswith(PAGE_TESTS):
             raise pytest.UsageError(f"{item.nodeid} uses {', '.join(sorted(uses))}: add it to PAGE_TESTS "
                                     "(tests/conftest.py) so the session starts them once")
+        if item.nodeid.startswith(PAGE_TESTS) and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group("pages"))
     items.sort(key=lambda item: (not item.nodeid.startswith(PAGE_TESTS), not item.get_closest_marker("slow")))
 
 
@@ -106,7 +97,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def session_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The session's one `python -m service serve` (tests/support/serving.py), shared by the tests that only read
     from it; they form the PAGES group, so one process of the run starts it."""
     with serve_until_done(tmp_path_factory.mktemp("serve")) as running:

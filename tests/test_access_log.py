@@ -24,6 +24,7 @@ def get(url: str, headers: dict[str, str]) -> str:
         return response.headers["X-Request-ID"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_access_log_names_the_request_id(tmp_path):
     """The client's id and, without one, the id the API made both reach the access log line of the request."""
     port, log = free_port(), tmp_path / "access.log"

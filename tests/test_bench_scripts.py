@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("calibration.py", ["--ruleset", "cardavia-chan", "--decisions", "40"]),
     ("budget.py", ["--searches", "1", "--budgets", "0.05", "--rulesets", "cardavia-chan", "--kinds", "near"]),
 ])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_bench_runs_and_prints_json(script, args):
     assert printed_json(script, args)
 
@@ -82,6 +83,7 @@ def test_the_shaping_bench_times_every_way_of_dealing():
         assert set(group["shaped"]) == {"5.0", "15.0"}
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_search_calibration_resumes_and_splits_without_changing_a_figure(tmp_path):
     """bench/calibration.py --search --jobs --pairs: a run split over two processes that writes its decisions to a
     file, then a longer run that reads them back (a line cut short by a killed run is searched again), gives the
@@ -102,6 +104,7 @@ def test_the_search_calibration_resumes_and_splits_without_changing_a_figure(tmp
     assert other_seed["cardavia-chan"]["cost"]["resumed"] == 0  # records of another seed are not read back
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_calibration_cuts_fewer_decisions_than_deciles_into_one_group_each():
     """Fewer decisions than ten give one group per decision (every decision counted once), not a crash."""
     few = printed_json("calibration.py", ["--search", "--ruleset", "cardavia-flowers", "--samples", "3",
@@ -191,6 +194,7 @@ def test_a_kept_pairs_file_is_whole_and_what_its_name_says(kept):
             assert 0 <= r["predicted"] <= 1 and r["realised"] in (0, 1), r["deal"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_kept_calibrations_are_checked_by_a_bench_command_that_searches_nothing(tmp_path):
     """bench/calibration.py --kept DIR (bench/pairs/ by default: the published figures, checked there rather than in
     every test run) redraws each kept file from a copy with the settings it was searched with: every round read
@@ -223,6 +227,7 @@ def test_the_shipped_variant_plays_exactly_as_the_advice():
     assert report["pairs"][0]["difference"]["mean"] == 0
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_variant_plays_its_own_order_in_every_worker_process():
     """A variant that changes the order plays other moves than the advice, and the same ones in one process as in
     two spawned workers (each loads the variant's policy by its name)."""

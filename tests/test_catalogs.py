@@ -49,6 +49,7 @@ def test_extraction_finds_the_texts_of_both_domains(templates, domain):
     assert expected <= ids
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_every_marked_call_in_the_python_code_is_extracted(templates):
     """Babel's tokenizer can lose its way (a variable named like a marker, subscripted): every `_()`, `N_()`,
     `text()`, `ntext()` call with a literal message, found by the Python parser, is in the extraction."""

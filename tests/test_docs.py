@@ -243,6 +243,7 @@ def after(command: str, script: str) -> str:
     return command.split(script if script in command else module, 1)[1]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_every_bench_command_names_a_script_and_its_options():
     """A command naming a script of bench/ names one that exists, and a Python script's --options are its own (its
     --help, run once per script given options, lists them); a script given to `python -m service` (a bot) is only

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 SUPPORT = TESTS / "support"
 #: Where modules that are neither tests nor conftest.py files may live.
@@ -48,6 +50,7 @@ def is_test_or_conftest(name: str) -> bool:
             and (leaf == "conftest" or leaf.startswith("test_")))
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_no_module_imports_a_conftest_or_a_test_module():
     """Test modules, conftest.py files and the support modules take their helpers from tests/support only."""
     wrong = {f"{path.relative_to(TESTS.parent)}: {name}"

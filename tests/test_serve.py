@@ -198,9 +198,9 @@ def test_serve_moves_a_socket_whose_path_is_too_long_and_says_so(tmp_path):
         redis.close()
 
 
-def test_serve_says_where_the_pages_and_the_docs_are_once_ready(served):
+def test_serve_says_where_the_pages_and_the_docs_are_once_ready(session_serve):
     """The session's serve (tests/support/serving.py), once ready, says where everything is, once."""
-    base, log = served.base, served.log
+    base, log = session_serve.base, session_serve.log
     wait_for(lambda: "OpenAPI spec" in log.read_text(), 30, "the ready report")
     said = log.read_text()
     for line in (f"serve: hand lab:      {base}/ui\n", f"serve: replay viewer: {base}/ui/replay\n",

@@ -62,6 +62,7 @@ def base_url(redis_db, redis_url) -> Iterator[str]:
         server.server_close()
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_evaluate_hu_as_in_the_api_doc(longcards_client, base_url):
     """The usage example of docs/api.md: a typed answer, hu with 6 points and its three melds."""
     from longcards_client import AuthenticatedClient
@@ -76,6 +77,7 @@ def test_evaluate_hu_as_in_the_api_doc(longcards_client, base_url):
     assert answer.reasons == [] and answer.ruleset == "bga-taiwan"
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_rank_discards(longcards_client, base_url):
     """The dealer's opening discard, ranked: typed options with waits and the best cards."""
     from longcards_client import AuthenticatedClient
@@ -90,6 +92,7 @@ def test_rank_discards(longcards_client, base_url):
     assert [b.value for b in answer.best] == [d.card.value for d in answer.discards if d.rank == 1]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_invalid_request_is_a_typed_problem(longcards_client, base_url):
     """A 422 parses into the Problem model with its code and the field at fault."""
     from longcards_client import AuthenticatedClient
@@ -101,6 +104,7 @@ def test_invalid_request_is_a_typed_problem(longcards_client, base_url):
     assert isinstance(answer, Problem) and answer.code == "impossible_card_count" and answer.status == 422
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_replay_job(longcards_client, base_url, redis_db):
     """POST /v1/replays through the client, a burst worker runs it, GET /v1/jobs/{id} shows it finished."""
     from longcards_client import AuthenticatedClient
@@ -122,6 +126,7 @@ def test_replay_job(longcards_client, base_url, redis_db):
     assert job.result.summary.players["Chi"].wins == 1  # seat 2's hu
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_search_job_is_a_typed_result(longcards_client, base_url, redis_db):
     """POST /v1/searches through the client; the finished job's result parses into the SearchResult model."""
     from longcards_client import AuthenticatedClient
@@ -139,6 +144,7 @@ def test_search_job_is_a_typed_result(longcards_client, base_url, redis_db):
     assert job.result.deals >= 1 and first.low <= first.mean <= first.high
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_unknown_job_is_a_typed_problem(longcards_client, base_url):
     """A 404 (and a 401 without a key) parses into the Problem model, not None: every error answer has its body."""
     from longcards_client import AuthenticatedClient, Client

@@ -66,6 +66,7 @@ def finished(jobs_client, redis_db, path: str, body: dict[str, Any], query: str 
 
 
 @pytest.mark.parametrize("body", [CREATE_SEARCH, CHAN_SEARCH], ids=["bga-taiwan", "cardavia-chan"])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_finished_search_is_a_search_result(jobs_client, redis_db, body):
     """A finished search answers a SearchResult (and only that: not a ReplayResult too)."""
     answer = finished(jobs_client, redis_db, "/v1/searches", body)
@@ -82,6 +83,7 @@ def test_finished_search_is_a_search_result(jobs_client, redis_db, body):
      "review": {"mode": "exact"}},
     {"logs": [CHAN_LOG], "review": {"mode": "none"}},
 ], ids=["example", "deep", "violations", "no-review"])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_finished_replay_is_a_replay_result(jobs_client, redis_db, body):
     """A finished replay answers a ReplayResult, whole or paged, whatever the review mode."""
     answer = finished(jobs_client, redis_db, "/v1/replays", body)
@@ -94,6 +96,7 @@ def test_finished_replay_is_a_replay_result(jobs_client, redis_db, body):
     assert paged["result"]["logs_page"] == {"offset": 1, "limit": 1, "total": len(body["logs"])}
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_replay_results_cover_the_reviews(jobs_client, redis_db):
     """The deep replay above really carries what the schema documents: deep ratings, claim decisions, passes,
     losses in the rule-sets' units (Chắn points, the flowers' wins), each player's mean loss, and the engine version

@@ -85,6 +85,7 @@ for _ in range(3):
 """
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_gunicorn_workers_are_summed_in_multiprocess_mode(client, monkeypatch, tmp_path):
     """With PROMETHEUS_MULTIPROC_DIR set, a scrape sums what every worker process wrote there."""
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}

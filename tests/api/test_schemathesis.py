@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -28,6 +29,7 @@ def teardown_module():
 
 @schema.parametrize()
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_api_conforms_to_openapi(case):
     """Every generated request gets a documented answer, never a server error.
 

@@ -48,6 +48,7 @@ class Checked(Advice):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_advice_answers_as_the_analyses(ruleset):
     log: list = []
     for index in range(4):

@@ -15,6 +15,7 @@ DEALS = 3
 
 @pytest.mark.parametrize("mix", MIXES, ids=lambda m: "-".join(m))
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_arena_logs_audit_clean(ruleset, mix):
     arena = Arena(ruleset, mix, seed=11)
     for index in range(DEALS):

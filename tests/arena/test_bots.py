@@ -99,6 +99,7 @@ def assert_gone(record: Path) -> None:
 
 
 @pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_example_bot_plays_every_ruleset_to_logs_that_audit_clean(capfd, tmp_path, ruleset):
     status, out, err = run(capfd, "--ruleset", ruleset, "--policies", f"advice,{LONER},baseline,{LONER}",
                            "--deals", "2", "--seed", "4", "--logs", str(tmp_path), "--json")
@@ -146,6 +147,7 @@ def test_the_messages_carry_the_view_the_moves_and_the_round(capfd, tmp_path):
     assert_gone(record)
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_same_figures_for_any_jobs_with_a_bot(capfd):
     args = ("--ruleset", "bga-taiwan", "--policies", f"{LONER},advice,{LONER},random", "--deals", "3", "--seed", "2",
             "--json")
@@ -188,6 +190,7 @@ def test_a_bot_that_breaks_the_protocol_stops_the_run(capfd, tmp_path, mode, say
     assert_gone(record)
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_an_error_in_a_worker_stops_the_run_the_same_way(capfd, tmp_path):
     name, record = bot(tmp_path, "illegal")
     status, out, err = run(capfd, "--ruleset", "bga-taiwan", "--policies", f"{name},advice,advice,advice",
@@ -206,6 +209,7 @@ def test_a_bot_that_cannot_start_and_an_empty_command(capfd):
     assert status == 2 and "names no command" in err
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_ctrl_c_leaves_no_bot_behind(tmp_path):
     name, record = bot(tmp_path, "slow")
     arena = subprocess.Popen([sys.executable, "-m", "service", "arena", "--ruleset", "cardavia-chan", "--policies",

@@ -38,6 +38,7 @@ def test_flowers_without_payments_scores_wins(capsys):
     assert 0 < total <= report["rounds"] + 1e-9
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_same_figures_for_any_jobs(capsys):
     args = ("--ruleset", "bga-taiwan", "--policies", "random,baseline,advice,baseline", "--deals", "3",
             "--seed", "5", "--json")

@@ -70,6 +70,7 @@ class Checked(Efficiency):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_efficiency_races_to_the_least_distance(ruleset):
     log: list = []
     for index in range(4):

@@ -37,6 +37,7 @@ def test_every_policy_says_whether_it_is_deterministic():
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("policy", sorted(DETERMINISTIC))
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_deterministic_policys_repeated_rotation_replays_the_round(ruleset, policy):
     arena = Arena(ruleset, (policy, "efficiency", policy, "efficiency"), seed=5)
     for index in range(2):
@@ -59,6 +60,7 @@ def report(capsys, policies: str, ruleset: str, *more: str) -> str:
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(("policies", "played"), [("advice,baseline,advice,baseline", 2),
                                                   ("advice,baseline,efficiency,value", 4)])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_figures_are_those_of_every_rotation_played(capsys, monkeypatch, tmp_path, ruleset, policies, played):
     calls: list[int] = []
     real = duplicate.play_round

@@ -17,6 +17,7 @@ RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_search_rounds_audit_clean_and_replay_exactly(ruleset, monkeypatch):
     # the samples cap decides, never the clock (a budget far beyond what 10 deals take, even on a loaded machine),
     # so a round replays

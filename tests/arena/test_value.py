@@ -30,6 +30,7 @@ def test_a_tiny_training_run_writes_a_valid_model(ruleset, tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_training_on_two_processes_writes_the_same_model(tmp_path):
     """120 deals are three chunks of 50 or fewer: joined in deal order, two processes fit the very weights and map
     one does (only the time taken differs)."""

@@ -216,6 +216,7 @@ MUTATIONS = [
 
 
 @pytest.mark.parametrize(("find", "code"), MUTATIONS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_mutation_is_flagged_at_the_mutated_event(find, code):
     """One changed or inserted event: the first violation is at that event, with the rule it breaks."""
     checked = 0

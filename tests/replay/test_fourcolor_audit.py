@@ -39,6 +39,7 @@ TABLE_IDS = [f"{r}-{s}" for r, s in TABLES]
 # -- simulated logs audit clean --------------------------------------------------------------------------------
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize(("ruleset_id", "seats"), TABLES, ids=TABLE_IDS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_simulated_logs_audit_clean(ruleset_id, seats, policy):
     """docs/rules.md#fc-turn: every simulated round is legal and its recorded result is the replay's."""
     for seed, log in enumerate(simulated(ruleset_id, seats, policy, SEEDS)):

@@ -109,6 +109,7 @@ def test_every_discard_of_a_legal_log_is_rated(log):
 
 
 @pytest.mark.parametrize("ruleset", ["bga-taiwan", "cardavia-flowers", "cardavia-chan"])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_few_disagreeing_discards_cost_nothing(ruleset):
     """Over ten greedy rounds of four seats, a discard that disagrees with the advice is priced 0 only where the
     value model rates it at least as high as the advised one, and that is rare: under a quarter of them (before
@@ -124,6 +125,7 @@ def test_few_disagreeing_discards_cost_nothing(ruleset):
 
 @pytest.mark.parametrize("log", [simulate("cardavia-chan", 2, 4, "greedy"),
                                  simulated(FLOWERS, 4, "greedy", 1)[0]], ids=["cardavia-chan", "cardavia-flowers"])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_deep_review_searches_the_position_each_player_saw(log):
     """Deep mode: the first discards each get a search over the best exact candidates and the actual discard;
     the expected loss is the best value minus the actual one's, never negative, in the search objective's unit (the

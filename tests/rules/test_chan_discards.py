@@ -332,6 +332,7 @@ def test_waits_agree_with_every_next_card():
                 assert o.improving == tuple((w.card, w.unseen) for w in o.waits if w.unseen)
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_distance_agrees_with_brute_force():
     """Small concealed hands beside exposed pairs: the distance is the fewest replacements found breadth first
     (up to 2, beyond that 'more than 2'), and the complete distance likewise for the hand with one card more."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +113,7 @@ def parse(concealed, exposed, public):
 
 @settings(max_examples=400, deadline=None)
 @given(any_cards())
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_any_cards_win_or_state_a_reason(drawn):
     """Any cards within the deck limits win, or fail with at least one stated reason, each reason true."""
     concealed, public = drawn

@@ -476,6 +476,7 @@ def check_analysis(profile: str, cards: list[int], exposed: list[Meld]) -> None:
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_analysis_waits_against_reference(profile):
     """Every card of the deck tried as the next public card with the recursive oracle gives the waits; the
     distance is 0 exactly when there is a wait; the distance now is 0 exactly when the hand is all melds."""
@@ -517,6 +518,7 @@ def general_heavy_deal(rng: random.Random) -> tuple[list[int], list[Meld]]:
 
 
 @pytest.mark.parametrize("profile", [*PROFILES, "general-heavy"])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_improving_cards_against_definition(profile):
     """An improving card of a discard at distance d >= 1 is one after which some legal discard leaves d - 1;
     at distance 0 the improving cards are the waits with unseen copies."""
@@ -626,6 +628,7 @@ def test_exact_tables_only_where_needed():
 
 
 @pytest.mark.parametrize("same", [(0, 3, 4), (0, 2, 3, 4), (0,)])
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_interchangeable_cards_share_tables(same):
     """Permuting the Soldier colours (each held count with its limit), a colour's A and E, or its C, H and P leaves
     a group's tables and its tables without one legal discard unchanged, fast and exact: the memo keeps one table

@@ -142,6 +142,7 @@ def any_hand(rules: MeldRules) -> st.SearchStrategy[list[int]]:
 @pytest.mark.parametrize("profile", PROFILES)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_best_decomposition_covers_the_hand_with_legal_melds(profile: str, data: st.DataObject) -> None:
     """docs/rules.md#fc-decomposition: one card belongs to one meld only; the best split's points are its concealed
     meld values."""
@@ -166,6 +167,7 @@ def test_best_decomposition_covers_the_hand_with_legal_melds(profile: str, data:
 @pytest.mark.parametrize("profile", PROFILES)
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_tables_agree_with_reference_search(profile: str, hand_kind: str, data: st.DataObject) -> None:
     """The table evaluator and the plain recursive search give the same best points and number of splits."""
     rules, ev = rules_of(profile), evaluator(profile)
@@ -240,6 +242,7 @@ def check_bga_payments(deltas: tuple[int, ...], h: int, winner: int, options: Ma
 @pytest.mark.parametrize("ruleset_id", ["bga-taiwan", "cardavia-flowers"])
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_settlement_deltas_sum_to_zero(ruleset_id: str, data: st.DataObject) -> None:
     """Deltas sum to zero and the winner's sign follows the threshold (bga) or the payment option (flowers)."""
     r = data.draw(won_rounds(ruleset_id), label="round")

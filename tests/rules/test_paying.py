@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from service.rules.analysis import paying_of
 from service.rules.fourcolor.cards import CODE_INDEX, N_KINDS, Tally, code
 from service.rules.fourcolor.distance import complete_distance, distance, group_keys, limits_of
@@ -189,6 +191,7 @@ def test_far_hands_stop_at_the_cap():
     assert paying_distance(hand, RULES, (), THRESHOLD, 0) <= CAP + 1
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_advice_ranks_a_paying_wait_before_a_wait_that_costs():
     """A discard that leaves the hand waiting only on wins under the threshold (each a loss of 11 per opponent)
     ranks below one that leaves the hand nearer a win that pays, whatever its structural distance; its reason says

@@ -60,6 +60,7 @@ def test_rulesets_lists_it_with_its_points_and_options(client, toy):
     assert defaults["threshold"] == 12 and defaults["stake"] == 2
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_hu_counts_its_own_points(client, toy):
     """4 concealed quads (4 x 2) + General (2) + field (2) = 12 under the toy; 34 under bga-taiwan."""
     toy_answer = client.post("/v1/hu", json={"ruleset": TOY_ID, **WIN}).get_json()

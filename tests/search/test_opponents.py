@@ -52,6 +52,7 @@ def checked_round(family: str, seen: list[tuple[int, int, int]]) -> Any:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_every_seat_discards_so_as_to_stay_as_close_to_a_win_as_it_can(ruleset_id: str) -> None:
     position = position_of(sample_position(ruleset_id)[0])
     table = table_of(position)
@@ -165,6 +166,7 @@ def test_the_other_seats_moves_audit_clean_and_every_hu_called_pays(ruleset_id: 
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_other_seats_play_draws_on_no_random_source(ruleset_id: str) -> None:
     """A playout is fixed by the deal: the same log whatever seeds the random source, so a search with a fixed
     seed gives the same answer, and another seed only other deals."""

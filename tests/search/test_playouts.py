@@ -41,6 +41,7 @@ SEEDS = range(12)
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_playout_on_the_true_deal_audits_clean(ruleset_id: str, policy: str) -> None:
     for seed in SEEDS:
         log = simulated(ruleset_id, seed, policy)

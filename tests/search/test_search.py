@@ -25,6 +25,7 @@ def without_timing(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_same_seed_gives_the_same_answer_and_another_seed_another(ruleset_id: str) -> None:
     position = position_of(sample_position(ruleset_id)[0])
     first = search(position, None, samples=40, time_budget=60, seed=5, min_samples=1000).to_json()
@@ -36,6 +37,7 @@ def test_the_same_seed_gives_the_same_answer_and_another_seed_another(ruleset_id
     assert first["playouts"] == 40 * len(first["candidates"]) and len(first["candidates"]) <= 4
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_the_answer_is_json_with_card_codes_best_first() -> None:
     position = position_of(sample_position("bga-taiwan")[0])
     answer = search(position, None, samples=30, time_budget=60, seed=1).to_json()
@@ -118,6 +120,7 @@ def test_a_candidate_clearly_behind_stops_being_played_and_keeps_its_figures() -
     assert [c for c in then.candidates if c.card == dropped.card] == [replace(dropped, eliminated_after=None)]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_elimination_is_reproducible() -> None:
     """A mid-round flowers position (ranked on the win probability): a candidate is dropped, at the same deal
     count with the same figures on every run with the same seed and samples."""
@@ -236,6 +239,7 @@ def test_forgetting_the_memo_changes_nothing_but_speed(monkeypatch: pytest.Monke
     assert forgetful["analyses"] > remembered["analyses"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_versus_first_is_the_paired_difference_deal_by_deal() -> None:
     """Each later candidate's `versus_first` is the mean of its settlement minus the first candidate's on each
     deal, recomputed here by playing every deal as the search deals it; its interval is the normal one of those

@@ -16,9 +16,9 @@ from tests.support.browser import CHROMIUM_ARGS, checked_page, chromium_path
 
 
 @pytest.fixture(scope="session")
-def server(served) -> str:
-    """The address of the test session's `python -m service serve` (tests/conftest.py `served`)."""
-    return served.base
+def server(session_serve) -> str:
+    """The address of the test session's `python -m service serve` (tests/conftest.py `session_serve`)."""
+    return session_serve.base
 
 
 @pytest.fixture(scope="session")

@@ -96,6 +96,7 @@ def test_bad_paging_is_422(client, redis_db, query):
     assert query.split("=")[0] in body["errors"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_replay_result_page_by_page(client, redis_db):
     """logs_offset/logs_limit page the per-log entries; the summary is always whole."""
     job_id = submit(client, batch(5))
@@ -108,6 +109,7 @@ def test_replay_result_page_by_page(client, redis_db):
     assert all(page["summary"] == whole["summary"] for page in pages)
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_page_answers_the_same_bytes_as_the_result_stored_whole(client, redis_db):
     """A finished replay's result is stored page by page (RQ keeps its head; one entry per log). A copy of the job
     with the same result stored whole, as RQ stores any result (and replays were stored before), answers every
@@ -138,6 +140,7 @@ def test_cancel_answers_the_canceled_job_with_its_end(client, redis_db):
     assert client.get(f"/v1/jobs/{job_id}").get_json()["ended_at"] == body["ended_at"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_stopping_a_running_job_is_202_then_canceled(client, redis_db, redis_url, tmp_path: Path):
     """A running job: 202 while the worker is told to stop, then canceled with ended_at."""
     job_id = enqueue(analyse_replays, redis_db, batch(LONG_BATCH), None, meta={"owner": "public", "kind": "replay"}).id

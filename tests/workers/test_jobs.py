@@ -50,6 +50,7 @@ def test_submit_answers_202_location_and_queued(client, redis_db):
     assert queued(redis_db) == 1
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_worker_finishes_job_with_audit_stats_and_player_summary(client, redis_db, monkeypatch):
     """Progress is visible mid-run (status started), then done == total; the result has a per-log audit,
     per-seat statistics named by player, and each player's totals across games."""
@@ -263,6 +264,7 @@ def test_webhook_is_signed_with_the_shared_secret(client, redis_db, receiver, mo
     assert payload["result"] == client.get(f"/v1/jobs/{job['id']}").get_json()["result"]
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_refused_webhook_is_retried(client, redis_db, receiver, monkeypatch):
     """A receiver answering 500: the webhook job is scheduled again with one retry fewer, and delivered
     once its back-off has passed."""

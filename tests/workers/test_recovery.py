@@ -183,6 +183,7 @@ def test_workers_register_again_after_redis_lost_its_data(redis_server, tmp_path
         app.extensions["longcards_redis"].close()
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_job_naming_another_function_is_failed_without_running(redis_server, tmp_path):
     """Jobs written straight into Redis: one naming os.makedirs (retries asked for), one of the service's functions
     with a foreign callback. The worker fails both without running either; the service's own job still runs."""

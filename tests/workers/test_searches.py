@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from service.jobs.queues import QUEUE_REPLAYS, QUEUE_SEARCHES, queue
 from tests.support.jobs import run_worker, search_body
 from tests.support.logs import dealt_log
@@ -72,6 +74,7 @@ def test_bad_search_is_422_and_nothing_is_queued(client, redis_db):
     assert queue(QUEUE_SEARCHES, redis_db).count == 0
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_deep_review_rates_each_discard_with_a_search(client, redis_db):
     """mode deep: each discard carries the search's values; its expected loss is the best value minus the
     actual discard's; progress counts decisions."""

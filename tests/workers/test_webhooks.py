@@ -111,6 +111,7 @@ def test_https_delivery_checks_the_certificate_against_the_url_host(receivers, m
             assert receiver.requests == []
 
 
+@pytest.mark.slow  # over 2 s on 2 cores
 def test_a_job_webhook_to_a_host_gone_private_is_never_sent(app, client, redis_db, receivers, monkeypatch):
     """End to end: accepted while the host was public, the finished job's webhook is refused at delivery."""
     first, _ = receivers
