@@ -32,7 +32,7 @@ from pathlib import Path
 from service.config import DEFAULTS
 from service.replay.families import simulate
 from service.rules.fourcolor.cards import CHESS_CODES
-from service.runtime.serve import start_redis
+from service.runtime.localredis import RedisServer
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = DEFAULTS["MAX_CONTENT_LENGTH"]
@@ -222,8 +222,9 @@ def main() -> None:
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop gunicorn and Redis on the way out
     scratch = Path(tempfile.mkdtemp(prefix="longcards-oversized-"))
-    redis, url = start_redis(scratch / "redis")
-    env = {**os.environ, "REDIS_URL": url, "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics")}
+    redis = RedisServer(scratch / "redis")
+    redis.start()
+    env = {**os.environ, "REDIS_URL": redis.url, "PROMETHEUS_MULTIPROC_DIR": str(scratch / "metrics")}
     (scratch / "metrics").mkdir()
     port = free_port()
     server = start_gunicorn(port, args.workers, env)
@@ -239,7 +240,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        redis.shutdown()
+        redis.stop()
         shutil.rmtree(scratch, ignore_errors=True)
     report(rows, slowest, crowd, args)
 
