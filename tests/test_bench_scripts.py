@@ -114,6 +114,20 @@ def test_the_calibration_cuts_fewer_decisions_than_deciles_into_one_group_each()
     assert all(group["decisions"] == 1 for group in few["deciles"])
 
 
+@pytest.mark.slow  # two runs: about 2 s on 2 cores
+def test_the_counterfactual_calibration_plays_both_options_and_splits_without_changing_a_figure():
+    """bench/counterfactual.py: each decision's predicted loss is the first option's value minus the other's, its
+    realised loss the first branch's settlement minus the other's; every pair has options of different values;
+    the figures are the same in one process and in two (every deal seeded by its number)."""
+    args = ["--ruleset", "cardavia-chan", "--decisions", "12", "--seed", "6004"]
+    one = printed_json("counterfactual.py", args)["cardavia-chan"]
+    two = printed_json("counterfactual.py", [*args, "--jobs", "2"])["cardavia-chan"]
+    assert one["decisions"] == 12 and one["rounds"] >= 12
+    assert sum(group["decisions"] for group in one["deciles"]) == 12
+    assert 0 <= one["priced_zero_costly"] <= one["priced_zero"] <= 1
+    assert {k: v for k, v in one.items() if k != "seconds"} == {k: v for k, v in two.items() if k != "seconds"}
+
+
 @pytest.mark.parametrize("option, value", [("--decisions", "0"), ("--samples", "-3"), ("--jobs", "two")])
 def test_the_calibration_refuses_a_count_below_one_naming_the_option(option, value):
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--search", option, value],
