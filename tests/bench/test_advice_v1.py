@@ -8,53 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from service.arena.duplicate import Arena, distinct_rotations, play_with, seating_of
-from service.arena.policies import check_names, is_deterministic, make
-from service.arena.seating import Seating
+from service.arena.duplicate import Arena, distinct_rotations
+from service.arena.policies import check_names, is_deterministic
+from tests.support.recorded import RULESETS, moves_of
 
 FIXTURE = Path(__file__).with_name("advice_v1_moves.json")
-RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
-SEED, DEALS, ROTATIONS = 4242, 4, 2
 ADVICE_V1 = "py:bench.baselines.advice_v1:AdviceV1"
-
-
-class Recorded:
-    """A player that notes every move it makes: a discard as "d<card>", an answer to a public card as "c<index
-    in legal>" ("c-1": pass)."""
-
-    def __init__(self, player: Any, seat: int, moves: list[str]) -> None:
-        self.player, self.seat, self.moves = player, seat, moves
-
-    def discard(self, view: Any) -> int:
-        card = self.player.discard(view)
-        self.moves.append(f"{self.seat}d{card}")
-        return card
-
-    def claim(self, view: Any, card: int, source: str, role: str, legal: Any, forced: bool) -> Any:
-        answer = self.player.claim(view, card, source, role, legal, forced)
-        index = -1 if answer is None else next(i for i, c in enumerate(legal) if c is answer)
-        self.moves.append(f"{self.seat}c{index}")
-        return answer
-
-
-def moves_of(policy: str, ruleset: str) -> dict[str, list[str]]:
-    """The moves of `policy` in the seats it plays, per round "deal/rotation", against efficiency and baseline."""
-    arena = Arena(ruleset, (policy, "efficiency", policy, "baseline"), seed=SEED)
-    found = {}
-    for index in range(DEALS):
-        for rotation in range(ROTATIONS):
-            moves: list[str] = []
-            players = []
-            for seat, name in enumerate(seating_of(arena, rotation)):
-                player = make(name, Seating(SEED, index, rotation, seat))
-                players.append(Recorded(player, seat, moves) if name == policy else player)
-            play_with(arena, index, players)
-            found[f"{index}/{rotation}"] = moves
-    return found
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
