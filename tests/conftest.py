@@ -18,15 +18,10 @@ import pytest
 from redis import Redis
 
 from service.app import create_app
-from tests.support.redis import RedisServer, flushed_redis
+from tests.support.redis import PRIVATE_REDIS, RedisServer, flushed_redis
 from tests.support.serving import Served, serve_until_done
 
 _private_redis: RedisServer | None = None
-
-
-#: Set in the environment of a test process whose REDIS_URL is its own private server (so xdist workers, which
-#: inherit the environment of the process that starts them, start their own instead of sharing it).
-PRIVATE_REDIS = "LONGCARDS_TEST_PRIVATE_REDIS"
 
 
 def _runs_no_tests(config: pytest.Config) -> bool:

@@ -284,11 +284,10 @@ class ServiceWorker(ClaimingWorker, Worker):
     max_connection_wait_time = 30.0  # RQ's own back-off while dequeueing, 1 s doubling up to this
     stop_signalled = False  # SIGTERM or SIGINT came (RQ's loop also ends on errors it cannot wait out)
 
-    def __init__(self, queues: Any, connection: Redis, stop_grace: float | None = None,
-                 clock: WorkerClock | None = None, **kwargs: Any) -> None:
+    def __init__(self, queues: Any, connection: Redis, stop_grace: float | None = None, **kwargs: Any) -> None:
         """`stop_grace`: seconds a warm shutdown waits for the running job before a cold one puts it back on its
-        queue; None waits for the job to end. `clock`: the intervals, by default the environment's."""
-        super().__init__(queues, connection=connection, job_class=ServiceJob, clock=clock, **kwargs)
+        queue; None waits for the job to end. A `clock` among `kwargs` sets the intervals (ClaimingWorker)."""
+        super().__init__(queues, connection=connection, job_class=ServiceJob, **kwargs)
         self.stop_grace = stop_grace
         self.running: tuple[Job, Queue] | None = None  # the job a work horse runs now, and its queue
         self.stop_timer: threading.Timer | None = None

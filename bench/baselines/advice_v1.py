@@ -5,7 +5,7 @@ later advice is measured against it; nothing here may follow later changes of th
 
     .venv/bin/python -m service arena --ruleset R --policies advice,V1,advice,V1 --deals N --seed S --jobs 2
 
-with that name for V1. tests/bench/test_advice_v1.py holds it to the moves the advice made when it was frozen.
+with that name for V1. tests/bench/test_baselines.py holds it to the moves the advice made when it was frozen.
 
 Only the engine's exact figures are taken from it (every legal discard's distance, waits with their unseen copies,
 unseen improving cards, expected gain and the unseen copies of the card; a win's gain; the figures of the hand at

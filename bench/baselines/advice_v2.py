@@ -6,7 +6,7 @@ deterministic; from the repository's root:
 
     .venv/bin/python -m service arena --ruleset R --policies advice,V2,advice,V2 --deals N --seed S --jobs 2
 
-with that name for V2. tests/bench/test_advice_v2.py holds it to the moves the advice made when it was frozen.
+with that name for V2. tests/bench/test_baselines.py holds it to the moves the advice made when it was frozen.
 
 It is the service's `Advice` with a frozen copy of the order (`RankingV2`) passed in as its ranking: the options
 and their exact figures are the engine's (facts of the rules and of what the seat has seen); only the order in

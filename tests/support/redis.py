@@ -16,7 +16,7 @@ from redis.exceptions import RedisError
 from service.jobs.queues import DEFAULT_REDIS_URL, connect
 from service.runtime.localredis import RedisServer, redis_server_binary
 
-__all__ = ["RedisServer", "flushed_redis", "redis_server_binary", "test_redis_url", "with_db"]
+__all__ = ["PRIVATE_REDIS", "RedisServer", "flushed_redis", "redis_server_binary", "test_redis_url", "with_db"]
 
 
 def with_db(url: str, db: int) -> str:
@@ -27,6 +27,10 @@ def with_db(url: str, db: int) -> str:
         return f"unix://{parts.path}?{urllib.parse.urlencode(query)}"
     return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
 
+
+#: Set in the environment of a test process whose REDIS_URL is its own private server (tests/conftest.py), so the
+#: xdist workers it starts, which inherit its environment, start their own instead of sharing it.
+PRIVATE_REDIS = "LONGCARDS_TEST_PRIVATE_REDIS"
 
 #: The databases the test packages name (11-14); an xdist worker on a Redis of the user's (REDIS_URL set before the
 #: run) takes the four below the previous worker's: gw0 11-14, gw1 7-10, gw2 3-6. On a private Redis (REDIS_URL
@@ -39,7 +43,7 @@ def test_redis_url(db: int) -> str:
     """REDIS_URL's server (default the local one), database `db`: each test package has its own, and each xdist
     worker sharing a user's Redis its own set of them."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = 0 if os.environ.get("LONGCARDS_TEST_PRIVATE_REDIS") else int(worker.removeprefix("gw") or 0)
+    index = 0 if os.environ.get(PRIVATE_REDIS) else int(worker.removeprefix("gw") or 0)
     if index >= MAX_SHARED_WORKERS:
         pytest.fail(f"with REDIS_URL set, run at most {MAX_SHARED_WORKERS} test workers (-n); or unset it so each "
                     "worker starts a Redis of its own", pytrace=False)
