@@ -63,13 +63,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from service.advice.value import load_model  # noqa: E402
 from service.arena.advice import Advice  # noqa: E402
 from service.arena.duplicate import SEATS, Arena, play_round, play_with, seat_results  # noqa: E402
 from service.arena.learn import Decisions, play_recorded  # noqa: E402
 from service.replay.decisions import SeatView  # noqa: E402
 from service.rules.errors import DomainError  # noqa: E402
 from service.rules.registry import all_rulesets, get_ruleset  # noqa: E402
-from service.rules.value import load_model  # noqa: E402
 from service.search.deal import Deal, Outcome, deal_rng  # noqa: E402
 from service.search.families import deal_for, play, table_of  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402

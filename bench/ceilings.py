@@ -7,7 +7,7 @@ Usage: .venv/bin/python bench/ceilings.py --ruleset R --policy NAME [--scope tie
 
 The seats play `ceiling,B,ceiling,B` (B: `--against`). The ceiling policy is the advice (`service/arena/advice.py`)
 with one change: among the discards its order leaves level, it picks by what the policy knows, and between equal
-picks as the advice would. Level means, by `--scope`: `tie`, the same `analysis.hand_key` (the hand the discard
+picks as the advice would. Level means, by `--scope`: `tie`, the same `ranking.hand_key` (the hand the discard
 leaves is equally good by every term of the order: only the advice's tie-break, the fewer unseen copies of the
 card, parts them); `distance`, the same paying distance and distance (the expected gain and the improving cards
 may differ). Its claims are the advice's. Policies:
@@ -37,12 +37,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from service.advice import ranking
 from service.arena.advice import Advice
 from service.arena.cli import check_head_to_head, deterministic_policy, head_to_head, head_to_head_arguments, table
 from service.arena.seat import analyse
 from service.replay import families
 from service.replay.decisions import SeatView
-from service.rules import analysis
 from service.rules.analysis import DiscardOption, paying_of
 from service.rules.chan.cards import CODE_INDEX
 
@@ -148,7 +148,7 @@ def fc_safe(driver: Any, memo: dict[str, int]) -> list[set[int]]:
 
 def level(option: DiscardOption, scope: str) -> tuple[float, ...]:
     """What `scope` compares of a discard's place in the advice's order."""
-    return analysis.hand_key(option) if scope == "tie" else (paying_of(option), option.distance)
+    return ranking.hand_key(option) if scope == "tie" else (paying_of(option), option.distance)
 
 
 class Ceiling(Advice):

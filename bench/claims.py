@@ -27,8 +27,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
 from bench.search import RULESETS, hands_for, percentile  # noqa: E402
+from service.advice.analyse import analyse_claims  # noqa: E402
+from service.advice.warm import warm_tables  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.rules.warm import warm_tables  # noqa: E402
 
 TARGET_MS = 5.0
 
@@ -49,7 +50,7 @@ def decide(ruleset_id: str, position: tuple[list[str], str, str, str]) -> Any:
     options = ruleset.resolve_options(None)
     hand, public, role, source = position
     parsed = ruleset.parse(options, hand, [], public)
-    return ruleset.analyse_claims(parsed, options, role, [], 4, source)
+    return analyse_claims(ruleset, parsed, options, role, [], 4, source)
 
 
 def bench(n: int, seed: int) -> dict[str, Any]:

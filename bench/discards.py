@@ -22,9 +22,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
 from bench.search import RULESETS, hands_for, percentile  # noqa: E402
+from service.advice.warm import warm_tables  # noqa: E402
 from service.api.discards.routes import analyse, analysis_json  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.rules.warm import warm_tables  # noqa: E402
 
 TARGET_MEDIAN_MS = 3.0
 TARGET_P99_MS = 10.0

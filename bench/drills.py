@@ -24,9 +24,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
 from bench.search import RULESETS, percentile  # noqa: E402
+from service.advice.warm import warm_tables  # noqa: E402
 from service.arena.drills import DIFFICULTIES, deal_drill  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.rules.warm import warm_tables  # noqa: E402
 
 
 def bench(n: int, seed: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: this tree's models
 
-from service.rules.value import ModelMissing, load_model  # noqa: E402
+from service.advice.value import ModelMissing, load_model  # noqa: E402
 
 PANEL, MARGIN, GAP = 300, 48, 24  # panel side, axis margin, space between panels (px)
 LINE = 13  # a legend line (px)

@@ -30,12 +30,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from service.advice.analyse import analyse_discards  # noqa: E402
+from service.advice.warm import warm_tables  # noqa: E402
 from service.rules.chan import samples as chan_samples  # noqa: E402
 from service.rules.chan.cards import code as chan_code  # noqa: E402
 from service.rules.fourcolor import samples  # noqa: E402
 from service.rules.fourcolor.cards import code as fc_code  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.rules.warm import warm_tables  # noqa: E402
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 TARGET_EXACT_MS = 5.0
@@ -88,8 +89,8 @@ def analyse(ruleset_id: str, codes: list[str], visible: list[str]) -> Any:
     if ruleset_id == "cardavia-chan":
         from service.rules.chan.captures import History
 
-        return ruleset.analyse_discards(hand, options, visible, 4, History())
-    return ruleset.analyse_discards(hand, options, visible, 4)
+        return analyse_discards(ruleset, hand, options, visible, 4, History())
+    return analyse_discards(ruleset, hand, options, visible, 4)
 
 
 def percentile(values: list[float], q: float) -> float:

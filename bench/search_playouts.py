@@ -31,13 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from service.advice.warm import warm_tables  # noqa: E402
 from service.replay.families import simulate  # noqa: E402
 from service.rules.chan import samples as chan_samples  # noqa: E402
 from service.rules.chan.cards import code as chan_code  # noqa: E402
 from service.rules.fourcolor import samples  # noqa: E402
 from service.rules.fourcolor.cards import code as fc_code  # noqa: E402
 from service.rules.registry import get_ruleset  # noqa: E402
-from service.rules.warm import warm_tables  # noqa: E402
 from service.search.montecarlo import search  # noqa: E402
 from service.search.position import parse_position  # noqa: E402
 from service.search.shaping import DEALINGS  # noqa: E402

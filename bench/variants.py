@@ -7,9 +7,9 @@ Usage: .venv/bin/python bench/variants.py --ruleset R --variant NAME [--against 
 
 The seats play `V,B,V,B` (B: `--against`, any arena policy), V being the arena policy `py:bench.variants:NAME`
 (docs/bots.md#python-policies): the advice (`service/arena/advice.py`) made with the variant's ranking, which every
-analysis it asks for ranks by (their `ranking` parameter). A variant is an `analysis.Ranking` passed in: nothing
-of the service is replaced, and every figure its order reads is the engine's own. Variants:
-- `shipped`: the advice's own order (`analysis.SHIPPED`): every figure equals the advice's (a check of the harness).
+analysis it asks for ranks by (their `ranking` parameter). A variant is a `Ranking` (service/advice/ranking.py)
+passed in: nothing of the service is replaced, and every figure its order reads is the engine's own. Variants:
+- `shipped`: the advice's own order (`ranking.SHIPPED`): every figure equals the advice's (a check of the harness).
 - `more_unseen`: between discards that leave equally good hands, the card with more unseen copies first (the
   advice: fewer). The example of a variant: it overrides `Ranking.discard`; one that overrides `Ranking.hand`
   changes the claims' order too, since a claim is compared by the hand it leaves.
@@ -30,10 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: this tree's engine, and this module by its name
 
+from service.advice.ranking import SHIPPED, Ranking  # noqa: E402
 from service.arena.advice import Advice  # noqa: E402
 from service.arena.cli import check_head_to_head, head_to_head, head_to_head_arguments, table  # noqa: E402
 from service.arena.policies import Deterministic  # noqa: E402
-from service.rules.analysis import SHIPPED, DiscardOption, Ranking  # noqa: E402
+from service.rules.analysis import DiscardOption  # noqa: E402
 
 
 class MoreUnseen(Ranking):

@@ -91,7 +91,7 @@ def post_request(worker, req, environ, resp):
 
 def on_starting(server):
     """Warm the default rule profiles' tables before workers fork."""
-    from service.rules.warm import warm_tables
+    from service.advice.warm import warm_tables
 
     seconds = warm_tables()
     server.log.info("evaluation tables built in %.2f s", seconds)

@@ -1,7 +1,7 @@
-"""The engine (service/rules, service/replay, service/search, and the arena on top of them) imports neither the web
-stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"), statically and in a fresh
-interpreter. Nothing in service/ imports the workers (jobs are enqueued by name; the workers import the service)
-nor the test-only tests/testbed. The order of the layers themselves (the rules reach neither the replay nor the
+"""The engine (service/rules, service/advice, service/replay, service/search, and the arena on top of them) imports
+neither the web stack nor the queue stack (STYLE.md "Shape of this project": "a test enforces it"), statically and
+in a fresh interpreter. Nothing in service/ imports the workers (jobs are enqueued by name; the workers import the
+service) nor the test-only tests/testbed. The order of the layers themselves (the rules reach neither the replay nor the
 search, ...) is tests/test_layers.py's."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import pytest
 
 from tests.support.imports import ROOT, imported_names, is_under, module_name, package_files
 
-ENGINE_PACKAGES = ("service.rules", "service.replay", "service.search", "service.arena", "tests.testbed")
+ENGINE_PACKAGES = ("service.rules", "service.advice", "service.replay", "service.search", "service.arena",
+                   "tests.testbed")
 FORBIDDEN = ("flask", "flask_smorest", "marshmallow", "webargs", "apispec", "werkzeug", "redis", "rq")
 #: Project modules that carry the web or queue stack: the engine must not reach them either.
 FORBIDDEN_PROJECT = ("service.app", "service.api", "service.http", "service.jobs.submit", "workers")

@@ -15,15 +15,16 @@ import pytest
 
 from tests.support.imports import ROOT, import_statements, is_under, module_name, package_files, statements
 
-ENGINE = ("service.rules", "service.replay", "service.search")
+ENGINE = ("service.rules", "service.advice", "service.replay", "service.search")
 SHARED = ("service.config", "service.i18n", "service.redisconf")
 #: The layers, bottom first: each one and what it may import besides itself. A layer names only layers above it in
 #: this table (the order is the table's), so no import goes round; a module-sized entry allows that module alone.
 LAYERS: dict[str, tuple[str, ...]] = {
     # the engine: pure functions and frozen data, each layer on the ones before it
     "service.rules": (),
-    "service.replay": ("service.rules",),
-    "service.search": ("service.rules", "service.replay"),
+    "service.advice": ("service.rules",),
+    "service.replay": ("service.rules", "service.advice"),
+    "service.search": ("service.rules", "service.advice", "service.replay"),
     # shared by the shells: every setting, the languages of the answers, where Redis is
     "service.config": (),
     "service.i18n": ("service.rules",),
@@ -120,6 +121,8 @@ def test_module_imports_only_its_own_layer_and_those_under_it(path: Path):
     ("service.http.example", "from ..jobs.submit import load\n", True),
     ("service.http.example", "from ..runtime import fairness\n", True),
     ("service.rules.example", "from ..replay import log\n", True),
+    ("service.rules.example", "def lazy():\n    from ..advice.ranking import SHIPPED\n", True),
+    ("service.advice.example", "from ..search import exact\n", True),
     ("service.search.example", "from ..jobs import queues\n", True),
     ("service.arena.example", "from ..runtime.serve import serve\n", True),
     ("service.config", "from .jobs import queues\n", True),
@@ -129,6 +132,7 @@ def test_module_imports_only_its_own_layer_and_those_under_it(path: Path):
     ("service.jobs.example", "from ..redisconf import RedisSettings\nfrom .queues import QUEUES\n", False),
     ("service.http.example", "from .. import i18n\nfrom ..rules.text import text\nimport flask\n", False),
     ("service.arena.example", "from ..runtime.lifetime import exec_hook\n", False),
+    ("service.search.example", "from ..advice.ranking import rank_key\n", False),
     ("service.config", "def parse():\n    from .http.auth import parse_keys\n", False),
     ("workers.example", "from service.runtime.lifetime import forks_die_with_parent\n", False),
 ])

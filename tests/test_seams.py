@@ -54,6 +54,7 @@ def test_no_module_outside_its_family_names_a_ruleset_id(path: Path):
 
 #: The one module per layer that picks a game family's parts by the rule-set's `family`.
 ADAPTERS = {
+    "service/advice/analyse.py": "advice: the answers to a public card",
     "service/replay/families.py": "replay: state machine, reviewer, dealing, round driver, test-bed players",
     "service/search/families.py": "search: playout table, playout, the player's exact analysis",
     "service/api/hands/answers.py": "API: the hand answers of /v1/melds and /v1/hu",

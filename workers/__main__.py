@@ -13,10 +13,10 @@ import threading
 
 from redis.exceptions import RedisError
 
+from service.advice.warm import warm_tables
 from service.config import ConfigError, check_environment, redact_logs
 from service.jobs.queues import QUEUES, SERIALIZER
 from service.redisconf import failure
-from service.rules.warm import warm_tables
 from service.runtime.lifetime import forks_die_with_parent
 
 from . import replays, searches  # noqa: F401 - imported once here, not again in every forked work horse

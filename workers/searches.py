@@ -6,8 +6,9 @@ from typing import Any
 
 from rq import get_current_job
 
+from service.advice.value import engine_version
 from service.jobs.lifecycle import JobStopped, stop_requested
-from service.rules.registry import engine_version, get_ruleset
+from service.rules.registry import get_ruleset
 from service.search.montecarlo import parse_candidates, search
 from service.search.position import parse_position
 

@@ -1,6 +1,6 @@
 """`advice-v1`: the advice (`advice`) as it played when it was frozen (engine 0.1.0, after the safer ties), so that
 later advice is measured against it; nothing here may follow later changes of the ranking in
-`service/rules/analysis.py`. An arena policy loaded by its name, `py:bench.baselines.advice_v1:AdviceV1`
+`service/advice/ranking.py`. An arena policy loaded by its name, `py:bench.baselines.advice_v1:AdviceV1`
 (docs/bots.md#python-policies), and deterministic; from the repository's root:
 
     .venv/bin/python -m service arena --ruleset R --policies advice,V1,advice,V1 --deals N --seed S --jobs 2
@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from service.advice.analyse import analyse_claims
 from service.arena.seat import FollowUp, after_claim, analyse, hand_of, seen_codes
 from service.arena.seating import Seating
 from service.replay.decisions import SeatView
@@ -70,8 +71,8 @@ class AdviceV1:
         return self.follow.discard(view, v1_first)
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                               view.seats, source=source, history=view.history)
+        analysis = analyse_claims(view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view),
+                                  view.seats, source=source, history=view.history)
         ranked = sorted((self._keyed(view, card, option) for option in analysis.options), key=lambda k: k[0])
         for _, option, follow in ranked:
             if option.claim is None:

@@ -1,6 +1,6 @@
 """`advice-v2`: the advice (`advice`) as it played when it was frozen (engine 0.5.0: the paying distance, the rich
 win, the improving cards weighted by their reach, the expected gain, the Tôm and Lèo sets kept), so that a later
-advice is measured against it; nothing here may follow later changes of the order in `service/rules/analysis.py`.
+advice is measured against it; nothing here may follow later changes of the order in `service/advice/ranking.py`.
 An arena policy loaded by its name, `py:bench.baselines.advice_v2:AdviceV2` (docs/bots.md#python-policies), and
 deterministic; from the repository's root:
 
@@ -15,9 +15,10 @@ which they are read is copied here as it stood.
 
 from __future__ import annotations
 
+from service.advice.ranking import Ranking
 from service.arena.advice import Advice
 from service.arena.seating import Seating
-from service.rules.analysis import ClaimOption, DiscardOption, Ranking
+from service.rules.analysis import ClaimOption, DiscardOption
 
 WIN_KINDS = ("hu", "win")
 

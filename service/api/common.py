@@ -9,11 +9,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..advice.value import engine_version
 from ..rules.chan.cards import CODES as CHAN_CODES
 from ..rules.chan.pairs import KINDS as PAIR_KINDS
 from ..rules.fourcolor.cards import ALL_CODES
 from ..rules.fourcolor.melds import KINDS, Meld
-from ..rules.registry import RuleSet, all_rulesets, engine_version, get_ruleset
+from ..rules.registry import RuleSet, all_rulesets, get_ruleset
 
 RULESET_IDS = tuple(r.id for r in all_rulesets())
 CARD_CODES = ALL_CODES + CHAN_CODES

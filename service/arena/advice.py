@@ -1,12 +1,12 @@
 """The `advice` policy: exactly what the API advises, move by move.
 
-- Discard: the first option of the rule-set's `analyse_discards` (what POST /v1/discards answers first).
-- Claim: the first option of the rule-set's `analyse_claims` (what POST /v1/claims answers first): pass, or the
+- Discard: the first option of the advice's `analyse_discards` (what POST /v1/discards answers first).
+- Claim: the first option of the advice's `analyse_claims` (what POST /v1/claims answers first): pass, or the
   legal claim it names, then the discard it names with it (the option's `follow`). When the drawer must take the
   card the analysis lists only the forced takes. Chắn: a Chíu after which no legal discard exists is not offered by
   the round (the taker could not discard); should the analysis put one first, its next option is taken.
 
-Both analyses rank by the advice's order (`analysis.SHIPPED`) unless the policy is made with another `ranking`:
+Both analyses rank by the advice's order (`ranking.SHIPPED`) unless the policy is made with another `ranking`:
 how a variant of the order plays in the arena (bench/variants.py), with no module attribute replaced.
 """
 
@@ -15,16 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..advice.analyse import analyse_claims
+from ..advice.ranking import SHIPPED, Ranking
 from ..replay.decisions import SeatView
-from ..rules.analysis import SHIPPED, ClaimAnalysis, Ranking
+from ..rules.analysis import ClaimAnalysis
 from .seat import FollowUp, analyse, hand_of, seen_codes
 
 
 def claim_analysis(view: SeatView, card: int, source: str, role: str, ranking: Ranking = SHIPPED) -> ClaimAnalysis:
-    """The rule-set's `analyse_claims` of the seat's answer to public `card` (what POST /v1/claims answers), ranked
+    """The advice's `analyse_claims` of the seat's answer to public `card` (what POST /v1/claims answers), ranked
     by `ranking`."""
-    return view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                       view.seats, source=source, history=view.history, ranking=ranking)
+    return analyse_claims(view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view),
+                          view.seats, source=source, history=view.history, ranking=ranking)
 
 
 class Advice:

@@ -1,9 +1,9 @@
 """The `baseline` policy: the discard ranking and claim rule the service used when the arena was built, frozen.
 
 It must not move when the advice improves, so that the arena measures the advice against a fixed yardstick:
-nothing here may follow later changes of `service/rules/analysis.py` or `service/search/player.py`.
+nothing here may follow later changes of `service/advice/ranking.py` or `service/search/player.py`.
 
-- Discard: the options of the rule-set's `analyse_discards`, sorted by `FROZEN_RANK_KEY` (a copy of the ranking
+- Discard: the options of the advice's `analyse_discards`, sorted by `FROZEN_RANK_KEY` (a copy of the ranking
   key as it stood: fewest replacements, then the most expected gain on the next stock card, then the most unseen
   improving cards, then the most waiting copies; then the card), the first one.
 - Win: whenever its gain is positive (the seat's settlement delta, settled without the lucky card or a win

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..advice.value import model_for
 from ..replay.decisions import SeatView
 from ..replay.families import replay_family
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, DiscardAnalysis
@@ -29,7 +30,6 @@ from ..rules.errors import DomainError
 from ..rules.registry import RuleSet
 from ..rules.roles import seat_role
 from ..rules.text import text
-from ..rules.value import model_for
 from .advice import Advice, claim_analysis
 from .external import history_json
 from .seat import analyse, seen_codes

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..advice.analyse import analyse_claims
 from ..replay.decisions import SeatView
 from ..rules.analysis import WIN_DISTANCE, DiscardOption
 from .seat import FollowUp, after_claim, analyse, hand_of, seen_codes, win_gain
@@ -57,6 +58,6 @@ class Efficiency:
     @staticmethod
     def _passing(view: SeatView, card: int, source: str, role: str) -> int:
         """The exact distance of the hand left by passing (Chắn: with a passed-up identical capture barred)."""
-        analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                               view.seats, source=source, history=view.history)
+        analysis = analyse_claims(view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view),
+                                  view.seats, source=source, history=view.history)
         return next(o.distance for o in analysis.options if o.kind == "pass")

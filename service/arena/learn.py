@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..advice.value import DISTANCES, FEATURES, FORMAT, ValueModel, bucket, features, model_path
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
-from ..rules.value import DISTANCES, FEATURES, FORMAT, ValueModel, bucket, features, model_path
 from .duplicate import SEATS, Arena, play_with, seat_results
 from .value import Chooser, ValueTiebreak
 

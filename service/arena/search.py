@@ -1,7 +1,7 @@
 """The `search` policy: the Monte Carlo discard search (`service/search/montecarlo.py`) choosing among the
 advice's best discards.
 
-- Discard: the candidates are the first `CANDIDATES` options of the rule-set's `analyse_discards` (distinct
+- Discard: the candidates are the first `CANDIDATES` options of the advice's `analyse_discards` (distinct
   cards). The search is skipped, and the first option discarded, when there is one option only, or when the first
   is clearly ahead: it leaves a smaller distance to a win than the second (every candidate but the first would
   need one more replacement). Otherwise the seat's position (`position_of`, from its view) is searched with the

@@ -1,6 +1,6 @@
 """A seat's view turned into the engine values the analyses take: the family's hand and the cards seen.
 
-Both game families are served by the rule-set's own methods (`analyse_discards`, `settle`, `legal_claims`); only
+Both game families are served by the advice's analyses and the rule-set's own methods (`settle`, `legal_claims`); only
 the hand object differs by family (Four Color Cards: a tally of cards; Chắn: counts of each face), how far a hand
 is from a win, and how a claim's cards leave the hand (docs/rules.md#fc-claims, docs/rules.md#chan-captures): the
 arena's one choice by game family, a `SeatFamily` per family picked by the rule-set's `family` here.
@@ -12,16 +12,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..advice.analyse import analyse_discards
+from ..advice.chan_claims import after_claim as chan_after_claim
+from ..advice.chan_claims import history_after as chan_history_after
+from ..advice.fourcolor_claims import after_claim as fc_after_claim
+from ..advice.ranking import SHIPPED, Ranking
 from ..replay.decisions import SeatView
-from ..rules.analysis import SHIPPED, DiscardAnalysis, DiscardOption, Ranking
+from ..rules.analysis import DiscardAnalysis, DiscardOption
 from ..rules.chan.captures import History
 from ..rules.chan.cards import tally as chan_counts
-from ..rules.chan.claim_advice import after_claim as chan_after_claim
-from ..rules.chan.claim_advice import history_after as chan_history_after
 from ..rules.chan.distance import distance as chan_distance
 from ..rules.chan.hand import ChanHand
 from ..rules.fourcolor.cards import Tally
-from ..rules.fourcolor.claim_advice import after_claim as fc_after_claim
 from ..rules.fourcolor.distance import distance as fc_distance
 from ..rules.fourcolor.hand import FourColorHand
 from ..rules.registry import RuleSet
@@ -61,7 +63,7 @@ def _fc_distance(view: SeatView) -> int:
 
 
 def _fc_after_claim(view: SeatView, hand: Any, claim: Any) -> AfterClaim:
-    """Four Color Cards: the engine's `claim_advice.after_claim`; no history."""
+    """Four Color Cards: the advice's `fourcolor_claims.after_claim`; no history."""
     after = fc_after_claim(hand, claim)
     return after.concealed_cards(), after.exposed, None
 
@@ -108,12 +110,12 @@ def seen_codes(view: SeatView) -> list[str]:
 
 def analyse(view: SeatView, cards: Any = None, exposed: tuple[Any, ...] | None = None,
             history: Any = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
-    """The rule-set's `analyse_discards` of a hand that must discard (default: the view's own), ranked by
+    """The advice's `analyse_discards` of a hand that must discard (default: the view's own), ranked by
     `ranking` (default: the advice's order)."""
     hand = hand_of(view, cards, exposed)
     history = view.history if history is None else history
-    return view.ruleset.analyse_discards(hand, view.options, seen_codes(view), seats=view.seats, history=history,
-                                         ranking=ranking)
+    return analyse_discards(view.ruleset, hand, view.options, seen_codes(view), seats=view.seats, history=history,
+                            ranking=ranking)
 
 
 def resting_distance(view: SeatView) -> int:
@@ -124,8 +126,8 @@ def resting_distance(view: SeatView) -> int:
 
 def after_claim(view: SeatView, card: int, claim: Any) -> AfterClaim:
     """The concealed cards, exposed melds and history a claim of public `card` leaves (it must then discard): the
-    engine's own (`claim_advice.after_claim` of the family; Chắn: `history_after`, a Cạ capture marking rules 4
-    and 6)."""
+    claim advice's own (`after_claim` of the family's, `fourcolor_claims.py` or `chan_claims.py`; Chắn:
+    `history_after`, a Cạ capture marking rules 4 and 6)."""
     return seat_family(view.ruleset).after_claim(view, hand_of(view, public=card), claim)
 
 

@@ -1,11 +1,11 @@
-"""The `value` policy: every move by the learned value of the position it leaves (service/rules/value.py).
+"""The `value` policy: every move by the learned value of the position it leaves (service/advice/value.py).
 
 - Discard: the legal discard whose resting hand has the highest value (then the advice's order).
 - Public card: among pass, each legal claim (valued on the hand after its follow-up discard) and a win that gains,
   the option of highest value; a win that costs the seat (bga-taiwan: a hu under the threshold) only when nothing
   else may be done (a forced take). After a claim the discard is chosen afresh by value.
 
-`Chooser` is the shared driver: it asks the rule-set's analyses, lets `pick` / `order` choose, and hands every
+`Chooser` is the shared driver: it asks the advice's analyses, lets `pick` / `order` choose, and hands every
 decision to `record` (None: nothing recorded); the value model's training records advice's choices with it.
 """
 
@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..advice.analyse import analyse_claims
+from ..advice.value import ValueModel, load_model
 from ..replay.decisions import SeatView
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
-from ..rules.value import ValueModel, load_model
 from .seat import analyse, hand_of, seen_codes
 
 #: (seat, the option played, the unseen cards it was counted on): one decision.
@@ -46,8 +47,8 @@ class Chooser:
         return option.card
 
     def claim(self, view: SeatView, card: int, source: str, role: str, legal: Sequence[Any], forced: bool) -> Any:
-        analysis = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                               view.seats, source=source, history=view.history)
+        analysis = analyse_claims(view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view),
+                                  view.seats, source=source, history=view.history)
         for option in self.order(analysis):
             taken = None if option.claim is None else next((c for c in legal if c == option.claim), None)
             if option.claim is not None and taken is None:

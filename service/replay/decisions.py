@@ -8,7 +8,7 @@ meld) and the other seats' exposed melds. At a discard the seat's cards are as t
 analysis sees exactly the position the player saw.
 
 Expected loss (`Pricing`), exact mode, discards and claim decisions alike: where the rule-set's value model
-applies (`rules.value.model_for`: 4 seats, the options it was trained under), the value of the advised option
+applies (`advice.value.model_for`: 4 seats, the options it was trained under), the value of the advised option
 (the first of the ranking) minus the value of the option played, each as the answers of /v1/discards and
 /v1/claims show it (4 decimals, over the analysis' own unseen cards), never negative, in the rule-set's unit
 (points; wins where nobody pays); an option worth the advised one (within `SAME_VALUE`) or ranked 1 agrees and
@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..advice.value import ValueModel, model_for, shown_value, unit_of
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.protocol import RuleSet
 from ..rules.text import stored
-from ..rules.value import ValueModel, model_for, shown_value, unit_of
 from .log import Event
 
 MODES = ("none", "exact", "deep")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..advice.analyse import analyse_claims, analyse_discards
 from ..rules.analysis import ClaimAnalysis, DiscardAnalysis
 from ..rules.chan import cards as chan_cards
 from ..rules.chan.captures import History
@@ -40,15 +41,15 @@ class FourColorReviewer(DecisionReview, FourColorReplay):
             self.record_pass(seat, {c.kind for c in legal})
 
     def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
-        return self.ruleset.analyse_claims(self.hand_of(seat, card), self.options, role,
-                                           [fc_cards.code(c) for c in visible], self.seats, source)
+        return analyse_claims(self.ruleset, self.hand_of(seat, card), self.options, role,
+                              [fc_cards.code(c) for c in visible], self.seats, source)
 
     def concealed(self, seat: int) -> list[int]:
         return self.hands[seat].cards()
 
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [fc_cards.code(c) for c in self.visible_to(seat)]
-        return self.ruleset.analyse_discards(self.hand_of(seat, None), self.options, visible, self.seats)
+        return analyse_discards(self.ruleset, self.hand_of(seat, None), self.options, visible, self.seats)
 
 
 class ChanReviewer(DecisionReview, ChanReplay):
@@ -76,9 +77,8 @@ class ChanReviewer(DecisionReview, ChanReplay):
             self.record_pass(seat, {c.kind for c in legal})
 
     def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
-        return self.ruleset.analyse_claims(self.chan_hand(seat, card), self.options, role,
-                                           [chan_cards.code(c) for c in visible], self.seats, source,
-                                           self.history[seat])
+        return analyse_claims(self.ruleset, self.chan_hand(seat, card), self.options, role,
+                              [chan_cards.code(c) for c in visible], self.seats, source, self.history[seat])
 
     def chan_hand(self, seat: int, card: int | None) -> ChanHand:
         return ChanHand(tuple(self.counts[seat]), tuple(self.exposed[seat]), card)
@@ -91,8 +91,8 @@ class ChanReviewer(DecisionReview, ChanReplay):
 
     def analyse(self, seat: int) -> DiscardAnalysis:
         visible = [chan_cards.code(c) for c in self.visible_to(seat)]
-        return self.ruleset.analyse_discards(self.chan_hand(seat, None), self.options, visible, self.seats,
-                                             self.history[seat])
+        return analyse_discards(self.ruleset, self.chan_hand(seat, None), self.options, visible, self.seats,
+                                self.history[seat])
 
 
 def answers(claims: list) -> dict[int, Any]:

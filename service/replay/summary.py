@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..advice.value import model_for
 from ..rules.registry import ENGINE_VERSION, get_ruleset
 from ..rules.text import stored
-from ..rules.value import model_for
 from .audit import Audit
 from .decisions import COSTLIEST, REVIEW_VERSION, common_unit
 from .reviewers import count_discards
@@ -101,7 +101,7 @@ def _add(into: dict[str, Any], found: dict[str, Any]) -> None:
 
 def engine_version(logs: Sequence[Mapping[str, Any]], mode: str) -> str:
     """The version a batch's review answers with: the engine's, the review's (`REVIEW_VERSION`) and, `+`-joined
-    and sorted, the version of every value model that priced one of its logs (`rules.value.model_for`), so
+    and sorted, the version of every value model that priced one of its logs (`advice.value.model_for`), so
     answers priced by different models never pass for one another."""
     models: set[str] = set()
     if mode != "none":

@@ -2,8 +2,10 @@
 
 The rule-set object is the one seam between a variant and the rest of the service: the API, the search and the
 replay ask it (never its id) how to parse cards, hands and options, what a hu, a claim, a settlement and a deck
-are, and what a search ranks discards on. The families import this module; the registry imports the families and
-lists their objects as `RuleSet`s, so the type checker holds every family to this protocol.
+are, what a search ranks discards on, and the exact analysis of a hand's discards under an order it is given (the
+advice, service/advice/, gives its own, and ranks the answers to a public card itself). The families import this
+module; the registry imports the families and lists their objects as `RuleSet`s, so the type checker holds every
+family to this protocol.
 
 A family's own hand, meld, history and settlement types appear here as `Any`: each family has its own, and the
 callers hand back to a rule-set only what it gave them. Keeping the protocol non-generic keeps the registry a plain
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from .analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
+from .analysis import DiscardAnalysis, Order
 from .errors import InvalidSeat, NotInRuleset
 from .text import text
 
@@ -119,14 +121,9 @@ class RuleSet(Protocol):
         """Points and per-seat deltas of a win (`melds`, `lucky_bonus`, `bonuses`, `breakdown`, `deltas`)."""
 
     def analyse_discards(self, hand: Any, options: Mapping[str, Any], visible: Sequence[object], seats: int,
-                         history: Any = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
-        """The exact ranking of every legal discard, by `ranking` (the advice's order unless another is given)."""
-
-    def analyse_claims(self, hand: Any, options: Mapping[str, Any], role: str, visible: Sequence[object], seats: int,
-                       source: str = "discard", history: Any = None, ranking: Ranking = SHIPPED) -> ClaimAnalysis:
-        """Pass, every legal claim on the hand's public card (with its follow-up discard) and a win, ranked best
-        first by `ranking` (the advice's, `analysis.claim_rank_key`, unless another is given); `hand` is the
-        seat's resting hand with `public_card` set."""
+                         history: Any, ranking: Order) -> DiscardAnalysis:
+        """The exact analysis of every legal discard, ranked by `ranking` (the advice's entry point,
+        service/advice/analyse.py, gives its order)."""
 
     def objective(self, options: Mapping[str, Any]) -> str:
         """What a search ranks discards on: `expected_settlement`, or `win_probability` where nobody pays."""

@@ -16,10 +16,8 @@ from .fourcolor.rulesets import BGA_TAIWAN, CARDAVIA_FLOWERS
 from .protocol import RuleSet
 from .protocol import check_extras as check_extras_in
 from .text import text
-from .value import shipped_model
 
-__all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "engine_version", "get_ruleset",
-           "register",
+__all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "get_ruleset", "register",
            "registered", "unregister"]
 
 ENGINE_VERSION = "0.5.0"
@@ -58,15 +56,6 @@ def get_ruleset(ruleset_id: object) -> RuleSet:
         raise UnknownRuleset(text("unknown rule-set {ruleset_id}; known: {known}",
                                   ruleset_id=shown(ruleset_id), known=known), "ruleset")
     return _REGISTRY[ruleset_id]
-
-
-def engine_version(ruleset: RuleSet) -> str:
-    """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
-    its answers' `value` fields come from (`0.5.0+value-3/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
-    answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
-    without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
-    model = shipped_model(ruleset.id)
-    return ENGINE_VERSION if model is None else f"{ENGINE_VERSION}+{model.version}"
 
 
 def all_rulesets() -> list[RuleSet]:

@@ -1,7 +1,7 @@
 """The search's adapter to the engine's exact analysis, one class per game family: for hands of the position's
-rule-set as one seat sees the table, the ranking of every legal discard (`analyse`), its first option alone
-(`top`), how close the best discard gets (`reach`) and the figures of a hand at rest (`rest`), all given the
-unseen copies instead of visible codes.
+rule-set as one seat sees the table, the ranking of every legal discard by the advice's order (`analyse`), its
+first option alone (`top`), how close the best discard gets (`reach`) and the figures of a hand at rest (`rest`),
+all given the unseen copies instead of visible codes.
 
 Each seat of a search has its own view (`seat`): the searching player's, or, for the other seats' play in the
 playouts, what that seat saw when the search began: every visible card and every other seat's exposed melds (the
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..rules.analysis import DiscardAnalysis, rank_key
+from ..advice.ranking import SHIPPED, rank_key
+from ..rules.analysis import DiscardAnalysis
 from ..rules.chan.captures import History
 from ..rules.chan.cards import N_FACES
 from ..rules.chan.discards import Distances, at_rest
@@ -61,8 +62,8 @@ class Exact:
         return out
 
     def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
-        """The ranking of every legal discard of a hand that must discard (the engine functions behind the
-        rule-sets' `analyse_discards`)."""
+        """The ranking of every legal discard of a hand that must discard by the advice's order (the engine
+        functions behind the rule-sets' `analyse_discards`)."""
         raise NotImplementedError
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
@@ -95,7 +96,7 @@ class FourColorExact(Exact):
     def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
         """The engine's ranking of every legal discard."""
         return fc_analyse(FourColorHand(tally(counts), exposed, None), self.rules, self.options,
-                          self.unseen(counts, exposed), self.seats, self.flowers)
+                          self.unseen(counts, exposed), self.seats, self.flowers, SHIPPED)
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
             distances: Distances | None = None, quick: bool = False) -> Top:
@@ -126,14 +127,14 @@ class ChanExact(Exact):
     def analyse(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None) -> DiscardAnalysis:
         """The engine's ranking of every legal discard."""
         return chan_analyse(ChanHand(counts, exposed, None), self.options, self.unseen(counts, exposed),
-                            history or History())
+                            history or History(), SHIPPED)
 
     def top(self, counts: tuple[int, ...], exposed: tuple[Any, ...], history: History | None,
             distances: Distances | None = None, quick: bool = False) -> Top:
         """The first option alone (`Distances.top`, given the hand's `distances` if `reach` found them)."""
         unseen = self.unseen(counts, exposed)
         distances = distances or Distances(counts, exposed, history or History())
-        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen, self.waits, quick)
+        first = distances.top(ChanHand(counts, exposed, None), self.options, unseen, SHIPPED, self.waits, quick)
         if first is None:
             return Top(None, 0, {}, frozenset(), HOPELESS)
         return Top(first.card, first.distance, {w.card: w.gain for w in first.waits},

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..rules.analysis import rank_key
+from ..advice.ranking import rank_key
 from ..rules.chan.captures import History
 from ..rules.chan.discards import Distances, history_key
 from .exact import HOPELESS, Exact

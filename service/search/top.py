@@ -1,9 +1,9 @@
 """The top option of the exact discard ranking of a Four Color Cards hand, without ranking every option.
 
-`analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by `analysis.rank_key`: in bga-taiwan
-the paying distance it leaves (`paying.py`), the distance to a rich win and the unseen cards that lower the paying
-distance, then the distance it leaves, then
-the one-card expected gain, the unseen improving cards, the unseen waiting copies, the unseen copies of the
+`analyse_discards` (`rules/fourcolor/discards.py`) ranks every legal discard by the advice's order
+(`advice/ranking.py`, `rank_key`): in bga-taiwan the paying distance it leaves (`paying.py`), the distance to a
+rich win and the unseen cards that lower the paying distance, then the distance it leaves, then the one-card
+expected gain, the unseen improving cards, the unseen waiting copies, the unseen copies of the
 discarded card, then card order. Playouts need only the top, on hands that are mostly met once, so this computes
 the distance (and in bga-taiwan the paying distance) of every legal discard (one `DiscardDistances`) and the rest
 of the key only for the discards tied at the least of these: their waits and gains (distance 0) or their
@@ -63,7 +63,7 @@ class TopRanker:
         if self.flowers:
             least = min(plan.after[x] for x in legal)
             first: tuple[int, ...] = (least, 0, 0)
-        else:  # the paying distance first (`analysis.hand_key`), the rich win, its lowering cards, the distance
+        else:  # the paying distance first (`ranking.hand_key`), the rich win, its lowering cards, the distance
             paying, lowering, rich = ranking_figures(tally, self.rules, exposed, legal, self.options["threshold"],
                                                      unseen, lowering=not quick, rich=self.rich and not quick)
             fewest = min(paying.values())

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from service.advice.value import load_model
 from service.replay.decisions import ReviewSettings
 from service.replay.reviewers import review
 from service.replay.summary import engine_version, log_entry, player_totals, seat_names
 from service.rules.fourcolor.cards import CHESS_CODES
 from service.rules.registry import ENGINE_VERSION
-from service.rules.value import load_model
 from tests.support.chan_logs import CHAN, deal
 from tests.support.fourcolor_logs import BGA, FLOWERS, simulated, walk
 

@@ -3,8 +3,9 @@ hand the option leaves, rounded to 4 decimals; a win's value is its settlement."
 
 from __future__ import annotations
 
+from service.advice.analyse import analyse_discards
+from service.advice.value import load_model
 from service.rules.registry import get_ruleset
-from service.rules.value import load_model
 
 # The hands of tests/api/test_discards.py and test_claims.py (worked out there by hand).
 BGA_HAND = ["rG", "rA", "rE", "yC", "yH", "yP", "gC", "gC", "gC", "wA", "wA", "wA", "rS", "yS", "gS", "wE", "wE",
@@ -26,7 +27,7 @@ def test_every_discard_carries_the_models_value(client):
     ruleset = get_ruleset("bga-taiwan")
     options = ruleset.resolve_options({})
     hand = ruleset.parse(options, BGA_HAND, [], None)
-    analysis = ruleset.analyse_discards(hand, options, ["yA", "yA"], seats=4)
+    analysis = analyse_discards(ruleset, hand, options, ["yA", "yA"], seats=4)
     expected = {ruleset.card_code(o.card): round(model.value(o, analysis.unseen_total), 4) for o in analysis.options}
     assert {d["card"]: d["value"] for d in body["discards"]} == expected
     assert len(set(expected.values())) > 1
@@ -79,7 +80,8 @@ def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
     no model file answers the plain engine version."""
     import json
 
-    from service.rules import registry, value
+    from service.advice import value
+    from service.rules import registry
 
     for ruleset, body in (("bga-taiwan", {"hand": BGA_HAND}), ("cardavia-chan", {"hand": CHAN_HAND})):
         shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))["version"]

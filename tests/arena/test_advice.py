@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.advice.analyse import analyse_claims
 from service.arena.advice import Advice
 from service.arena.duplicate import Arena, play_with
 from service.arena.seat import after_claim, analyse, hand_of, seen_codes
@@ -20,8 +21,8 @@ class Checked(Advice):
         self.log, self.expected_follow = log, None
 
     def claim(self, view, card, source, role, legal, forced):
-        top = view.ruleset.analyse_claims(hand_of(view, public=card), view.options, role, seen_codes(view),
-                                          view.seats, source=source, history=view.history).options[0]
+        top = analyse_claims(view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view),
+                             view.seats, source=source, history=view.history).options[0]
         answer = super().claim(view, card, source, role, legal, forced)
         if top.claim is None:
             assert answer is None

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from service.advice.ranking import rank_key
 from service.arena import baseline
 from service.arena.baseline import Baseline, frozen_order, frozen_rank_key
 from service.arena.duplicate import Arena, play_with
 from service.arena.seat import analyse
-from service.rules.analysis import DiscardOption, Wait, paying_of, rank_key
+from service.rules.analysis import DiscardOption, Wait, paying_of
 
 
 class Spy(Baseline):

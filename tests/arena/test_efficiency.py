@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.advice.analyse import analyse_claims
 from service.arena.duplicate import Arena, play_with
 from service.arena.efficiency import Efficiency
 from service.arena.seat import after_claim, analyse, hand_of, seen_codes, win_gain
@@ -57,8 +58,8 @@ class Checked(Efficiency):
             assert answer is not None and least_after(view, card, answer) == least
             self.log.append("forced")
             return answer
-        passing = next(o.distance for o in view.ruleset.analyse_claims(
-            hand_of(view, public=card), view.options, role, seen_codes(view), view.seats, source=source,
+        passing = next(o.distance for o in analyse_claims(
+            view.ruleset, hand_of(view, public=card), view.options, role, seen_codes(view), view.seats, source=source,
             history=view.history).options if o.kind == "pass")
         if answer is None:
             assert least >= passing

@@ -9,10 +9,10 @@ import pytest
 
 from bench.calibration import deciles
 from service.__main__ import main
+from service.advice.value import DISTANCES, FEATURES, parse
 from service.arena.duplicate import Arena, play_round
 from service.arena.learn import TOP, Decisions, Explorer, calibrate, play_recorded
 from service.arena.value import Chooser
-from service.rules.value import DISTANCES, FEATURES, parse
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.rules.analysis import rank_key
+from service.advice.ranking import SHIPPED, rank_key
 from service.rules.chan import samples
 from service.rules.chan.captures import History, forbidden_faces, legal_discards, legal_faces, parse_history
 from service.rules.chan.cards import CHI_CHI, CODE_INDEX, N_FACES, code, tally, value_of
@@ -46,7 +46,7 @@ CC_SEVEN = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 8c 8c 9m 9m 2s 2c 4m 4s CC 8m"
 def analyse(hand: str, visible=(), history=None, exposed=()):
     """The analysis through the rule-set, as a request would run it."""
     parsed = RS.parse(OPTIONS, hand.split(), list(exposed))
-    return RS.analyse_discards(parsed, OPTIONS, list(visible), 4, parse_history(history))
+    return RS.analyse_discards(parsed, OPTIONS, list(visible), 4, parse_history(history), SHIPPED)
 
 
 def option(analysis, card: str):
@@ -158,7 +158,7 @@ def test_five_exposed_ca_can_never_win():
 def test_request_errors(hand, visible, public, seats, error, field):
     parsed = RS.parse(OPTIONS, hand.split(), [], public)
     with pytest.raises(DomainError) as raised:
-        RS.analyse_discards(parsed, OPTIONS, visible, seats, History())
+        RS.analyse_discards(parsed, OPTIONS, visible, seats, History(), SHIPPED)
     assert (raised.value.code, raised.value.field) == (error, field)
 
 
@@ -313,7 +313,7 @@ def test_waits_agree_with_every_next_card():
         hand = twenty(rng, i % 4)
         unseen = [4 - n - rng.randint(0, 1) if n < 4 else 0 for n in hand]
         history = random_history(rng)
-        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history, SHIPPED)
         assert found.distance_now == complete_distance(hand)
         assert (found.distance_now == 0) == evaluate_win(ChanHand(tuple(hand), (), None)).hu
         assert [o.card for o in sorted(found.options, key=lambda o: o.card)] == legal_discards(hand, history)
@@ -363,7 +363,7 @@ def test_improving_cards_as_defined():
         limits = limits_of(exposed)
         unseen = [max(limits[f] - hand[f] - rng.randint(0, 1), 0) for f in range(N_FACES)]
         history = random_history(rng)
-        found = analyse_discards(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history)
+        found = analyse_discards(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history, SHIPPED)
         for o in (o for o in found.options if 0 < o.distance < UNREACHABLE):
             rest = list(hand)
             rest[o.card] -= 1
@@ -391,8 +391,8 @@ def test_the_top_discard_is_the_first_option():
         limits = limits_of(exposed)
         unseen = [max(limits[f] - hand[f] - rng.randint(0, 1), 0) for f in range(N_FACES)]
         history = random_history(rng) if i % 5 else replace(random_history(rng), dead_hand=True)
-        found = analyse_discards(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history)
-        top = top_discard(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history)
+        found = analyse_discards(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history, SHIPPED)
+        top = top_discard(ChanHand(tuple(hand), exposed, None), OPTIONS, unseen, history, SHIPPED)
         if not found.options:
             assert top is None
             assert least_distance(hand, exposed, history) == UNREACHABLE
@@ -416,8 +416,8 @@ def test_the_top_with_a_memo_of_waits_is_the_first_option():
         hands.append(tuple(hand))
         unseen = [max(4 - hand[f] - rng.randint(0, 2), 0) for f in range(N_FACES)]
         history = random_history(rng)
-        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history)
-        top = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, memo)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history, SHIPPED)
+        top = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, SHIPPED, memo)
         if not found.options:
             assert top is None
             continue
@@ -437,8 +437,9 @@ def test_the_quick_top_leaves_the_least_distance():
         hand = twenty(rng, i % 4)
         unseen = [max(4 - hand[f] - rng.randint(0, 2), 0) for f in range(N_FACES)]
         history = random_history(rng)
-        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history)
-        quick = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, quick=True)
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, unseen, history, SHIPPED)
+        quick = Distances(hand, (), history).top(ChanHand(tuple(hand), (), None), OPTIONS, unseen, SHIPPED,
+                                                 quick=True)
         if not found.options:
             assert quick is None
             continue
@@ -551,7 +552,7 @@ def test_sets_kept_is_the_key_after_the_expected_gain():
     rng = random.Random(41)
     for i in range(60):
         hand = twenty(rng, i % 4)
-        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, [4 - n for n in hand], History())
+        found = analyse_discards(ChanHand(tuple(hand), (), None), OPTIONS, [4 - n for n in hand], History(), SHIPPED)
         for better, worse in zip(found.options, found.options[1:]):
             assert better.sets_kept == sets_kept([n - (f == better.card) for f, n in enumerate(hand)], (), OPTIONS)
             if (better.distance, better.expected_gain) == (worse.distance, worse.expected_gain):

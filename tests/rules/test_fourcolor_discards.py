@@ -15,6 +15,7 @@ from itertools import combinations_with_replacement
 
 import pytest
 
+from service.advice.analyse import analyse_discards
 from service.rules.errors import DomainError
 from service.rules.fourcolor import group_tables
 from service.rules.fourcolor.cards import CODE_INDEX, COPIES, FLOWER_BASE, N_FLOWERS, N_KINDS, Tally, code
@@ -38,7 +39,7 @@ def analyse(ruleset_id, hand, exposed=(), visible="", seats=4, options=None):
     """Parse a hand (codes separated by spaces) and analyse its discards."""
     rs = get_ruleset(ruleset_id)
     o = rs.resolve_options(options)
-    return rs.analyse_discards(rs.parse(o, hand.split(), list(exposed)), o, visible.split(), seats)
+    return analyse_discards(rs, rs.parse(o, hand.split(), list(exposed)), o, visible.split(), seats)
 
 
 def option(analysis, card):
@@ -284,7 +285,7 @@ def test_refused_requests(hand, public, visible, seats, code_, field):
     rs = get_ruleset(BGA)
     o = rs.resolve_options(None)
     with pytest.raises(DomainError) as err:
-        rs.analyse_discards(rs.parse(o, hand.split(), public_card=public), o, visible.split(), seats)
+        analyse_discards(rs, rs.parse(o, hand.split(), public_card=public), o, visible.split(), seats)
     assert (err.value.code, err.value.field) == (code_, field)
 
 
@@ -461,7 +462,7 @@ def check_analysis(profile: str, cards: list[int], exposed: list[Meld]) -> None:
     rs = get_ruleset(PROFILES[profile][0])
     options = rs.resolve_options(PROFILES[profile][1])
     hand = rs.parse(options, [code(c) for c in cards], [{"kind": m.kind, "cards": m.codes()} for m in exposed])
-    analysis = rs.analyse_discards(hand, options, [], 4)
+    analysis = analyse_discards(rs, hand, options, [], 4)
     limits = limits_of(exposed, rules.flowers)
     assert analysis.distance_now == complete_distance(hand.concealed, rules, exposed)
     assert (analysis.distance_now == 0) == wins(rules, cards, limits)
@@ -531,7 +532,7 @@ def test_improving_cards_against_definition(profile):
         rules, rs = rules_of(profile_), get_ruleset(PROFILES[profile_][0])
         options = rs.resolve_options(PROFILES[profile_][1])
         hand = rs.parse(options, [code(c) for c in cards], [{"kind": m.kind, "cards": m.codes()} for m in exposed])
-        for chosen in rs.analyse_discards(hand, options, [], 4).options:
+        for chosen in analyse_discards(rs, hand, options, [], 4).options:
             if chosen.distance:
                 want = improving_by_definition(rules, cards, chosen.card, exposed, chosen.distance)
             else:

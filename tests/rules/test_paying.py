@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from service.advice.analyse import analyse_discards
 from service.rules.analysis import paying_of
 from service.rules.fourcolor.cards import CODE_INDEX, N_KINDS, Tally, code
 from service.rules.fourcolor.distance import complete_distance, distance, group_keys, limits_of
@@ -201,7 +202,7 @@ def test_the_advice_ranks_a_paying_wait_before_a_wait_that_costs():
     for _ in range(600):
         hand = _random_hand(rng)
         cards = " ".join(code(c) for c in hand.cards())
-        analysis = RS.analyse_discards(RS.parse(OPTIONS, cards.split()), OPTIONS, [], 4)
+        analysis = analyse_discards(RS, RS.parse(OPTIONS, cards.split()), OPTIONS, [], 4)
         costly = [o for o in analysis.options if o.distance == 0 and o.waits
                   and max(w.points for w in o.waits) < THRESHOLD]
         if not costly:
@@ -276,7 +277,7 @@ def test_a_rich_win_is_one_of_five_points_over_the_threshold():
     for _ in range(60):
         hand = _random_hand(rng)
         cards = [code(c) for c in hand.cards()]
-        analysis = RS.analyse_discards(RS.parse(OPTIONS, cards), OPTIONS, [], 4)
+        analysis = analyse_discards(RS, RS.parse(OPTIONS, cards), OPTIONS, [], 4)
         least = min(paying_of(o) for o in analysis.options)
         assert all((o.rich is None) == (paying_of(o) > least) for o in analysis.options)
         for option in [o for o in analysis.options if o.rich is not None][:4]:
@@ -298,7 +299,7 @@ def test_the_advice_ranks_a_nearer_rich_win_before_more_lowering_cards():
     for _ in range(400):
         hand = _random_hand(rng)
         cards = [code(c) for c in hand.cards()]
-        options = RS.analyse_discards(RS.parse(OPTIONS, cards), OPTIONS, [], 4).options
+        options = analyse_discards(RS, RS.parse(OPTIONS, cards), OPTIONS, [], 4).options
         for a in options:
             for b in options:
                 if paying_of(a) == paying_of(b) and (a.rich or 0) < (b.rich or 0):
@@ -311,7 +312,7 @@ def test_a_flat_payment_counts_no_rich_win():
     """Under `win_payment` flat every paying win pays the same, so no discard counts a rich win."""
     options = RS.resolve_options({"win_payment": "flat"})
     hand = tally("rG rA rE yC yH yP gS gS gS wC wH wP rC rC yA yA gE gE wH wH wS")
-    analysis = RS.analyse_discards(RS.parse(options, [code(c) for c in hand.cards()]), options, [], 4)
+    analysis = analyse_discards(RS, RS.parse(options, [code(c) for c in hand.cards()]), options, [], 4)
     assert analysis.options and all(o.rich is None for o in analysis.options)
-    excess = RS.analyse_discards(RS.parse(OPTIONS, [code(c) for c in hand.cards()]), OPTIONS, [], 4).options
+    excess = analyse_discards(RS, RS.parse(OPTIONS, [code(c) for c in hand.cards()]), OPTIONS, [], 4).options
     assert excess[0].rich is not None

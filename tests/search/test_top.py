@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.rules.analysis import paying_of, rank_key
+from service.advice.analyse import analyse_discards
+from service.advice.ranking import rank_key
+from service.rules.analysis import paying_of
 from service.rules.fourcolor import samples
 from service.rules.fourcolor.cards import Tally, code
 from service.rules.fourcolor.discards import unseen_counts
@@ -39,7 +41,7 @@ def random_positions(ruleset_id: str, given: dict, salt: str) -> tuple[TopRanker
                 rest.remove(c)
             seen = rng.sample(rest, rng.randrange(30))
             hand = FourColorHand(Tally.of(cards), (), None)
-            full = ruleset.analyse_discards(hand, options, [code(c) for c in seen], 4)
+            full = analyse_discards(ruleset, hand, options, [code(c) for c in seen], 4)
             yield hand, unseen_counts(hand, seen, rules.flowers), full
 
     return TopRanker(rules, options, 4, rules.flowers), positions()
@@ -87,9 +89,9 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
     seen = [position.code(c) for c in position.seen()]
     hand = ruleset.parse(options, payload["hand"], payload["exposed"])
     if position.family == "chan":
-        expected = ruleset.analyse_discards(hand, options, seen, position.seats, position.history)
+        expected = analyse_discards(ruleset, hand, options, seen, position.seats, position.history)
     else:
-        expected = ruleset.analyse_discards(hand, options, seen, position.seats)
+        expected = analyse_discards(ruleset, hand, options, seen, position.seats)
     exact = search_family(position.ruleset).exact
     counts = [0] * len(exact(position).outside)
     for card in position.hand:

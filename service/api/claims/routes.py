@@ -8,12 +8,13 @@ from typing import Any
 from flask import jsonify
 from flask.views import MethodView
 
+from ...advice.analyse import analyse_claims
+from ...advice.value import model_for, shown_value
 from ...i18n import localize
 from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
 from ...rules.roles import seat_role
-from ...rules.value import model_for, shown_value
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_CLAIMS
@@ -32,11 +33,11 @@ def role_of(payload: dict) -> str:
 
 
 def analyse(ruleset: RuleSet, options: dict, payload: dict, role: str) -> ClaimAnalysis:
-    """Validate the hand and run the rule-set's claim analysis."""
+    """Validate the hand and run the advice's claim analysis."""
     ruleset.check_seats(payload["seats"])
     hand = ruleset.parse(options, payload["hand"], payload["exposed"], payload["public_card"])
-    return ruleset.analyse_claims(hand, options, role, payload["visible"], payload["seats"],
-                                  source=payload["card_source"], history=ruleset.history_of(payload.get("history")))
+    return analyse_claims(ruleset, hand, options, role, payload["visible"], payload["seats"],
+                          source=payload["card_source"], history=ruleset.history_of(payload.get("history")))
 
 
 def _figures(ruleset: RuleSet, option: ClaimOption | DiscardOption, others: list[int]) -> dict[str, Any]:

@@ -8,11 +8,12 @@ from typing import Any
 from flask import jsonify
 from flask.views import MethodView
 
+from ...advice.analyse import analyse_discards
+from ...advice.value import model_for, shown_value
 from ...i18n import localize
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
 from ...rules.protocol import RuleSet
-from ...rules.value import model_for, shown_value
 from ..blueprint import Blueprint
 from ..common import echo, resolve
 from ..examples import RANK_DISCARDS
@@ -22,10 +23,10 @@ blp = Blueprint("discards", __name__, url_prefix="/v1", description="Suggested d
 
 
 def analyse(ruleset: RuleSet, options: dict, payload: dict) -> DiscardAnalysis:
-    """Validate the hand and run the rule-set's exact analysis."""
+    """Validate the hand and run the exact analysis, ranked by the advice."""
     hand = ruleset.parse(options, payload["hand"], payload["exposed"], None)
-    return ruleset.analyse_discards(hand, options, payload["visible"], seats=payload["seats"],
-                                    history=ruleset.history_of(payload.get("history")))
+    return analyse_discards(ruleset, hand, options, payload["visible"], seats=payload["seats"],
+                            history=ruleset.history_of(payload.get("history")))
 
 
 def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat: int,

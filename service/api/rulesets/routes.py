@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from ...advice.value import engine_version
 from ...http.errors import problem
 from ...i18n import localize
 from ...rules.errors import UnknownRuleset
-from ...rules.registry import ENGINE_VERSION, all_rulesets, engine_version, get_ruleset
+from ...rules.registry import ENGINE_VERSION, all_rulesets, get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cached
 from .schemas import RulesetListSchema, RulesetSchema

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import SHIPPED, DiscardAnalysis, DiscardOption, Ranking, Wait, rank_key, ranked
+from ..analysis import DiscardAnalysis, DiscardOption, Order, Wait, ranked_discards
 from ..errors import DomainError, ImpossibleCount
 from ..text import Text, ntext, text
 from .captures import History, forbidden_faces, legal_faces
@@ -170,10 +170,10 @@ def _option(x: int, rest: list[int], after: History, hand: ChanHand, shared: Sha
 
 
 def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History,
-                     ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+                     ranking: Order) -> DiscardAnalysis:
     """Every legal discard of a 20-card hand (capture rules 2, 3, 6; a dead hand has none:
     docs/rules.md#chan-dead-hand, it can neither capture nor win), ranked by `ranking` (the advice's:
-    `analysis.rank_key`).
+    `service/advice/ranking.py`).
 
     Per discard: the distance of the hand it leaves; at distance 0 its waits, each claimable on a turned-up
     stock card at any gate and, with three held, by a Chíu (docs/rules.md#chan-turn), worth its score from
@@ -191,7 +191,7 @@ def analyse_discards(hand: ChanHand, options: Mapping[str, Any], unseen: Sequenc
         after = _after(history, x)
         at = rest_distance(rest, shared, x) if shared else None
         found.append(_option(x, rest, after, hand, shared, at, options, unseen, total))
-    return DiscardAnalysis(ranked(found, _describe, ranking), now, total)
+    return DiscardAnalysis(ranked_discards(found, _describe, ranking), now, total)
 
 
 def at_rest(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History) -> DiscardOption:
@@ -247,20 +247,23 @@ class Distances:
                 self.tied.append((x, rest, at))
         self.least = min(least, UNREACHABLE)
 
-    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], memo: WaitsMemo | None = None,
-            quick: bool = False) -> DiscardOption | None:
-        """The first option of `analyse_discards` of `hand` (these cards), None when it has no legal discard.
-        `memo` (one per `options`) keeps the waits' points by the hand they are of (`_waits`). `quick`: discards
-        tied at a distance of 1 or more are not ranked on their improving cards; the one that keeps the most of the
-        Tôm and Lèo sets, then has the fewest unseen copies (then card order) is taken, with its own improving
-        cards (the deep search's other seats)."""
+    def top(self, hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], ranking: Order,
+            memo: WaitsMemo | None = None, quick: bool = False) -> DiscardOption | None:
+        """The first option of `analyse_discards` of `hand` (these cards) by `ranking`, None when it has no legal
+        discard. Discards tied at a distance of 1 or more are compared here on what the advice's order compares
+        them on (below): `ranking` is that order, or one that agrees with it there. `memo` (one per `options`) keeps
+        the waits' points by the hand they are of (`_waits`). `quick`: discards tied at a distance of 1 or more are
+        not ranked on their improving cards; the one that keeps the most of the Tôm and Lèo sets, then has the
+        fewest unseen copies (then card order) is taken, with its own improving cards (the deep search's other
+        seats)."""
         if not self.tied:
             return None
         total = sum(unseen)
         if 0 < self.least < UNREACHABLE:
             # Tied at d >= 1 the options differ only in the Tôm and Lèo sets they keep, their unseen improving
-            # cards, then the unseen copies of the card (rank_key: d, no gain, -sets_kept, -improving_unseen, no
-            # waits, card_unseen), then card order: rank the improving masks and build the first option alone.
+            # cards, then the unseen copies of the card (the advice's key: d, no gain, -sets_kept,
+            # -improving_unseen, no waits, card_unseen), then card order: rank the improving masks and build the
+            # first option alone.
             best: tuple[tuple[int, int, int, int], int, tuple[int, list[int], History, Rest]] | None = None
             assert self.shared is not None  # ties under UNREACHABLE were measured with the shared tables
             kept = {x: sets_kept(rest, hand.exposed, options) for x, rest, _ in self.tied}
@@ -277,7 +280,7 @@ class Distances:
             return _option(x, rest, after, hand, self.shared, at, options, unseen, total, memo, best[1])
         found = [_option(x, rest, _after(self.history, x), hand, self.shared, at, options, unseen, total, memo,
                          d=self.least) for x, rest, at in self.tied]
-        return min(found, key=lambda o: (rank_key(o), o.card))
+        return min(found, key=lambda o: (ranking.discard(o), o.card))
 
 
 def _unseen_of(faces: int, unseen: Sequence[int]) -> int:
@@ -290,12 +293,12 @@ def _unseen_of(faces: int, unseen: Sequence[int]) -> int:
     return n
 
 
-def top_discard(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History
-                ) -> DiscardOption | None:
-    """The first option of `analyse_discards` (None: no legal discard), without ranking every option: the
-    distance of every legal discard, then waits or improving cards only for those tied at the least distance
-    (the rest of the ranking key). Its `rank` and `reason` are left empty."""
-    return Distances(hand.counts, hand.exposed, history).top(hand, options, unseen)
+def top_discard(hand: ChanHand, options: Mapping[str, Any], unseen: Sequence[int], history: History,
+                ranking: Order) -> DiscardOption | None:
+    """The first option of `analyse_discards` by `ranking` (None: no legal discard; `Distances.top`), without
+    ranking every option: the distance of every legal discard, then waits or improving cards only for those tied
+    at the least distance (the rest of the ranking key). Its `rank` and `reason` are left empty."""
+    return Distances(hand.counts, hand.exposed, history).top(hand, options, unseen, ranking)
 
 
 def least_distance(counts: Sequence[int], exposed: tuple[Pair, ...], history: History) -> int:

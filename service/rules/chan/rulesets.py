@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
+from ..analysis import DiscardAnalysis, Order
 from ..codes import fast_parser
 from ..errors import DomainError, shown
 from ..options import Option, resolve_options
@@ -14,7 +14,6 @@ from ..protocol import RuleSet, check_extras, check_seats
 from ..text import text
 from .captures import PRIORITY, ROLES, ChanClaim, History, legal_claims, legal_discards, parse_history
 from .cards import CODE_INDEX, CODES, COPIES, N_FACES, check_copies, code, parse_card, tally
-from .claim_advice import analyse_claims, claim_unseen
 from .discards import analyse_discards, unseen_cards
 from .hand import ChanHand, WinResult, evaluate_win, parse_hand
 from .pairs import KINDS, Pair, parse_exposed
@@ -92,23 +91,11 @@ class ChanRuleSet:
         return [] if history.dead_hand else legal_discards(tally(cards), history)
 
     def analyse_discards(self, hand: ChanHand, options: Mapping[str, Any], visible: Sequence[object], seats: int,
-                         history: History | None = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+                         history: History | None, ranking: Order) -> DiscardAnalysis:
         """The exact analysis of every legal discard of a 20-card hand, ranked by `ranking`; `visible`: codes of
         the cards seen outside his own."""
         self.check_seats(seats)
         return analyse_discards(hand, options, unseen_cards(hand, visible), history or History(), ranking)
-
-    def analyse_claims(self, hand: ChanHand, options: Mapping[str, Any], role: str, visible: Sequence[object],
-                       seats: int, source: str = "discard", history: History | None = None,
-                       ranking: Ranking = SHIPPED) -> ClaimAnalysis:
-        """Rank pass, every legal capture and Chíu on the public card (with its follow-up discard) and a win for a
-        seat `role`, by `ranking`; `hand` is his resting hand (19 cards over hand and exposed pairs) with the
-        public card, which came from `source` (stock or discard)."""
-        self.check_seats(seats)
-        history = history or History()
-        unseen = claim_unseen(hand, visible)
-        claims = self.legal_claims(hand, role, options, source, history)
-        return analyse_claims(hand, options, claims, role, source, unseen, history, ranking)
 
     def history_of(self, raw: object) -> History:
         """The player's earlier moves (capture rules 3-6), from a request's `history` (none: a clean one)."""

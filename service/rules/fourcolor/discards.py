@@ -1,6 +1,6 @@
 """Exact discard analysis of a Four Color Cards hand (docs/rules.md#fourcolor): for each legal discard the distance
 it leaves, the cards it waits on and the unseen cards that bring it closer (`discard_distances.py`), with the points
-and the player's settlement on each wait, and the ranking of `analysis.ranked`.
+and the player's settlement on each wait, ranked by the order the caller gives (`analysis.ranked_discards`).
 
 A discard decision is made with 21 cards in hand and exposed melds; Generals, and in cardavia-flowers flowers,
 are never discarded (docs/rules.md#fc-generals-discard, docs/rules.md#fl-discard). A hu may be claimed on any other
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import SHIPPED, ClaimOption, DiscardAnalysis, DiscardOption, Ranking, Wait, ranked
+from ..analysis import ClaimOption, DiscardAnalysis, DiscardOption, Order, Wait, ranked_discards
 from ..errors import ImpossibleCount
 from ..text import Text, ntext, text
 from .cards import COPIES, FLOWER_BASE, GENERAL, LIMITS, N_FLOWERS, N_KINDS, Tally, code
@@ -97,7 +97,7 @@ def unseen_counts(hand: FourColorHand, visible: Sequence[int], flowers: bool) ->
 
 
 def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], unseen: Sequence[int],
-                     seats: int, flowers_variant: bool, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+                     seats: int, flowers_variant: bool, ranking: Order) -> DiscardAnalysis:
     """Rank every legal discard of a hand that must discard (by `ranking`): distance, waits, gains, improving
     cards."""
     tally = hand.concealed
@@ -107,7 +107,7 @@ def analyse_discards(hand: FourColorHand, rules: MeldRules, options: Mapping[str
     improves = plan.improving([c for c in range(N_KINDS + N_FLOWERS) if unseen[c]])
     paying, lowering, rich = _paying(tally, gains, legal, unseen)
     found = [_option(plan, x, gains, unseen, improves, paying, lowering, rich) for x in legal]
-    return DiscardAnalysis(ranked(found, describe, ranking), plan.now, sum(unseen))
+    return DiscardAnalysis(ranked_discards(found, describe, ranking), plan.now, sum(unseen))
 
 
 def _paying(tally: Tally, gains: Gains, discards: Sequence[int], unseen: Sequence[int]

@@ -464,10 +464,11 @@ def _improving(hand: _Hand, discards: Sequence[int], unseen: Sequence[int], now:
 def ranking_figures(tally: Tally, rules: MeldRules, exposed: Sequence[Meld], discards: Sequence[int],
                     threshold: int, unseen: Sequence[int], lowering: bool = True, rich: bool = True
                     ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """What the ranking needs of each discard (`analysis.hand_key`): its paying distance; for the discards at the
-    least one their distance to a rich win, one of at least `threshold + RICHER` points (the same count with that
-    threshold; none without `rich`), and at a least paying distance of 1 to LOWERING_MOST the unseen cards that
-    lower it (none without `lowering`). The other discards rank below them on the paying distance alone."""
+    """What the ranking needs of each discard (the advice's `ranking.hand_key`): its paying distance; for the
+    discards at the least one their distance to a rich win, one of at least `threshold + RICHER` points (the same
+    count with that threshold; none without `rich`), and at a least paying distance of 1 to LOWERING_MOST the
+    unseen cards that lower it (none without `lowering`). The other discards rank below them on the paying
+    distance alone."""
     hand = _Hand(tally, rules, exposed, threshold)
     paying = hand.distances(discards, 1)
     low = min(paying.values(), default=0)

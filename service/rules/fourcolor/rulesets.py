@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..analysis import SHIPPED, ClaimAnalysis, DiscardAnalysis, Ranking
+from ..analysis import DiscardAnalysis, Order
 from ..errors import DomainError, InvalidSeat
 from ..options import Decision, Option, resolve_options
 from ..protocol import RuleSet, check_extras, check_seats
 from ..text import text
 from .cards import ALL_CODES, CHESS_CODES, card_parser, check_copies, code, deck, discardable, parse_card
-from .claim_advice import analyse_claims, claim_unseen
 from .claims import ROLES, Claim, bga_claims, bga_class, flowers_claims, flowers_class, must_take
 from .discards import analyse_discards, unseen_counts
 from .evaluate import legal_melds
@@ -209,7 +208,7 @@ class FourColorRuleSet:
         return "expected_settlement" if self.payments(options) else "win_probability"
 
     def analyse_discards(self, hand: FourColorHand, options: Mapping[str, Any], visible: Sequence[object],
-                         seats: int, history: object = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
+                         seats: int, history: object, ranking: Order) -> DiscardAnalysis:
         """Rank every legal discard of a hand that must discard by `ranking`; `visible` are the cards seen
         elsewhere (Four Color Cards has no `history`)."""
         if hand.public_card is not None or hand.card_count() != MAX_CARDS:
@@ -221,19 +220,6 @@ class FourColorRuleSet:
         flowers = self.has_flowers
         return analyse_discards(hand, self.meld_rules(options), options, unseen_counts(hand, seen, flowers), seats,
                                 flowers, ranking)
-
-    def analyse_claims(self, hand: FourColorHand, options: Mapping[str, Any], role: str, visible: Sequence[object],
-                       seats: int, source: str = "discard", history: object = None, ranking: Ranking = SHIPPED
-                       ) -> ClaimAnalysis:
-        """Rank pass, every legal claim on the public card (with its follow-up discard) and hu for a seat `role`,
-        by `ranking`; `hand` is his resting hand (20 cards over hand and exposed melds) with the public card. The
-        role implies the source: Four Color Cards takes neither `source` nor `history`."""
-        self.check_seats(seats)
-        seen = [self.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
-        unseen = claim_unseen(hand, seen, self.has_flowers)
-        claims, forced = self.legal_claims(hand, role, options)
-        return analyse_claims(hand, self.meld_rules(options), options, claims, forced, unseen, seats,
-                              self.has_flowers, ranking)
 
     def history_of(self, raw: object) -> None:
         """Four Color Cards keeps no history of a player's moves."""

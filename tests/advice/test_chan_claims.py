@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.analysis import claim_rank_key
+from service.advice.analyse import analyse_claims
+from service.advice.chan_claims import after_claim, history_after
+from service.advice.ranking import claim_rank_key
 from service.rules.chan.captures import History, legal_discards, parse_history
 from service.rules.chan.cards import N_FACES, code
-from service.rules.chan.claim_advice import after_claim, history_after
 from service.rules.chan.distance import UNREACHABLE, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.errors import DomainError
@@ -37,7 +38,7 @@ TRIPLE_7S = "2m 2m 3s 3s 4c 4c 6m 6m 7s 7s 7s 2s 2c 4m 4s 5m 5s 6s 8m"
 def advise(hand, public, role, source="discard", visible=(), history=None):
     """Parse a resting hand (codes separated by spaces) with its public card and rank the claims."""
     parsed = RS.parse(OPTIONS, hand.split(), [], public)
-    return RS.analyse_claims(parsed, OPTIONS, role, list(visible), 4, source, parse_history(history))
+    return analyse_claims(RS, parsed, OPTIONS, role, list(visible), 4, source, parse_history(history))
 
 
 def shown(analysis):
@@ -133,7 +134,7 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, role, source
     history = History(frozenset(rng.sample(range(N_FACES), 2)), frozenset(rng.sample(range(N_FACES), 1)),
                       frozenset(), captured_ca)
     parsed = RS.parse(OPTIONS, [code(c) for c in hand], [], code(public))
-    found = RS.analyse_claims(parsed, OPTIONS, role, [code(c) for c in rest[19:40]], 4, source, history)
+    found = analyse_claims(RS, parsed, OPTIONS, role, [code(c) for c in rest[19:40]], 4, source, history)
     legal = RS.legal_claims(parsed, role, OPTIONS, source, history)
     taken = [x for x in found.options if x.kind != "pass"]
     assert sorted(map(repr, (x.claim for x in taken))) == sorted(map(repr, legal))
@@ -167,7 +168,7 @@ def test_passing_keeps_the_figures_of_the_hand_as_it_stands(seed, role):
     public, hand = deck[0], deck[1:20]
     parsed = RS.parse(OPTIONS, [code(c) for c in hand], [], code(public))
     claims = RS.legal_claims(parsed, role, OPTIONS, "discard", History())
-    passing = next(x for x in RS.analyse_claims(parsed, OPTIONS, role, [], 4).options if x.kind == "pass")
+    passing = next(x for x in analyse_claims(RS, parsed, OPTIONS, role, [], 4).options if x.kind == "pass")
     after = history_after(None, parsed, History()) if any(c.kind == "chan" for c in claims) else History()
     counts = list(parsed.counts)
     if passing.distance == 0:

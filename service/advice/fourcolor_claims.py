@@ -1,5 +1,5 @@
 """Claim advice for Four Color Cards (docs/rules.md#fc-claims, docs/rules.md#fl-claims): for a public card, pass,
-every legal claim with the discard that should follow it, and hu, ranked by `analysis.claim_rank_key`.
+every legal claim with the discard that should follow it, and hu, ranked by `ranking.claim_rank_key`.
 
 A claim exposes its meld (the public card included) and the claimant then discards (docs/rules.md#fc-claims), so
 a claim's figures are those of the top option of the exact discard ranking of the hand after the claim, which is
@@ -14,24 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis import (
-    SHIPPED,
-    WIN_DISTANCE,
-    ClaimAnalysis,
-    ClaimOption,
-    Ranking,
-    describe_answer,
-    option_at_rest,
-    ranked_claims,
-    standing,
-)
-from ..errors import DomainError
-from ..text import Text, text
-from .cards import code
-from .claims import Claim
-from .discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
-from .hand import MAX_CARDS, FourColorHand
-from .melds import MeldRules
+from ..rules.analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest
+from ..rules.errors import DomainError
+from ..rules.fourcolor.cards import code
+from ..rules.fourcolor.claims import Claim
+from ..rules.fourcolor.discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
+from ..rules.fourcolor.hand import MAX_CARDS, FourColorHand
+from ..rules.fourcolor.melds import MeldRules
+from ..rules.fourcolor.rulesets import fourcolor_ruleset
+from ..rules.protocol import RuleSet
+from ..rules.text import Text, text
+from .ranking import SHIPPED, Ranking, describe_answer, ranked_claims, standing
 
 
 def claim_unseen(hand: FourColorHand, visible: Sequence[int], flowers: bool) -> list[int]:
@@ -54,6 +47,21 @@ def after_claim(hand: FourColorHand, claim: Claim) -> FourColorHand:
     for card in used:
         concealed.remove(card)
     return FourColorHand(concealed, (*hand.exposed, claim.meld), None)
+
+
+def analyse_ruleset_claims(ruleset: RuleSet, hand: FourColorHand, options: Mapping[str, Any], role: str,
+                           visible: Sequence[object], seats: int, source: str, history: object,
+                           ranking: Ranking) -> ClaimAnalysis:
+    """Rank pass, every legal claim on the public card (with its follow-up discard) and hu for a seat `role` of a
+    Four Color Cards rule-set, by `ranking`; `hand` is his resting hand (20 cards over hand and exposed melds) with
+    the public card. The role implies the source: Four Color Cards takes neither `source` nor `history`."""
+    family = fourcolor_ruleset(ruleset)
+    family.check_seats(seats)
+    seen = [family.parse_card(text, f"visible.{i}") for i, text in enumerate(visible)]
+    unseen = claim_unseen(hand, seen, family.has_flowers)
+    claims, forced = family.legal_claims(hand, role, options)
+    return analyse_claims(hand, family.meld_rules(options), options, claims, forced, unseen, seats,
+                          family.has_flowers, ranking)
 
 
 def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], claims: Sequence[Claim],

@@ -7,10 +7,8 @@ import json
 
 import pytest
 
-from service.rules import value
-from service.rules.analysis import ClaimOption, DiscardOption, Wait, option_at_rest
-from service.rules.registry import all_rulesets, get_ruleset
-from service.rules.value import (
+from service.advice import value
+from service.advice.value import (
     DISTANCES,
     FEATURES,
     ModelMissing,
@@ -21,6 +19,8 @@ from service.rules.value import (
     load_model,
     parse,
 )
+from service.rules.analysis import ClaimOption, DiscardOption, Wait, option_at_rest
+from service.rules.registry import all_rulesets, get_ruleset
 
 WAITS = (Wait(card=1, unseen=3, claims=("discard",), points=10, gain=12),
          Wait(card=2, unseen=1, claims=("stock",), points=4, gain=-6))

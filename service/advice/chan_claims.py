@@ -1,6 +1,6 @@
 """Claim advice for Chắn (docs/rules.md#chan-turn, docs/rules.md#chan-captures, docs/rules.md#chan-chiu): for a public
 card, pass, every legal capture and Chíu with the discard that should follow it, and a win, ranked by
-`analysis.claim_rank_key`.
+`ranking.claim_rank_key`.
 
 Legality is the engine's `legal_claims` (capture rules 1-7, Chíu, wins only on a turned-up stock card or completed
 by a Chíu). A capture or a Chíu exposes its pair and the player then discards, so its figures are those of the top
@@ -17,25 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..analysis import (
-    SHIPPED,
-    WIN_DISTANCE,
-    ClaimAnalysis,
-    ClaimOption,
-    Ranking,
-    describe_answer,
-    option_at_rest,
-    ranked_claims,
-    standing,
-)
-from ..errors import DomainError
-from ..text import Text, text
-from .captures import ChanClaim, History
-from .cards import code
-from .discards import analyse_discards, at_rest, count_unseen
-from .distance import UNREACHABLE
-from .hand import MAX_CARDS, ChanHand
-from .scoring import settle
+from ..rules.analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest
+from ..rules.chan.captures import ChanClaim, History
+from ..rules.chan.cards import code
+from ..rules.chan.discards import analyse_discards, at_rest, count_unseen
+from ..rules.chan.distance import UNREACHABLE
+from ..rules.chan.hand import MAX_CARDS, ChanHand
+from ..rules.chan.rulesets import chan_ruleset
+from ..rules.chan.scoring import settle
+from ..rules.errors import DomainError
+from ..rules.protocol import RuleSet
+from ..rules.text import Text, text
+from .ranking import SHIPPED, Ranking, describe_answer, ranked_claims, standing
 
 SEATS = 4
 
@@ -71,6 +64,20 @@ def after_claim(hand: ChanHand, claim: ChanClaim) -> ChanHand:
     for c in used:
         counts[c] -= 1
     return ChanHand(tuple(counts), (*hand.exposed, claim.pair), None)
+
+
+def analyse_ruleset_claims(ruleset: RuleSet, hand: ChanHand, options: Mapping[str, Any], role: str,
+                           visible: Sequence[object], seats: int, source: str, history: History | None,
+                           ranking: Ranking) -> ClaimAnalysis:
+    """Rank pass, every legal capture and Chíu on the public card (with its follow-up discard) and a win for a
+    seat `role` of the Chắn rule-set, by `ranking`; `hand` is his resting hand (19 cards over hand and exposed
+    pairs) with the public card, which came from `source` (stock or discard)."""
+    family = chan_ruleset(ruleset)
+    family.check_seats(seats)
+    history = history or History()
+    unseen = claim_unseen(hand, visible)
+    claims = family.legal_claims(hand, role, options, source, history)
+    return analyse_claims(hand, options, claims, role, source, unseen, history, ranking)
 
 
 def analyse_claims(hand: ChanHand, options: Mapping[str, Any], claims: Sequence[ChanClaim], role: str, source: str,

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.analysis import claim_rank_key
+from service.advice.analyse import analyse_claims
+from service.advice.fourcolor_claims import after_claim
+from service.advice.ranking import claim_rank_key
 from service.rules.errors import DomainError
 from service.rules.fourcolor.cards import code
-from service.rules.fourcolor.claim_advice import after_claim
 from service.rules.fourcolor.distance import distance
 from service.rules.registry import get_ruleset
 
@@ -39,7 +40,7 @@ def advise(ruleset_id, hand, public, role, visible="", seats=4, exposed=(), opti
     rs = get_ruleset(ruleset_id)
     o = rs.resolve_options(options)
     parsed = rs.parse(o, hand.split(), list(exposed), public)
-    return rs.analyse_claims(parsed, o, role, visible.split(), seats)
+    return analyse_claims(rs, parsed, o, role, visible.split(), seats)
 
 
 def shown(analysis):
@@ -123,7 +124,7 @@ def test_a_claim_decision_needs_the_resting_hand_and_the_public_card(hand, publi
     rs = get_ruleset(BGA)
     o = rs.resolve_options(None)
     with pytest.raises(DomainError) as raised:
-        rs.analyse_claims(rs.parse(o, hand.split(), [], public), o, "other", [], 4)
+        analyse_claims(rs, rs.parse(o, hand.split(), [], public), o, "other", [], 4)
     assert raised.value.field == field
 
 
@@ -157,7 +158,7 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, ruleset_id, 
     rest = [c for c in deck if c != public]
     hand = same + rest[:20 - len(same)]
     parsed = rs.parse(o, [rs.card_code(c) for c in hand], [], rs.card_code(public))
-    found = rs.analyse_claims(parsed, o, role, [rs.card_code(c) for c in rest[20:40]], 4)
+    found = analyse_claims(rs, parsed, o, role, [rs.card_code(c) for c in rest[20:40]], 4)
     legal, forced = rs.legal_claims(parsed, role, o)
     taken = [x for x in found.options if x.kind != "pass"]
     assert sorted(map(repr, (x.claim for x in taken))) == sorted(map(repr, legal))
@@ -189,7 +190,7 @@ def test_passing_keeps_the_figures_of_the_hand_as_it_stands(seed, ruleset_id):
     rng.shuffle(deck)
     public, hand = deck[0], deck[1:21]
     parsed = rs.parse(o, [rs.card_code(c) for c in hand], [], rs.card_code(public))
-    passing = next(x for x in rs.analyse_claims(parsed, o, "other", [], 4).options if x.kind == "pass")
+    passing = next(x for x in analyse_claims(rs, parsed, o, "other", [], 4).options if x.kind == "pass")
     tally = parsed.concealed
     unseen = Counter(deck[21:])
     if passing.distance == 0:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.analysis import ClaimOption, DiscardOption, Wait, hand_key, rank_key, ranked
+from service.advice.ranking import hand_key, rank_key, ranked
+from service.rules.analysis import ClaimOption, DiscardOption, Wait
 
 
 def option(card: int, distance: int, gain: float = 0.0, improving: int = 0, waiting: int = 0,
@@ -46,7 +47,7 @@ def claim(kind: str, distance: int, improving: int = 0, follow_unseen: int = 0) 
 
 def test_a_claim_is_judged_on_the_hand_it_leaves_not_on_its_follow_up_card():
     """Pass and a claim that leaves an equally good hand: pass first, whatever the follow-up card's copies."""
-    from service.rules.analysis import claim_rank_key
+    from service.advice.ranking import claim_rank_key
 
     passing, taking = claim("pass", 1, improving=5), claim("triple", 1, improving=5, follow_unseen=0)
     assert hand_key(passing) == hand_key(taking)

@@ -1,4 +1,5 @@
-"""Build the evaluation tables of every rule-set's default profile ahead of the first request."""
+"""Build the evaluation tables of every rule-set's default profile ahead of the first request: the rules' tables,
+filled by the advice's own discard analyses."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import gc
 import random
 import time
 
-from .registry import all_rulesets
+from ..rules.registry import all_rulesets
+from .analyse import analyse_discards
 
 WARM_HANDS = 40  # seeded hands analysed per Four Color rule-set: fills the commonest distance tables
 
@@ -19,9 +21,9 @@ def warm_tables() -> float:
     objects made so far are frozen out of garbage collection: the tables are a quarter of a million objects that
     never die, which every full collection would otherwise walk (100-170 ms each), and frozen objects stay
     shared between the processes forked from this one."""
-    from .fourcolor import samples
-    from .fourcolor.cards import code
-    from .fourcolor.evaluate import evaluator_for
+    from ..rules.fourcolor import samples
+    from ..rules.fourcolor.cards import code
+    from ..rules.fourcolor.evaluate import evaluator_for
 
     start = time.perf_counter()
     for ruleset in all_rulesets():
@@ -33,7 +35,7 @@ def warm_tables() -> float:
         rng = random.Random(0)
         for i in range(WARM_HANDS):
             cards = (samples.near_miss if i % 2 else samples.random_hand)(rng, rules, 21)
-            ruleset.analyse_discards(ruleset.parse(options, [code(c) for c in cards]), options, (), 4)
+            analyse_discards(ruleset, ruleset.parse(options, [code(c) for c in cards]), options, (), 4)
     gc.collect()
     gc.freeze()
     return time.perf_counter() - start

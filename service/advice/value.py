@@ -21,7 +21,7 @@ calibration map over every distance (`calibrated`): a strictly increasing piecew
 (linear score, mean realised), fitted when the model is trained, which bends the linear scores where the realised
 settlement is not linear in them (the best hands are worth more than a straight line says). Being strictly
 increasing, the map never reorders two options. Read from the rule-set's JSON file shipped in
-service/rules/models/. A win option is worth what it settles (`win_value`).
+service/advice/models/. A win option is worth what it settles (`win_value`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .analysis import WIN_KINDS, ClaimOption, DiscardOption
-from .protocol import RuleSet
+from ..rules.analysis import WIN_KINDS, ClaimOption, DiscardOption
+from ..rules.protocol import RuleSet
+from ..rules.registry import ENGINE_VERSION
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
             "expected_gain_stage", "wait_share_stage", "card_unseen", "sets_kept")
@@ -169,6 +170,15 @@ def shipped_model(ruleset: str) -> ValueModel | None:
 def _shipped(ruleset: str, models: Path) -> ValueModel | None:
     """`shipped_model` of the rule-set's file in `models`."""
     return load_model(ruleset) if (models / f"{ruleset}.json").exists() else None
+
+
+def engine_version(ruleset: RuleSet) -> str:
+    """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
+    its answers' `value` fields come from (`0.5.0+value-3/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
+    answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
+    without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
+    model = shipped_model(ruleset.id)
+    return ENGINE_VERSION if model is None else f"{ENGINE_VERSION}+{model.version}"
 
 
 def model_for(ruleset: RuleSet, options: Mapping[str, Any], seats: int) -> ValueModel | None:
