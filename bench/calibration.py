@@ -124,7 +124,8 @@ def deciles(pairs: list[tuple[float, float]], groups: int = DECILES,
 
 def pairs_of(ruleset: str, decisions: int, seed: int) -> tuple[list[tuple[float, float]], list[int]]:
     """(prediction, realised) of at least `decisions` decisions of advice rounds of `seed`, and the round (deal)
-    each came from."""
+    each came from. The prediction is the value of the option played as the answers show it: the advice plays its
+    first option, worth its base value kept inside the objective's range (service/advice/value.py)."""
     model = load_model(ruleset)
     found = Decisions()
     rounds: list[int] = []
@@ -133,7 +134,7 @@ def pairs_of(ruleset: str, decisions: int, seed: int) -> tuple[list[tuple[float,
         play_recorded(ruleset, seed, deal, found)
         rounds += [deal] * (len(found.targets) - len(rounds))
         deal += 1
-    predicted = [model.score(b, row) for b, row in zip(found.buckets, found.rows)]
+    predicted = [model.bounded(model.score(b, row)) for b, row in zip(found.buckets, found.rows)]
     return list(zip(predicted, found.targets)), rounds
 
 

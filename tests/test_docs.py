@@ -6,6 +6,7 @@ They do not check the figures the prose quotes."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -264,3 +265,21 @@ def test_every_bench_command_names_a_script_and_its_options():
         wrong += [f"{name} has no {option}" for option in sorted(options)
                   if not re.search(rf"(?<![\w-]){option}(?![\w-])", done.stdout)]
     assert given and not wrong, wrong
+
+
+# --- the README's drill example is the live answer ----------------------------------------------------------------
+
+def test_the_readmes_drill_example_shows_the_live_answer(client):
+    """The README sends a drill's request on and shows the first four options by value: the same drill, the same
+    request, the same cards, ranks and values as the service answers now; the values fall along the ranks."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    query = re.search(r"curl -s 'localhost:8000(/v1/drills\?[^']+)'", text).group(1)
+    shown = re.search(r"```text\n((?:\{.*\}\n)+)```", text.split(query, 1)[1]).group(1).splitlines()
+    drill = client.get(query).get_json()
+    assert drill["request"]["path"] == "/v1/discards"
+    answer = client.post(drill["request"]["path"], json=drill["request"]["body"]).get_json()
+    live = [json.dumps({k: d[k] for k in ("card", "rank", "value")}, separators=(",", ":"))
+            for d in answer["discards"][:4]]
+    assert shown == live
+    values = [d["value"] for d in answer["discards"]]
+    assert values == sorted(values, reverse=True)

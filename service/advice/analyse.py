@@ -17,6 +17,7 @@ from ..rules.analysis import ClaimAnalysis, DiscardAnalysis
 from ..rules.protocol import RuleSet
 from . import chan_claims, fourcolor_claims
 from .ranking import SHIPPED, Ranking
+from .value import model_for, valued_claims, valued_discards
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,10 @@ def advice_family(ruleset: RuleSet) -> AdviceFamily:
 def analyse_discards(ruleset: RuleSet, hand: Any, options: Mapping[str, Any], visible: Sequence[object], seats: int,
                      history: Any = None, ranking: Ranking = SHIPPED) -> DiscardAnalysis:
     """The exact analysis of every legal discard of `hand` (the rule-set's, `RuleSet.analyse_discards`), ranked by
-    `ranking` (the advice's order unless another is given)."""
-    return ruleset.analyse_discards(hand, options, visible, seats, history, ranking)
+    `ranking` (the advice's order unless another is given), each option valued where the rule-set's model applies
+    (`value.valued_discards`)."""
+    return valued_discards(model_for(ruleset, options, seats),
+                           ruleset.analyse_discards(hand, options, visible, seats, history, ranking))
 
 
 def analyse_claims(ruleset: RuleSet, hand: Any, options: Mapping[str, Any], role: str, visible: Sequence[object],
@@ -50,5 +53,8 @@ def analyse_claims(ruleset: RuleSet, hand: Any, options: Mapping[str, Any], role
     """Pass, every legal claim on the hand's public card (with its follow-up discard) and a win, ranked best first
     by `ranking` (the advice's, `ranking.claim_rank_key`, unless another is given); `hand` is the seat's resting
     hand with `public_card` set, the card came from `source` (Chắn: stock or discard; Four Color Cards: the role
-    implies it) and `history` is the player's earlier moves where the family keeps them (Chắn)."""
-    return advice_family(ruleset).claims(ruleset, hand, options, role, visible, seats, source, history, ranking)
+    implies it) and `history` is the player's earlier moves where the family keeps them (Chắn); each answer valued
+    where the rule-set's model applies (`value.valued_claims`)."""
+    return valued_claims(model_for(ruleset, options, seats),
+                         advice_family(ruleset).claims(ruleset, hand, options, role, visible, seats, source, history,
+                                                       ranking))

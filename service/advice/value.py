@@ -1,8 +1,16 @@
-"""The value of a position: the expected settlement of the seat for the hand an option leaves at rest, in the
-rule-set's unit (points; the win probability where nobody pays: `ruleset.objective(options)`), learned from play
-(`python -m service learn`, docs/advice.md#value).
+"""The value of an option: the expected settlement of the seat (points; where nobody pays the chance to win, inside
+[0, 1]: `ruleset.objective(options)`) of playing that option and then playing on as the advice does; the one number
+every option list is ordered by (docs/advice.md#value). `values_of` values a ranked list:
 
-Features (`features`): only what the exact analysis already computed for the option, so a value costs
+- the first option is worth its *base value*: the expected settlement of the hand it leaves at rest, learned from
+  the advice's own play (`ValueModel.base`, `python -m service learn`), the value the on-path calibration checks
+  (bench/calibration.py); a win is worth what it settles; where nobody pays it is kept inside [0, 1];
+- every other option is worth the first one's value minus its loss (service/advice/loss.py), learned from paired
+  branches (`python -m service learn --loss`) and checked off the advice's path (bench/counterfactual.py): 0 for an
+  option tied with the first, never less than the loss of an option ranked above it. The values fall as the ranks
+  rise, so the advice's order (service/advice/ranking.py) and the order by value are one order.
+
+Base features (`features`): only what the exact analysis already computed for the option, so a value costs
 microseconds. With U the unseen cards the option is counted on (`unseen_total`) and a wait's gain floored at 0:
 - `bias`: 1;
 - `expected_gain`: the option's one-card expected gain (sum over waits of unseen * gain / U);
@@ -16,12 +24,12 @@ microseconds. With U the unseen cards the option is counted on (`unseen_total`) 
 - `sets_kept`: Chắn, what the hand keeps of the Tôm and Lèo sets (`chan.discards.sets_kept`: each full set adds to
   the score of any win); 0 in Four Color Cards.
 
-Model (`ValueModel`): piecewise linear, one weight vector per distance (0, 1, 2, and 3 for 3 or more), then one
-calibration map over every distance (`calibrated`): a strictly increasing piecewise-linear function through knots
-(linear score, mean realised), fitted when the model is trained, which bends the linear scores where the realised
+Base model (`ValueModel.base`): piecewise linear, one weight vector per distance (0, 1, 2, and 3 for 3 or more),
+then one calibration map over every distance (`calibrated`): a strictly increasing piecewise-linear function through
+knots (linear score, mean realised), fitted when the model is trained, which bends the linear scores where the realised
 settlement is not linear in them (the best hands are worth more than a straight line says). Being strictly
 increasing, the map never reorders two options. Read from the rule-set's JSON file shipped in
-service/advice/models/. A win option is worth what it settles (`win_value`).
+service/advice/models/, with the loss's weights (format 4). A win option is worth what it settles (`win_value`).
 """
 
 from __future__ import annotations
@@ -30,21 +38,22 @@ import json
 import math
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..rules.analysis import WIN_KINDS, ClaimOption, DiscardOption
+from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.protocol import RuleSet
 from ..rules.registry import ENGINE_VERSION
+from .loss import LOSS_FEATURES, losses
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
             "expected_gain_stage", "wait_share_stage", "card_unseen", "sets_kept")
 #: Distances with their own weights; the last stands for itself and every greater distance.
 DISTANCES = 4
 MODELS = Path(__file__).resolve().parent / "models"
-FORMAT = 3  # 2: a calibration map after the linear scores; 3: the `sets_kept` feature
+FORMAT = 4  # 2: a calibration map after the linear scores; 3: the `sets_kept` feature; 4: the loss
 TRAINED_SEATS = 4  # the arena plays four seats: a model speaks of that table only
 #: The unit a value is counted in (and a loss priced in values), by the objective it estimates.
 UNITS = {"expected_settlement": "points", "win_probability": "wins"}
@@ -78,9 +87,9 @@ def bucket(distance: int) -> int:
 
 @dataclass(frozen=True)
 class ValueModel:
-    """One rule-set's fitted weights (`weights[bucket(distance)]`, `FEATURES` order), its calibration map (`knots`:
-    (linear score, value) pairs, both strictly increasing; none: the linear score itself) and where they came
-    from."""
+    """One rule-set's fitted base weights (`weights[bucket(distance)]`, `FEATURES` order), its calibration map
+    (`knots`: (linear score, value) pairs, both strictly increasing; none: the linear score itself), the loss's
+    weights (`loss`, `LOSS_FEATURES` order; none: every loss 0) and where they came from."""
 
     ruleset: str
     version: str
@@ -88,12 +97,18 @@ class ValueModel:
     weights: tuple[tuple[float, ...], ...]
     meta: dict[str, Any]
     knots: tuple[tuple[float, float], ...] = ()
+    loss: tuple[float, ...] = ()
 
-    def value(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float:
-        """The expected settlement of the seat after `option` (a win: what it settles, `win_value`)."""
+    def base(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float:
+        """The base value of `option`: the expected settlement of the hand it leaves at rest as the advice's own
+        play realised it, kept inside the objective's range (a win: what it settles, `win_value`)."""
         if isinstance(option, ClaimOption) and option.kind in WIN_KINDS:
             return self.win_value(option)
-        return self.score(bucket(option.distance), features(option, unseen_total))
+        return self.bounded(self.score(bucket(option.distance), features(option, unseen_total)))
+
+    def bounded(self, value: float) -> float:
+        """`value` inside the objective's range: [0, 1] for a chance to win; any number of points."""
+        return min(max(value, 0.0), 1.0) if self.objective == "win_probability" else value
 
     def score(self, where: int, row: tuple[float, ...]) -> float:
         """The value of a feature vector `row` of distance bucket `where`: its linear score, calibrated."""
@@ -151,8 +166,71 @@ def parse(document: dict[str, Any], ruleset: str) -> ValueModel:
     if document.get("objective") not in ("expected_settlement", "win_probability"):
         raise ValueError(f"value model of {ruleset!r}: unknown objective {document.get('objective')!r}")
     knots = parse_knots(document, ruleset)
-    meta = {k: v for k, v in document.items() if k not in ("weights", "features", "calibration")}
-    return ValueModel(ruleset, str(document["version"]), str(document["objective"]), weights, meta, knots)
+    loss = parse_loss(document, ruleset)
+    meta = {k: v for k, v in document.items() if k not in ("weights", "features", "calibration", "loss")}
+    version = str(document["version"])
+    if "loss" in document:
+        version += "/" + str(document["loss"].get("version", "loss"))
+    return ValueModel(ruleset, version, str(document["objective"]), weights, meta, knots, loss)
+
+
+def parse_loss(document: dict[str, Any], ruleset: str) -> tuple[float, ...]:
+    """The loss's weights of a model document (none without a `loss` block: every loss 0); ValueError unless one
+    finite weight per `LOSS_FEATURES`, in that order."""
+    block = document.get("loss")
+    if block is None:
+        return ()
+    if not isinstance(block, dict) or tuple(block.get("features", ())) != LOSS_FEATURES:
+        raise ValueError(f"value model of {ruleset!r}: loss.features must be {list(LOSS_FEATURES)}")
+    try:
+        weights = tuple(float(w) for w in block["weights"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"value model of {ruleset!r}: loss.weights must be numbers") from error
+    if len(weights) != len(LOSS_FEATURES) or not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"value model of {ruleset!r}: {len(LOSS_FEATURES)} finite loss weights expected")
+    return weights
+
+
+Option = DiscardOption | ClaimOption
+
+
+def values_of(model: ValueModel, options: Sequence[Option], unseen_total: int) -> tuple[float, ...]:
+    """The value of every option of a ranked list (best first), in the list's order; never rising along it.
+
+    A win is worth what it settles. The options that leave a hand at rest (a discard; pass or a claim) are worth the
+    base value of the first of them minus each one's loss against it (`loss.losses`). Then each value is at most
+    the one before it (a hand kept ranked below a win that gains is worth no more than that win; a win that costs,
+    ranked last, no more than the hands above it). O(options)."""
+    resting = [o for o in options if not (isinstance(o, ClaimOption) and o.kind in WIN_KINDS)]
+    at_rest: dict[int, float] = {}
+    if resting:
+        base = [model.base(o, unseen_total) for o in resting]
+        lost = losses(model.loss, resting, base, unseen_total) if model.loss else [0.0] * len(resting)
+        at_rest = {id(o): model.bounded(base[0] - loss) for o, loss in zip(resting, lost)}
+    out: list[float] = []
+    for option in options:
+        value = at_rest[id(option)] if id(option) in at_rest else model.base(option, unseen_total)
+        out.append(min(value, out[-1]) if out else value)
+    return tuple(out)
+
+
+def valued_discards(model: ValueModel | None, analysis: DiscardAnalysis) -> DiscardAnalysis:
+    """The analysis with every option's `value` set (`values_of`); as it is where no model applies."""
+    if model is None or not analysis.options:
+        return analysis
+    values = values_of(model, analysis.options, analysis.unseen_total)
+    return replace(analysis, options=tuple(replace(o, value=v) for o, v in zip(analysis.options, values)))
+
+
+def valued_claims(model: ValueModel | None, analysis: ClaimAnalysis) -> ClaimAnalysis:
+    """The analysis with every answer's `value` set (`values_of`; a claim's follow-up discard carries the value of
+    the claim, the hand it leaves at rest being the same); as it is where no model applies."""
+    if model is None or not analysis.options:
+        return analysis
+    values = values_of(model, analysis.options, analysis.unseen_total)
+    return replace(analysis, options=tuple(
+        replace(o, value=v, follow=None if o.follow is None else replace(o.follow, value=v))
+        for o, v in zip(analysis.options, values)))
 
 
 def model_path(ruleset: str) -> Path:
@@ -174,9 +252,10 @@ def _shipped(ruleset: str, models: Path) -> ValueModel | None:
 
 def engine_version(ruleset: RuleSet) -> str:
     """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
-    its answers' `value` fields come from (`0.5.0+value-3/bga-taiwan/seed1-deals4000`; docs/advice.md#value), so an
-    answer names the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set
-    without a shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
+    its answers' `value` fields come from, base and loss
+    (`0.6.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`; docs/advice.md#value), so an answer names
+    the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set without a
+    shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
     model = shipped_model(ruleset.id)
     return ENGINE_VERSION if model is None else f"{ENGINE_VERSION}+{model.version}"
 
@@ -200,9 +279,9 @@ def unit_of(objective: str) -> str:
     return UNITS[objective]
 
 
-def shown_value(model: ValueModel | None, option: DiscardOption | ClaimOption, unseen_total: int) -> float | None:
+def shown_value(option: DiscardOption | ClaimOption) -> float | None:
     """An option's value as answers show it (4 decimals), or None where no model applies."""
-    return None if model is None else round(model.value(option, unseen_total), 4)
+    return None if option.value is None else round(option.value, 4)
 
 
 @cache

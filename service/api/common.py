@@ -227,7 +227,8 @@ class EchoSchema(ma.Schema):
     options = BoundedDict(keys=fields.String(), values=fields.Raw(), required=True)
     engine_version = fields.String(required=True, metadata={
         "description": "the engine's version, then `+` and the version of the rule-set's value "
-                       "model (docs/advice.md#value), e.g. `0.5.0+value-3/bga-taiwan/seed1-deals4000`"})
+                       "model (docs/advice.md#value), e.g. "
+                       "`0.6.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`"})
 
 
 def resolve(payload: dict[str, Any]) -> tuple[RuleSet, dict[str, Any]]:

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..advice.value import model_for
 from ..replay.decisions import SeatView
 from ..replay.families import replay_family
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, DiscardAnalysis
@@ -71,11 +70,10 @@ def worth_drilling(ruleset: RuleSet, view: SeatView, analysis: DiscardAnalysis |
     options = analysis.options
     if len(options) < 2:
         return False
-    model = model_for(ruleset, view.options, view.seats)
-    if model is None:
+    best = options[0].value
+    if best is None:
         return any(o.rank > 1 for o in options)
-    best = model.value(options[0], analysis.unseen_total)
-    return any(model.value(o, analysis.unseen_total) < best - SAME_VALUE for o in options)
+    return any(o.value is not None and o.value < best - SAME_VALUE for o in options)
 
 
 class Enough(Exception):

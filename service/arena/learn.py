@@ -1,5 +1,5 @@
-"""`python -m service learn`: fit a rule-set's value model (service/rules/value.py) from advice-against-advice play
-(docs/advice.md#value).
+"""`python -m service learn`: fit a rule-set's base value (service/advice/value.py) from advice-against-advice play
+(docs/advice.md#value); with `--loss`, the loss (service/advice/loss.py) on paired branches (`learn_loss.py`).
 
 Every seat of every round plays the advice (`value.Chooser`); each discard and each answer to a public card that is
 not a win is recorded with the features of the option played, and its target is the seat's realised settlement of
@@ -11,6 +11,8 @@ pooled until the targets rise strictly (pool adjacent violators), so that the ma
 seats realised without ever reordering two options. numpy is imported here only (the `learn` extra).
 
 Training deals are those of `--seed` (default 1); the arena judges on seeds 7001 and up, which training never uses.
+The loss is fitted on the base values it is written beside: a model file's loss block is kept when the base is
+fitted again, and the command then says to fit the loss again too.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..advice.value import DISTANCES, FEATURES, FORMAT, ValueModel, bucket, features, model_path
+from ..advice.value import DISTANCES, FEATURES, FORMAT, ValueModel, bucket, features, model_path, parse
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
 from .duplicate import SEATS, Arena, play_with, seat_results
+from .learn_loss import LOSS_SEED, learn_loss
 from .value import Chooser, ValueTiebreak
 
 #: Ridge strength pulling each distance's weights towards the weights of every decision.
@@ -208,16 +211,23 @@ def document(ruleset: str, data: Decisions, deals: int, seed: int, seconds: floa
 
 def add_parser(sub: Any) -> None:
     """The `learn` subcommand's arguments."""
-    learn = sub.add_parser("learn", help="fit a rule-set's value model from advice-against-advice rounds")
+    learn = sub.add_parser("learn", help="fit a rule-set's value model (base, or --loss) from advice-against-advice "
+                                         "rounds")
     learn.add_argument("--ruleset", required=True, help=f"one of {', '.join(r.id for r in all_rulesets())}")
     learn.add_argument("--deals", type=int, default=2000, help="rounds to play (the advice in every seat)")
-    learn.add_argument("--seed", type=int, default=TRAIN_SEED, help="training deals' seed (judging uses 7001+)")
+    learn.add_argument("--seed", type=int, default=None,
+                       help=f"training deals' seed (default {TRAIN_SEED}, --loss {LOSS_SEED}; judging uses 7001+)")
     learn.add_argument("--explore", type=float, default=0.0,
                        help="chance that a seat plays a random one of the advice's first options (default 0)")
     learn.add_argument("--policy", choices=("advice", "value-tiebreak"), default="advice",
                        help="what every seat plays (value-tiebreak: with the shipped model)")
     learn.add_argument("--jobs", type=int, default=1, help="processes playing side by side (the same model)")
     learn.add_argument("--out", default=None, help="model file to write (default: the shipped one)")
+    learn.add_argument("--loss", action="store_true",
+                       help="fit the loss on paired branches instead, beside the file's base (seed default "
+                            f"{LOSS_SEED})")
+    learn.add_argument("--decisions", type=int, default=5000,
+                       help="--loss: decisions to branch, one per round (default 5000)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -233,12 +243,51 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, DomainError) as error:
         print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
-    started = time.monotonic()
-    data = collect(ruleset, args.deals, args.seed, args.explore, args.policy, args.jobs)
-    found = document(ruleset, data, args.deals, args.seed, time.monotonic() - started, args.explore, args.policy)
     path = Path(args.out) if args.out else model_path(ruleset)
+    if args.loss:
+        return run_loss(ruleset, path, args)
+    started = time.monotonic()
+    seed = TRAIN_SEED if args.seed is None else args.seed
+    data = collect(ruleset, args.deals, seed, args.explore, args.policy, args.jobs)
+    found = document(ruleset, data, args.deals, seed, time.monotonic() - started, args.explore, args.policy)
+    kept = kept_loss(path)
+    if kept is not None:
+        found["loss"] = kept
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {path}: {found['data']['decisions']} decisions of {data.rounds} rounds "
           f"in {found['training']['seconds']} s")
+    print(f"the loss was fitted on the former base values: fit it again with `python -m service learn --ruleset "
+          f"{ruleset} --loss`" if kept is not None else
+          f"no loss yet (every option would be worth the first): `python -m service learn --ruleset {ruleset} --loss`")
+    return 0
+
+
+def kept_loss(path: Path) -> dict[str, Any] | None:
+    """The loss block of the model file at `path`, if it has one."""
+    try:
+        block = json.loads(path.read_text(encoding="utf-8")).get("loss")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return block if isinstance(block, dict) else None
+
+
+def run_loss(ruleset: str, path: Path, args: argparse.Namespace) -> int:
+    """Fit the loss beside the base of the model file at `path` (a new file: beside the shipped base) and write it
+    there; exit 2 without a valid base."""
+    if args.decisions < 1:
+        print("learn: --decisions must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        document = json.loads((path if path.exists() else model_path(ruleset)).read_text(encoding="utf-8"))
+        model = parse(document, ruleset)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"learn: --loss needs a base model at {path}: {error}", file=sys.stderr)
+        return 2
+    seed = LOSS_SEED if args.seed is None else args.seed
+    document["loss"] = learn_loss(model, args.decisions, seed, args.jobs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote the loss of {path}: {document['loss']['training']['rows']} branches of "
+          f"{document['loss']['training']['decisions']} decisions in {document['loss']['training']['seconds']} s")
     return 0

@@ -1,6 +1,8 @@
-"""The `value` policy: every move by the learned value of the position it leaves (service/advice/value.py).
+"""The `value` policy: every move by the base value of the position it leaves (`ValueModel.base`,
+service/advice/value.py: what a hand at rest is worth as the advice's own play realised it), not by the advice's
+order; a yardstick of that order (docs/advice.md#value), which the answers' values follow.
 
-- Discard: the legal discard whose resting hand has the highest value (then the advice's order).
+- Discard: the legal discard whose resting hand has the highest base value (then the advice's order).
 - Public card: among pass, each legal claim (valued on the hand after its follow-up discard) and a win that gains,
   the option of highest value; a win that costs the seat (bga-taiwan: a hu under the threshold) only when nothing
   else may be done (a forced take). After a claim the discard is chosen afresh by value.
@@ -83,7 +85,7 @@ class Value(Chooser):
         """The discard of highest value; the advice's order breaks ties (`max` keeps the first)."""
         assert self.model is not None
         model, total = self.model, analysis.unseen_total
-        return max(analysis.options, key=lambda o: model.value(o, total))
+        return max(analysis.options, key=lambda o: model.base(o, total))
 
     def order(self, analysis: ClaimAnalysis) -> Sequence[ClaimOption]:
         """Every answer by value, best first; a costing win after everything else."""
@@ -92,7 +94,7 @@ class Value(Chooser):
 
         def key(option: ClaimOption) -> tuple[int, float]:
             costs = option.kind in WIN_KINDS and (option.gain or 0) <= 0
-            return (1 if costs else 0, -model.value(option, total))
+            return (1 if costs else 0, -model.base(option, total))
 
         return sorted(analysis.options, key=key)
 
@@ -105,7 +107,7 @@ class ValueTiebreak(Value):
         """Of the discards that leave the fewest replacements, the one of highest value (then the advice's order)."""
         assert self.model is not None
         model, total = self.model, analysis.unseen_total
-        return min(analysis.options, key=lambda o: (o.distance, -model.value(o, total)))
+        return min(analysis.options, key=lambda o: (o.distance, -model.base(o, total)))
 
     def order(self, analysis: ClaimAnalysis) -> Sequence[ClaimOption]:
         """A gaining win first (the more it gains the better), then by distance, then by value; a costing win last."""
@@ -116,6 +118,6 @@ class ValueTiebreak(Value):
             if option.kind in WIN_KINDS:
                 gain = option.gain or 0
                 return (0 if gain > 0 else 2, -gain, 0.0)
-            return (1, option.distance, -model.value(option, total))
+            return (1, option.distance, -model.base(option, total))
 
         return sorted(analysis.options, key=key)

@@ -10,12 +10,13 @@ analysis sees exactly the position the player saw.
 Expected loss (`Pricing`), exact mode, discards and claim decisions alike: where the rule-set's value model
 applies (`advice.value.model_for`: 4 seats, the options it was trained under), the value of the advised option
 (the first of the ranking) minus the value of the option played, each as the answers of /v1/discards and
-/v1/claims show it (4 decimals, over the analysis' own unseen cards), never negative, in the rule-set's unit
-(points; wins where nobody pays); an option worth the advised one (within `SAME_VALUE`) or ranked 1 agrees and
-costs 0. Where no model applies: the one-card expected gain of the advised option minus the actual one's
-(unit `expected_gain`), a win counting its gain. Deep mode: a discard's loss is the search's objective
-(expected settlement in points; win probability where nobody pays) of its best candidate minus the actual
-discard's; claim decisions stay exact. Every decision and every total names its `loss_unit`.
+/v1/claims show it (4 decimals; advice/value.py: the values never rise along the ranking, so the loss is never
+negative, and it is never clipped), in the rule-set's unit (points; wins where nobody pays); the option played
+agrees exactly when its value equals the advised one's to 4 decimals (the tie, `SAME_VALUE`), and then costs 0;
+else it costs its loss, more than 0. Where no model applies: the one-card expected gain of the advised option
+minus the actual one's (unit `expected_gain`), a win counting its gain. Deep mode: a discard's loss is the search's
+objective (expected settlement in points; win probability where nobody pays) of its best candidate minus the
+actual discard's; claim decisions stay exact. Every decision and every total names its `loss_unit`.
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ from .log import Event
 
 MODES = ("none", "exact", "deep")
 COSTLIEST = 5
-#: The version of the review's answers (its pricing): 2 prices a decision in values where a value model applies.
-REVIEW_VERSION = "review-2"
+#: The version of the review's answers (its pricing): 2 prices a decision in values where a value model applies;
+#: 3 in the values of one order (the advice's, the loss never clipped).
+REVIEW_VERSION = "review-3"
 #: The unit of a loss where no value model applies: the one-card expected gain.
 FALLBACK_UNIT = "expected_gain"
 #: The unit of totals over decisions priced in different units.
 MIXED_UNIT = "mixed"
-#: Values this close are the same value: the option played is worth the advised one.
+#: The tie: a loss this small (the values shown equal to 4 decimals) is no loss, the option played agrees.
 SAME_VALUE = 1e-9
 
 
@@ -89,22 +91,21 @@ class Pricing:
         model = model_for(ruleset, options, seats)
         return cls(model, FALLBACK_UNIT if model is None else unit_of(ruleset.objective(options)))
 
-    def value(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float | None:
+    def value(self, option: DiscardOption | ClaimOption) -> float | None:
         """An option's value as /v1/discards and /v1/claims show it (4 decimals; None without a model)."""
-        return shown_value(self.model, option, unseen_total)
+        return shown_value(option)
 
     def price(self, best: DiscardOption | ClaimOption, actual: DiscardOption | ClaimOption,
               unseen_total: int) -> dict[str, Any]:
         """The option played against the advised one `best` (both of one analysis, counted on its
         `unseen_total`): `value`, `best_value`, `agreed`, `expected_loss` and its `loss_unit`."""
-        if self.model is None:
+        shown, best_shown = shown_value(actual), shown_value(best)
+        if self.model is None or shown is None or best_shown is None:
             return {"value": None, "best_value": None, "agreed": actual.rank == 1, "loss_unit": self.unit,
                     "expected_loss": round(max(0.0, best.expected_gain - actual.expected_gain), 4)}
-        value, best_value = self.model.value(actual, unseen_total), self.model.value(best, unseen_total)
-        shown, best_shown = round(value, 4), round(best_value, 4)
-        agreed = actual.rank == 1 or abs(best_value - value) <= SAME_VALUE
-        return {"value": shown, "best_value": best_shown, "agreed": agreed, "loss_unit": self.unit,
-                "expected_loss": 0.0 if agreed else round(max(0.0, best_shown - shown), 4)}
+        loss = round(best_shown - shown, 4)
+        return {"value": shown, "best_value": best_shown, "agreed": loss <= SAME_VALUE, "loss_unit": self.unit,
+                "expected_loss": loss}
 
 
 class DecisionReview:
@@ -194,7 +195,7 @@ class DecisionReview:
             **self.pricing.price(best, actual, total), **stored("reason", best.reason),
             "ranking": [{"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "distance": o.distance,
                          "expected_gain": round(o.expected_gain, 4), "gain": o.gain,
-                         "value": self.pricing.value(o, total)} for o in analysis.options],
+                         "value": self.pricing.value(o)} for o in analysis.options],
         })
 
     def analyse_claim(self, seat: int, card: int, role: str, source: str, visible: list[int]) -> ClaimAnalysis:
@@ -224,7 +225,7 @@ class DecisionReview:
             "options": len(analysis.options), "distance": actual.distance, "best_distance": best.distance,
             **self.pricing.price(best, actual, total), **stored("reason", best.reason), "deep": None,
             "ranking": [{"card": show(o.card), "rank": o.rank, "distance": o.distance,
-                         "expected_gain": round(o.expected_gain, 4), "value": self.pricing.value(o, total)}
+                         "expected_gain": round(o.expected_gain, 4), "value": self.pricing.value(o)}
                         for o in analysis.options],
         }
         if self.settings.mode == "deep":

@@ -55,6 +55,7 @@ class DiscardOption:
     #                          points over the threshold; None: not counted, or richer wins pay no more)
     sets_kept: int | None = None  # Chắn: what of the Tôm and Lèo sets the cards left keep (`chan.discards.sets_kept`);
     #                               None: Four Color Cards
+    value: float | None = None  # the advice's value of the option (service/advice/value.py); None: not valued
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class ClaimOption:
     paying_improving: int | None = None  # as DiscardOption
     rich: int | None = None  # as DiscardOption
     sets_kept: int | None = None  # as DiscardOption, of the hand left at rest (the value reads it; the order does not)
+    value: float | None = None  # as DiscardOption
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,12 @@ loads for every rule-set, and that a missing or broken file is an error, never a
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from service.advice import value
+from service.advice.loss import LOSS_FEATURES, loss_features, losses
 from service.advice.value import (
     DISTANCES,
     FEATURES,
@@ -69,10 +71,10 @@ def model(objective: str = "expected_settlement") -> ValueModel:
 
 def test_value_is_the_linear_model_of_the_distance_and_a_win_is_what_it_settles():
     option = DiscardOption(card=5, distance=1, waits=(), improving=(), improving_unseen=0, expected_gain=0.5)
-    assert model().value(option, 80) == pytest.approx(-1 + 1.0)
+    assert model().base(option, 80) == pytest.approx(-1 + 1.0)
     win = ClaimOption("hu", (), object(), None, -1, (), (), 0, 30.0, gain=30)
-    assert model().value(win, 80) == 30.0
-    assert model("win_probability").value(win, 80) == 1.0
+    assert model().base(win, 80) == 30.0
+    assert model("win_probability").base(win, 80) == 1.0
 
 
 def test_the_calibration_map_by_hand():
@@ -89,9 +91,9 @@ def test_a_calibrated_model_bends_the_linear_score_and_a_win_stays_what_it_settl
     bent = ValueModel("toy", "v", "expected_settlement", model().weights, {}, ((0.0, 0.0), (1.0, 3.0)))
     option = DiscardOption(card=5, distance=0, waits=(), improving=(), improving_unseen=0, expected_gain=0.25)
     assert bent.linear(0, features(option, 80)) == pytest.approx(0.5)
-    assert bent.value(option, 80) == pytest.approx(1.5)
+    assert bent.base(option, 80) == pytest.approx(1.5)
     win = ClaimOption("hu", (), object(), None, -1, (), (), 0, 30.0, gain=30)
-    assert bent.value(win, 80) == 30.0
+    assert bent.base(win, 80) == 30.0
 
 
 @pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
@@ -114,13 +116,27 @@ def test_every_ruleset_ships_a_valid_model(ruleset):
     rs = next(r for r in all_rulesets() if r.id == ruleset)
     assert loaded.objective == rs.objective(rs.resolve_options({}))
     assert document["features"] == list(FEATURES) and len(document["weights"]) == DISTANCES
-    assert document["format"] == value.FORMAT == 3 and loaded.version.startswith(f"value-3/{ruleset}/")
+    assert document["format"] == value.FORMAT == 4 and loaded.version.startswith(f"value-3/{ruleset}/")
     assert len(document["calibration"]["knots"]) >= 2
     training, data = document["training"], document["data"]
     assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} ")
     assert training["seed"] < 7001 and "7001" in training["judged_on"]
     assert data["decisions"] > data["rounds"] > 0 and data["target_sd"] > 0
-    assert loaded.version == document["version"]
+    assert loaded.version == f"{document['version']}/{document['loss']['version']}"
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_every_ruleset_ships_a_loss_fitted_apart_from_the_seeds_that_judge_it(ruleset):
+    """The loss block: one weight per loss feature, the command that fits it, its training seed apart from the
+    off-path calibration's (7011) and the arena's (7001 and up), the base it was fitted beside, and some loss."""
+    document = json.loads(value.model_path(ruleset).read_text(encoding="utf-8"))
+    loss = document["loss"]
+    assert loss["features"] == list(LOSS_FEATURES) and len(loss["weights"]) == len(LOSS_FEATURES)
+    assert load_model(ruleset).loss == tuple(loss["weights"])
+    training = loss["training"]
+    assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} --loss ")
+    assert training["seed"] < 7001 and training["seed"] != document["training"]["seed"]
+    assert training["base"] == document["version"] and training["rows"] > training["decisions"] > 0
 
 
 def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
@@ -137,7 +153,7 @@ def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
 
 
 def test_a_model_of_another_shape_is_refused():
-    good = {"format": 3, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
+    good = {"format": 4, "ruleset": "x", "version": "v", "objective": "win_probability", "features": list(FEATURES),
             "weights": [[0.0] * len(FEATURES)] * DISTANCES, "calibration": {"knots": [[0, 0.1], [1, 0.5]]}}
     assert parse(good, "x").objective == "win_probability"
     assert parse(good, "x").knots == ((0.0, 0.1), (1.0, 0.5))
@@ -147,7 +163,11 @@ def test_a_model_of_another_shape_is_refused():
                    {**good, "calibration": {"knots": [[0, 0.5], [1, 0.5]]}},
                    {**good, "calibration": {"knots": [[1, 0.1], [0, 0.5]]}},
                    {**good, "calibration": {"knots": [[0, "nan"], [1, 0.5]]}},
-                   {**good, "calibration": {"knots": [[0, 0.1, 2]]}}):
+                   {**good, "calibration": {"knots": [[0, 0.1, 2]]}},
+                   {**good, "loss": {"features": ["bias"], "weights": [1.0]}},
+                   {**good, "loss": {"features": list(LOSS_FEATURES), "weights": [1.0]}},
+                   {**good, "loss": {"features": list(LOSS_FEATURES), "weights": ["x"] * len(LOSS_FEATURES)}},
+                   {**good, "loss": {"features": list(LOSS_FEATURES), "weights": [math.inf] * len(LOSS_FEATURES)}}):
         with pytest.raises(ValueError):
             parse(broken, "x")
 
@@ -162,3 +182,65 @@ def test_a_values_unit_follows_the_objective():
         found = get_ruleset(ruleset)
         assert value.unit_of(found.objective(found.resolve_options({}))) == "points"
     assert {value.unit_of(load_model(r.id).objective) for r in all_rulesets()} == {"points", "wins"}
+
+
+def at_rest(card: int, distance: int, rank: int, gain: float = 0.0) -> DiscardOption:
+    """A discard leaving a hand `distance` from a win with one-card expected gain `gain`, ranked `rank`."""
+    return DiscardOption(card=card, distance=distance, waits=(), improving=(), improving_unseen=0,
+                         expected_gain=gain, rank=rank)
+
+
+def lossy(weights: dict[str, float], objective: str = "expected_settlement") -> ValueModel:
+    """The hand-made `model` with a loss of these weights (by feature name, the rest 0)."""
+    return ValueModel("toy", "v", objective, model().weights, {}, (),
+                      tuple(weights.get(name, 0.0) for name in LOSS_FEATURES))
+
+
+def test_an_option_is_worth_the_first_minus_its_loss_and_ties_with_the_first_lose_nothing():
+    """Base values: distance d, expected gain g is 2g - d. The loss is 0.5 plus 1 per replacement further; the
+    first option and one tied with it (rank 1) are worth the first's base value, the others that minus their
+    loss."""
+    options = [at_rest(1, 0, 1, 1.0), at_rest(2, 0, 1, 0.5), at_rest(3, 1, 3, 0.5), at_rest(4, 2, 4)]
+    toy = lossy({"bias": 0.5, "distance_gap": 1.0})
+    assert value.values_of(toy, options, 80) == pytest.approx((2.0, 2.0, 2.0 - 1.5, 2.0 - 2.5))
+
+
+def test_a_loss_never_falls_below_one_ranked_above_it():
+    """The option ranked 3 has a smaller raw loss than the one ranked 2 (its base value is higher): it is raised
+    to the loss above it, so the values never rise along the ranking; options of one rank share their largest."""
+    options = [at_rest(1, 0, 1, 1.0), at_rest(2, 1, 2), at_rest(3, 1, 3, 1.0), at_rest(4, 1, 3, 0.9)]
+    toy = lossy({"value_gap": 1.0})  # the loss is the base values' gap
+    raw = [loss_features(options[0], o, 2.0, model().base(o, 80), 80)[1] for o in options]
+    assert raw == pytest.approx([0.0, 3.0, 1.0, 1.2])
+    assert losses(toy.loss, options, [model().base(o, 80) for o in options], 80) == pytest.approx([0, 3, 3, 3])
+    found = value.values_of(toy, options, 80)
+    assert found == pytest.approx((2.0, -1.0, -1.0, -1.0))
+    assert all(a >= b for a, b in zip(found, found[1:]))
+
+
+def test_a_hand_kept_below_a_win_is_worth_no_more_than_the_win_and_a_costly_win_stays_last():
+    """Claims: a win that gains 1 ranks first and is worth what it settles; the hands left at rest below it are
+    worth their first one's base value minus their loss, at most the win's; a win that costs 5, ranked last, is
+    worth what it settles."""
+    follow = at_rest(9, 0, 1, 2.0)
+    win = ClaimOption("hu", (), object(), None, -1, (), (), 0, 1.0, gain=1, rank=1)
+    passing = option_at_rest("pass", follow, 0, follows=False, cards=(), claim=None, rank=2)
+    claim = option_at_rest("pair", at_rest(8, 1, 1), 1, cards=(8, 8), claim=object(), rank=3)
+    costly = ClaimOption("hu", (), object(), None, -1, (), (), 0, -5.0, gain=-5, rank=4)
+    toy = lossy({"bias": 0.25})
+    # pass's base value is 2 * 2.0 - 0 = 4, above the win: worth the win's 1
+    assert value.values_of(toy, [win, passing, claim, costly], 80) == pytest.approx((1.0, 1.0, 1.0, -5.0))
+    assert value.values_of(toy, [passing, claim], 80) == pytest.approx((4.0, 3.75))
+
+
+def test_a_chance_to_win_stays_inside_zero_and_one():
+    """Where nobody pays a value is a chance: a base value above 1 is 1, a loss never takes a value below 0."""
+    options = [at_rest(1, 0, 1, 1.0), at_rest(2, 3, 2)]
+    found = value.values_of(lossy({"bias": 5.0}, "win_probability"), options, 80)
+    assert found == (1.0, 0.0)
+
+
+def test_without_a_loss_every_option_is_worth_the_first():
+    """A model file without a loss block (a base fitted before its loss) values every option as the first."""
+    options = [at_rest(1, 0, 1, 1.0), at_rest(2, 2, 2)]
+    assert value.values_of(model(), options, 80) == (2.0, 2.0)

@@ -113,5 +113,5 @@ def test_replay_results_cover_the_reviews(jobs_client, redis_db):
     assert all(p["loss_unit"] == "mixed" for p in players.values())  # each player sat in both games
     assert all(p["mean_loss"] == round(p["expected_loss"] / p["decisions"], 4) for p in players.values())
     versions = answer["result"]["engine_version"].split("+")
-    assert versions[:2] == [ENGINE_VERSION, "review-2"]
+    assert versions[:2] == [ENGINE_VERSION, "review-3"]
     assert sorted(v.split("/")[1] for v in versions[2:]) == ["cardavia-chan", "cardavia-flowers"]

@@ -244,7 +244,7 @@ def test_review_answers_name_the_value_models_that_priced_them():
     bga-taiwan log is priced by its model, a three-seat one by none, a batch without review by none."""
     four, three = turned_up_rc(4, {"seat": 3, "type": "draw"}), turned_up_rc(3, {"seat": 0, "type": "draw"})
     model = load_model(BGA).version
-    assert engine_version([four, three], "exact") == f"{ENGINE_VERSION}+review-2+{model}"
-    assert engine_version([three], "exact") == engine_version([four], "none") == f"{ENGINE_VERSION}+review-2"
+    assert engine_version([four, three], "exact") == f"{ENGINE_VERSION}+review-3+{model}"
+    assert engine_version([three], "exact") == engine_version([four], "none") == f"{ENGINE_VERSION}+review-3"
     flowers = simulated(FLOWERS, 4, "greedy", 1)[0]
     assert engine_version([flowers, four], "deep").split("+")[2:] == sorted([model, load_model(FLOWERS).version])

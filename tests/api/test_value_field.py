@@ -4,6 +4,7 @@ hand the option leaves, rounded to 4 decimals; a win's value is its settlement."
 from __future__ import annotations
 
 from service.advice.analyse import analyse_discards
+from service.advice.loss import losses
 from service.advice.value import load_model
 from service.rules.registry import get_ruleset
 
@@ -19,8 +20,9 @@ NINE_C = ["2m", "2m", "3s", "3s", "4c", "4c", "6m", "6m", "7s", "7s", "2s", "2c"
 
 
 def test_every_discard_carries_the_models_value(client):
-    """Each option's value is the model's score of its features over the answer's unseen cards (recomputed here
-    from the answer's own figures); it differs between options that leave different hands."""
+    """The first option's value is the model's base value of its hand; every other option's is that minus its loss
+    against the first (recomputed here from the model's parts); the values never rise along the ranking and
+    differ between options that leave different hands."""
     body = client.post("/v1/discards", json={"ruleset": "bga-taiwan", "hand": BGA_HAND, "visible": ["yA", "yA"],
                                              "seats": 4, "seat": 2}).get_json()
     model = load_model("bga-taiwan")
@@ -28,9 +30,15 @@ def test_every_discard_carries_the_models_value(client):
     options = ruleset.resolve_options({})
     hand = ruleset.parse(options, BGA_HAND, [], None)
     analysis = analyse_discards(ruleset, hand, options, ["yA", "yA"], seats=4)
-    expected = {ruleset.card_code(o.card): round(model.value(o, analysis.unseen_total), 4) for o in analysis.options}
+    total, ranked = analysis.unseen_total, analysis.options
+    base = [model.base(o, total) for o in ranked]
+    lost = losses(model.loss, ranked, base, total)
+    expected = {ruleset.card_code(o.card): round(base[0] - loss, 4) for o, loss in zip(ranked, lost)}
     assert {d["card"]: d["value"] for d in body["discards"]} == expected
     assert len(set(expected.values())) > 1
+    shown = [d["value"] for d in body["discards"]]
+    assert shown == sorted(shown, reverse=True)
+    assert all(d["value"] == shown[0] for d in body["discards"] if d["rank"] == 1)
     waiting = next(d for d in body["discards"] if d["card"] == "yA")
     assert waiting["distance"] == 0 and isinstance(waiting["value"], float)
 
@@ -75,17 +83,17 @@ def test_no_value_where_the_model_was_not_trained(client):
 
 
 def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
-    """The engine version of a rule-set's answers carries, after a `+`, the version written in that
-    rule-set's model file (read here from the file itself); GET /v1/rulesets names it per rule-set; a rule-set with
-    no model file answers the plain engine version."""
+    """The engine version of a rule-set's answers carries, after a `+`, the versions of the base and of the loss
+    written in that rule-set's model file (read here from the file itself); GET /v1/rulesets names it per rule-set;
+    a rule-set with no model file answers the plain engine version."""
     import json
 
     from service.advice import value
     from service.rules import registry
 
     for ruleset, body in (("bga-taiwan", {"hand": BGA_HAND}), ("cardavia-chan", {"hand": CHAN_HAND})):
-        shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))["version"]
-        wanted = f"{registry.ENGINE_VERSION}+{shipped}"
+        shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))
+        wanted = f"{registry.ENGINE_VERSION}+{shipped['version']}/{shipped['loss']['version']}"
         answer = client.post("/v1/discards", json={"ruleset": ruleset, "seats": 4, "seat": 0, **body}).get_json()
         assert answer["engine_version"] == wanted
         assert client.get(f"/v1/rulesets/{ruleset}").get_json()["engine_version"] == wanted

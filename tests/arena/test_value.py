@@ -9,9 +9,12 @@ import pytest
 
 from bench.calibration import deciles
 from service.__main__ import main
-from service.advice.value import DISTANCES, FEATURES, parse
+from service.advice.loss import LOSS_FEATURES
+from service.advice.value import DISTANCES, FEATURES, model_path, parse
+from service.arena.branches import _training_pairs, deals_in_order
 from service.arena.duplicate import Arena, play_round
 from service.arena.learn import TOP, Decisions, Explorer, calibrate, play_recorded
+from service.arena.learn_loss import OTHERS
 from service.arena.value import Chooser
 
 RULESETS = ("bga-taiwan", "cardavia-flowers", "cardavia-chan")
@@ -28,6 +31,38 @@ def test_a_tiny_training_run_writes_a_valid_model(ruleset, tmp_path, capsys):
     assert document["data"]["rounds"] == 3 and document["data"]["decisions"] == sum(document["data"]["per_distance"])
     assert model.knots and document["calibration"]["bins"] == 20
     assert "wrote" in capsys.readouterr().out
+
+
+def test_a_tiny_loss_run_writes_its_block_beside_the_base(tmp_path, capsys):
+    """`--loss` plays paired branches of its seed (one decision a round, the first option and up to three ranked
+    below it) and writes the loss block beside the shipped base; fitting the base again keeps the block and says to
+    fit the loss again."""
+    out = tmp_path / "model.json"
+    assert main(["learn", "--ruleset", "cardavia-chan", "--loss", "--decisions", "4", "--seed", "5",
+                 "--out", str(out)]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    shipped = json.loads(model_path("cardavia-chan").read_text(encoding="utf-8"))
+    assert document["weights"] == shipped["weights"] and document["version"] == shipped["version"]
+    loss, training = document["loss"], document["loss"]["training"]
+    assert loss["features"] == list(LOSS_FEATURES) and len(loss["weights"]) == len(LOSS_FEATURES)
+    assert training["command"] == "python -m service learn --ruleset cardavia-chan --loss --decisions 4 --seed 5"
+    assert training["seed"] == 5 and training["decisions"] == 4 and 4 <= training["rows"] <= 4 * OTHERS
+    assert parse(document, "cardavia-chan").loss == tuple(loss["weights"])
+    assert "wrote the loss" in capsys.readouterr().out
+    assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
+    again = json.loads(out.read_text(encoding="utf-8"))
+    assert again["loss"] == loss and again["weights"] != shipped["weights"]
+    assert "fit it again with `python -m service learn --ruleset cardavia-chan --loss`" in capsys.readouterr().out
+    assert main(["learn", "--ruleset", "cardavia-chan", "--loss", "--decisions", "0"]) == 2
+
+
+def test_paired_branches_are_the_same_in_one_process_and_in_two():
+    """Every deal is seeded by its number: the records of the first deals are the same for any number of
+    processes, and each option's branch replays the round up to the decision (else `branch` raises)."""
+    one = [r for _, r in zip(range(6), deals_in_order(_training_pairs, lambda d: ("cardavia-chan", 5, d, 2), 1))]
+    two = [r for _, r in zip(range(6), deals_in_order(_training_pairs, lambda d: ("cardavia-chan", 5, d, 2), 2))]
+    assert one == two and all(r["decision"] is not None for r in one)
+    assert all(1 <= len(r["others"]) <= 2 and all(o["rank"] > 1 for o in r["others"]) for r in one)
 
 
 @pytest.mark.slow  # over 2 s on 2 cores

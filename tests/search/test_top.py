@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.advice.analyse import analyse_discards
-from service.advice.ranking import rank_key
+from service.advice.ranking import SHIPPED, rank_key
 from service.rules.analysis import paying_of
 from service.rules.fourcolor import samples
 from service.rules.fourcolor.cards import Tally, code
@@ -88,10 +88,8 @@ def test_the_search_analyses_hands_as_the_rule_set_does(ruleset_id: str) -> None
     ruleset, options = position.ruleset, position.options
     seen = [position.code(c) for c in position.seen()]
     hand = ruleset.parse(options, payload["hand"], payload["exposed"])
-    if position.family == "chan":
-        expected = analyse_discards(ruleset, hand, options, seen, position.seats, position.history)
-    else:
-        expected = analyse_discards(ruleset, hand, options, seen, position.seats)
+    history = position.history if position.family == "chan" else None
+    expected = ruleset.analyse_discards(hand, options, seen, position.seats, history, SHIPPED)  # the values left out
     exact = search_family(position.ruleset).exact
     counts = [0] * len(exact(position).outside)
     for card in position.hand:

@@ -9,7 +9,7 @@ from flask import jsonify
 from flask.views import MethodView
 
 from ...advice.analyse import analyse_claims
-from ...advice.value import model_for, shown_value
+from ...advice.value import shown_value
 from ...i18n import localize
 from ...rules.analysis import ClaimAnalysis, ClaimOption, DiscardOption
 from ...rules.errors import InvalidSeat
@@ -59,17 +59,16 @@ def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: i
     """The options in card codes."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
-    model, total = model_for(ruleset, options, seats), analysis.unseen_total
     out = []
     for o in analysis.options:
         follow = None if o.follow is None else {"card": show(o.follow.card), "unseen": o.follow.card_unseen,
                                                  "rank": o.follow.rank, "reason": localize(o.follow.reason),
                                                  **_figures(ruleset, o.follow, others),
                                                  "sets_kept": o.follow.sets_kept,
-                                                 "value": shown_value(model, o.follow, total)}
+                                                 "value": shown_value(o.follow)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": localize(o.reason),
                     "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
-                    **_figures(ruleset, o, others), "value": shown_value(model, o, total)})
+                    **_figures(ruleset, o, others), "value": shown_value(o)})
     return {"forced": analysis.forced, "advice": out[0]["kind"], "choices": out}
 
 

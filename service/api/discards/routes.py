@@ -9,7 +9,7 @@ from flask import jsonify
 from flask.views import MethodView
 
 from ...advice.analyse import analyse_discards
-from ...advice.value import model_for, shown_value
+from ...advice.value import shown_value
 from ...i18n import localize
 from ...rules.analysis import DiscardAnalysis
 from ...rules.errors import InvalidSeat
@@ -34,7 +34,6 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
     """The analysis in card codes; `from_seats` of a wait: every other seat for a discard win."""
     show = ruleset.card_code
     others = [s for s in range(seats) if s != seat]
-    model, total = model_for(ruleset, options, seats), analysis.unseen_total
     discards = [{
         "card": show(o.card), "unseen": o.card_unseen, "rank": o.rank, "reason": localize(o.reason),
         "distance": o.distance, "paying_distance": o.paying, "paying_improving": o.paying_improving,
@@ -44,7 +43,7 @@ def analysis_json(ruleset: RuleSet, analysis: DiscardAnalysis, seats: int, seat:
                    "points": w.points, "gain": w.gain} for w in o.waits],
         "improving": [{"card": show(c), "unseen": n} for c, n in o.improving],
         "improving_unseen": o.improving_unseen, "expected_gain": round(o.expected_gain, 4),
-        "sets_kept": o.sets_kept, "value": shown_value(model, o, total),
+        "sets_kept": o.sets_kept, "value": shown_value(o),
     } for o in analysis.options]
     return {"distance": analysis.distance_now, "unseen_total": analysis.unseen_total,
             "best": [d["card"] for d in discards if d["rank"] == 1], "discards": discards}

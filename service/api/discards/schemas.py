@@ -83,11 +83,11 @@ class CardCountSchema(ma.Schema):
 
 #: The `value` of an option, in /v1/discards and /v1/claims.
 VALUE_DESCRIPTION = (
-    "the learned value of the hand the option leaves (docs/advice.md#value): the expected settlement of the seat "
-    "for the round in the rule-set's unit (points; the win probability where nobody pays), from a linear model "
-    "per distance fitted on advice-against-advice rounds at 4 seats under the default options; a win: its "
-    "settlement (1 where nobody pays). Null under other options or seat counts, where the model does not apply. "
-    "Informative: the ranking does not use it")
+    "the option's value (docs/advice.md#value): the seat's expected settlement of the round in the rule-set's "
+    "unit (points; the chance to win, in [0, 1], where nobody pays) if it plays this option and then plays on as "
+    "the advice does; a win: its settlement (1 where nobody pays). The values never rise along the ranking: the "
+    "first option is worth most, options ranked 1 as much as it. Learned at 4 seats under the default options; "
+    "null under other options or seat counts, where the model does not apply")
 
 
 class DiscardOptionSchema(ma.Schema):

@@ -17,7 +17,8 @@ STOPS = ["samples", "time_budget", "leader_clear"]
 #: applies, the one-card expected gain; totals over decisions of different units are `mixed`.
 LOSS_UNITS = ["points", "wins", "expected_gain"]
 TOTAL_UNITS = [*LOSS_UNITS, "mixed"]
-LOSS = ("exact mode: the advised option's value minus the value of the option played, never negative, in "
+LOSS = ("exact mode: the advised option's value minus the value of the option played (never clipped; the values "
+        "never rise along the ranking, so it is never negative, and more than 0 unless `agreed`), in "
         "`loss_unit` (where no value model applies: the difference of their one-card expected gains); deep mode, a "
         "discard: the search's best candidate's objective minus the actual discard's")
 
@@ -27,8 +28,8 @@ def loss_unit_field() -> fields.String:
     return fields.String(required=True, metadata={"enum": list(LOSS_UNITS)})
 
 
-VALUE = ("the learned value of the hand the option leaves (a win: its settlement), in the rule-set's unit, as "
-         "/v1/discards and /v1/claims show it; null where no value model applies (other options, 2-3 seats)")
+VALUE = ("the option's value (docs/advice.md#value), in the rule-set's unit, as /v1/discards and /v1/claims show "
+         "it; null where no value model applies (other options, 2-3 seats)")
 
 
 class IntervalSchema(ma.Schema):
@@ -126,7 +127,7 @@ class DiscardDecisionSchema(ma.Schema):
     rank = fields.Integer(required=True)
     best = fields.List(card_field(), required=True, metadata={"description": "the discards ranked 1"})
     agreed = fields.Boolean(required=True, metadata={
-        "description": "ranked 1, or worth the advised discard's value (within 1e-9)"})
+        "description": "worth the advised discard's value (equal to 4 decimals): then `expected_loss` is 0"})
     options = fields.Integer(required=True)
     distance = fields.Integer(required=True)
     best_distance = fields.Integer(required=True)
@@ -165,7 +166,7 @@ class ClaimDecisionSchema(ma.Schema):
     best = fields.String(required=True)
     best_cards = fields.List(card_field(), required=True)
     agreed = fields.Boolean(required=True, metadata={
-        "description": "ranked 1, or worth the advised option's value (within 1e-9)"})
+        "description": "worth the advised option's value (equal to 4 decimals): then `expected_loss` is 0"})
     options = fields.Integer(required=True)
     value = fields.Float(required=True, allow_none=True, metadata={"description": f"of the answer made: {VALUE}"})
     best_value = fields.Float(required=True, allow_none=True, metadata={"description": "the value of the advice"})
@@ -323,7 +324,7 @@ class ReplayResultSchema(ma.Schema):
     review = fields.String(required=True, metadata={"enum": ["none", "exact", "deep"]})
     engine_version = fields.String(required=True, metadata={"description": (
         "the engine's version, the review's and every value model that priced a log of the batch, joined by `+` "
-        "(e.g. `0.5.0+review-2+value-3/bga-taiwan/seed1-deals4000`)")})
+        "(e.g. `0.6.0+review-3+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`)")})
     summary = fields.Nested(ReplaySummarySchema, required=True)
     logs_page = fields.Nested(LogsPageSchema, metadata={"description": "with `logs_limit` only"})
 

@@ -1,7 +1,7 @@
 // Drills: GET /v1/drills deals a position from a seeded round the advice plays; the drill's own request
 // (/v1/discards or /v1/claims) ranks its options. The player picks a discard or an answer to the public card; the
 // grade is the advice's value loss: the value of the advised option (ranked first) minus the value of the one
-// chosen, an answer worth as much (or more) being right. The URL holds the drill set and the drill's number, so a
+// chosen (the values never rise along the ranking), an answer worth as much being right. The URL holds the drill set and the drill's number, so a
 // link deals the same drills; the statistics stay in this browser (drill-stats.js).
 import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post } from "./common.js";
 import { cardElement, cardName } from "./cards.js";
@@ -114,11 +114,13 @@ const choiceButtons = () => $$("#hand button.choice, #choices button.choice");
 // -- grading ------------------------------------------------------------------------------------------------------
 const worth = (o) => (o.value === null || o.value === undefined ? o.expected_gain : o.value);
 
-/** The loss of `key` against the advice (the option ranked first), never negative; right when it is ~0. */
+/** The loss of `key` against the advice (the option ranked first): its value's fall from the first (where no
+ * value applies, the one-card expected gains' difference, never negative); right when it is ~0. */
 export function grade(key) {
   const best = options[0];
   const mine = options.find((o) => o.key === key);
-  const loss = Math.max(0, worth(best) - worth(mine));
+  const valued = best.value !== null && best.value !== undefined;
+  const loss = valued ? worth(best) - worth(mine) : Math.max(0, worth(best) - worth(mine));
   return { mine, best, loss, correct: mine.rank === 1 || loss <= SAME_VALUE };
 }
 
