@@ -77,10 +77,10 @@ def test_the_shipped_plot_exists_and_the_readme_shows_it():
     assert len(root.findall(f"{SVG}circle")) == 30
 
 
-def test_every_reliability_plot_the_readme_shows_is_a_whole_svg():
-    """Each docs/img SVG the README shows parses, and has ten dots per panel (one per decile)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = sorted(set(re.findall(r"\(docs/img/([\w-]+\.svg)\)", readme)))
+def test_every_reliability_plot_the_documents_show_is_a_whole_svg():
+    """Each docs/img SVG the README or docs/advice.md shows parses, and has ten dots per panel (one per decile)."""
+    texts = [(ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/advice.md")]
+    shown = sorted({found for text in texts for found in re.findall(r"\((?:docs/)?img/([\w-]+\.svg)\)", text)})
     char = reliability().CHAR
     assert "calibration.svg" in shown and "search-calibration-chan.svg" in shown
     for name in shown:
