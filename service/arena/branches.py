@@ -162,8 +162,9 @@ def _training_pairs(job: tuple[str, int, int, int]) -> dict[str, Any]:
 def deals_in_order(work: Callable[[tuple[Any, ...]], dict[str, Any]], jobs_of: Callable[[int], tuple[Any, ...]],
                    jobs: int) -> Iterator[dict[str, Any]]:
     """`work(jobs_of(d))` for deals d = 0, 1, 2, ... in deal order, in `jobs` processes (the same records for any
-    `jobs`, every deal being seeded by its number); the caller stops when it has enough."""
-    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    `jobs`, every deal being seeded by its number); the caller stops when it has enough. The processes are spawned,
+    not forked: a fork of a process running threads (a server, a test session) may inherit a lock held for ever."""
+    pool = multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else None
     try:
         deal = 0
         while True:
