@@ -125,6 +125,10 @@ def register_blueprints(app: Flask) -> Api:
         "required": False, "schema": {"type": "string", "example": "vi, en;q=0.5"}})
     for name, component in card_components().items():
         api.spec.components.schema(name, component)
+    # POST /v1/hu's body keeps the name generated clients know it by (`HandRequest`), its claim fields optional
+    from .hands.schemas import HuRequestSchema
+
+    api.spec.components.schema("HandRequest", schema=HuRequestSchema)
     for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, drills, jobs,
                       searches, problems):
         api.register_blueprint(blueprint)

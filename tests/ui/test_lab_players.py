@@ -176,6 +176,27 @@ def test_chan_panels_speak_chan(page, server):
     expect(example).to_contain_text("triple: wS wS wS")
 
 
+def test_the_hu_panel_asks_what_the_rules_ask_of_a_public_card(page, server):
+    # docs/rules.md#chan-win-stock: 9c completes the pairs, but a discarded 9c is no win for the next seat; the hu
+    # panel says so with the rule, as the claims panel offers no Ù; turned up from the stock, it wins
+    hand = "2m,2m,3s,3s,4c,4c,6m,6m,7s,7s,2s,2c,4m,4s,5m,5s,6s,6c,9c"
+    open_lab(page, server, f"?ruleset=cardavia-chan&seats=4&seat=1&from=0&source=discard&hand={hand}&public=9c")
+    verdict = page.locator("#hu-panel .verdict")
+    expect(verdict).to_contain_text("no Ù")
+    expect(page.locator("#hu-panel")).to_contain_text("win_not_open")
+    expect(page.locator("#hu-panel")).to_contain_text("docs/rules.md#chan-win-stock")
+    expect(page.locator("#hu-panel")).not_to_contain_text("Settlement")
+    expect(page.locator("#claims-panel")).not_to_contain_text("Ù")
+    page.select_option("#source", "stock")
+    expect(verdict).to_contain_text("✓ Ù")
+    # Four Color Cards: no hu on one's own discard (docs/rules.md#fc-claims), a hu for the next seat
+    open_lab(page, server, SIX_POINTS + "&from=0&source=discard")
+    expect(verdict).to_contain_text("no hu")
+    page.locator("#from-seat").fill("2")
+    page.locator("#from-seat").dispatch_event("change")
+    expect(verdict).to_contain_text("✓ hu: 6 points")
+
+
 # ---------------------------------------------------------------------------------------------------------- undo
 
 def test_undo_restores_the_previous_hand(page, server):

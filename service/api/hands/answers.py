@@ -42,6 +42,24 @@ def chan_claims(ruleset: RuleSet, options: dict, hand: Any, payload: dict) -> di
         for c in claims]}
 
 
+def fourcolor_win_closed(ruleset: RuleSet, options: dict, hand: Any, role: str, source: str) -> str | None:
+    """Why the rules let this seat no hu on the public card (None: a hu is among its legal claims; anyone but the
+    discarder may hu, docs/rules.md#fc-claims)."""
+    claims, _forced = fourcolor_ruleset(ruleset).legal_claims(hand, role, options)
+    if any(c.kind == "hu" for c in claims):
+        return None
+    return _("no hu on your own discard (docs/rules.md#fc-claims)")
+
+
+def chan_win_closed(ruleset: RuleSet, options: dict, hand: Any, role: str, source: str) -> str | None:
+    """Why the rules let this seat no win on the public card (None: a win is among its legal claims: only on a
+    turned-up stock card, or by a Chíu completing it, docs/rules.md#chan-win-stock)."""
+    if any(c.kind == "win" for c in chan_ruleset(ruleset).legal_claims(hand, role, options, source)):
+        return None
+    return _("a win only on a card turned up from the stock, or by a Chíu completing it "
+             "(docs/rules.md#chan-win-stock)")
+
+
 def fourcolor_discards(ruleset: RuleSet, hand: Any, payload: dict) -> None:
     """Four Color Cards lists no discards without a claim: any card but a General or a flower may go."""
     return None
@@ -91,10 +109,11 @@ class HandAnswers:
     claims: Callable[[RuleSet, dict, Any, dict], dict[str, Any]]  # the claims on a public card
     discards: Callable[[RuleSet, Any, dict], list[str] | None]  # the legal discards without a public card
     hu: Callable[[RuleSet, dict, Any], dict[str, Any]]  # the win answer
+    win_closed: Callable[[RuleSet, dict, Any, str, str], str | None]  # why this role may not win on the card
 
 
-FOURCOLOR = HandAnswers(fourcolor_claims, fourcolor_discards, fourcolor_hu)
-CHAN = HandAnswers(chan_claims, chan_discards, chan_hu)
+FOURCOLOR = HandAnswers(fourcolor_claims, fourcolor_discards, fourcolor_hu, fourcolor_win_closed)
+CHAN = HandAnswers(chan_claims, chan_discards, chan_hu, chan_win_closed)
 FAMILIES = {"fourcolor": FOURCOLOR, "chan": CHAN}
 
 

@@ -7,10 +7,10 @@ from flask.views import MethodView
 
 from ...rules.errors import DomainError
 from ..blueprint import Blueprint
-from ..common import HandRequestSchema, echo, meld_json, resolve
+from ..common import echo, meld_json, resolve
 from ..examples import EVALUATE_HU, LIST_MELDS
 from .answers import answers_for
-from .schemas import HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
+from .schemas import HuRequestSchema, HuResponseSchema, MeldsRequestSchema, MeldsResponseSchema
 
 blp = Blueprint("hands", __name__, url_prefix="/v1", description="Melds, claims and hu of a hand")
 
@@ -53,10 +53,11 @@ class Hu(MethodView):
     """Hu (win) status of a hand."""
 
     @blp.doc(operationId="evaluate_hu")
-    @blp.arguments(HandRequestSchema(), example=EVALUATE_HU)
+    @blp.arguments(HuRequestSchema(), example=EVALUATE_HU)
     @blp.response(200, HuResponseSchema())
     def post(self, payload: dict):
-        """Does hand + public card split completely into melds (Chắn: pairs)? Best split, points, reasons."""
+        """Does hand + public card split completely into melds (Chắn: pairs)? Best split, points, reasons. With
+        `seat_role` or `card_source`, also: do the rules let this seat win on that card?"""
         # The hot endpoint: the answer is built to HuResponseSchema (checked by the schemathesis suite) and
         # sent as is; dumping it through marshmallow again doubled the request cost.
         return jsonify(hu_answer(payload))
@@ -66,5 +67,12 @@ def hu_answer(payload: dict) -> dict:
     """The answer of POST /v1/hu to a loaded request."""
     ruleset, options, _, hand = _parse(payload)
     answer = echo(ruleset, options)
-    answer.update(answers_for(ruleset).hu(ruleset, options, hand))
+    family = answers_for(ruleset)
+    answer.update(family.hu(ruleset, options, hand))
+    role, source = payload.get("seat_role"), payload.get("card_source")
+    if answer["hu"] and hand.public_card is not None and (role or source):
+        closed = family.win_closed(ruleset, options, hand, role or "other", source or "discard")
+        if closed is not None:  # the cards win, but not this seat on this card
+            answer.update(hu=False, points=None, exposed_points=None, concealed_points=None, melds=None,
+                          reasons=[{"code": "win_not_open", "message": closed}])
     return answer

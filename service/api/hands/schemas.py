@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..common import CHAN_CARD, READER_LANGUAGE, BoundedList, EchoSchema, HandRequestSchema, MeldSchema, card_field
+from ..common import (
+    CHAN_CARD,
+    READER_LANGUAGE,
+    BoundedList,
+    EchoSchema,
+    HandRequestSchema,
+    MeldSchema,
+    card_field,
+    plain_hand_request,
+)
 
 ROLES = ["drawer", "next", "other", "discarder"]
 
@@ -40,16 +51,50 @@ class HistorySchema(ma.Schema):
         "description": "a dealer with neither a legal opening discard nor a heavenly win: only draws"})
 
 
+def seat_role_field(description: str) -> fields.String:
+    """The seat's role on the public card."""
+    return fields.String(load_default=None, allow_none=True, validate=validate.OneOf(ROLES),
+                         metadata={"description": description})
+
+
+def card_source_field(description: str) -> fields.String:
+    """Where the public card comes from."""
+    return fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["stock", "discard"]),
+                         metadata={"description": description})
+
+
+class HuRequestSchema(HandRequestSchema):
+    """A hand; with `public_card` and the seat's `seat_role` or `card_source`, whether the rules let this seat win
+    on that card too."""
+
+    seat_role = seat_role_field(
+        "with public_card: drawer (turned it up), next (seat after the discarder or drawer), other, discarder. "
+        "Given (or card_source given), `hu` is true only when a win on the card is among this seat's legal claims "
+        "(docs/rules.md#fc-claims, docs/rules.md#chan-win-stock); else reason `win_not_open`. Default: other.")
+    card_source = card_source_field(
+        "cardavia-chan: where the public card comes from (a win needs a turned-up stock card, or a Chíu completing "
+        "it). Given (or seat_role given), `hu` asks the claim question as seat_role says. Default: discard.")
+
+    #: The claim question's fields: a request without them is a plain hand request (the hot path).
+    CLAIM_FIELDS = ("seat_role", "card_source")
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        """A plain hand request (no claim field) takes `plain_hand_request`'s one pass; anything else marshmallow."""
+        if many is None and partial is None and unknown is None and isinstance(data, dict) \
+                and not any(k in data for k in self.CLAIM_FIELDS):
+            loaded = plain_hand_request(data)
+            if loaded is not None:
+                return {**loaded, "seat_role": None, "card_source": None}
+        return super().load(data, many=many, partial=partial, unknown=unknown)
+
+
 class MeldsRequestSchema(HandRequestSchema):
     """A hand; with `public_card`, also the claims on it for `seat_role`."""
 
-    seat_role = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(ROLES), metadata={
-        "description": "with public_card: drawer (turned it up), next (seat after the discarder or drawer), "
-                       "other, discarder. Default: other.",
-    })
-    card_source = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["stock", "discard"]),
-                                metadata={"description": "cardavia-chan: where the public card comes from (a win "
-                                                         "needs a turned-up stock card). Default: discard."})
+    seat_role = seat_role_field("with public_card: drawer (turned it up), next (seat after the discarder or drawer), "
+                                "other, discarder. Default: other.")
+    card_source = card_source_field("cardavia-chan: where the public card comes from (a win needs a turned-up stock "
+                                    "card). Default: discard.")
     history = fields.Nested(HistorySchema, load_default=None, allow_none=True, metadata={
         "description": "cardavia-chan: what the player did earlier in the round (capture rules 3-6)"})
 
@@ -89,7 +134,7 @@ class ReasonSchema(ma.Schema):
     """One reason a hand does not win."""
 
     code = fields.String(required=True, metadata={"enum": [
-        "incomplete_melds", "card_count", "unpaired_cards", "too_few_chan", "chi_chi_rule"]})
+        "incomplete_melds", "card_count", "unpaired_cards", "too_few_chan", "chi_chi_rule", "win_not_open"]})
     message = fields.String(required=True, metadata={"description": READER_LANGUAGE})
 
 

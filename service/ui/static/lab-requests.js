@@ -2,7 +2,7 @@
 // the claims on the public card and, with a hand on its turn, the ranked discards and the deeper search (a job).
 // An answer that arrives after the lab has changed again is dropped; a problem goes next to its fields.
 import { $, FieldErrors, Problem, api, fill, pageError, post, problemBlock, runJob } from "./common.js";
-import { renderClaims } from "./claims.js";
+import { renderClaims, roleOf } from "./claims.js";
 import { current, edits, generation, held, nextGeneration, state } from "./lab-state.js";
 import { t } from "./i18n.js";
 import { panel, renderDiscards, renderEmpty, renderHu, renderMelds, renderWaiting, searchView } from "./lab-panels.js";
@@ -54,9 +54,11 @@ async function ask(source, container, path, body, render) {
 async function refreshHu() {
   const body = panel("hu-panel");
   const request = { ...cards(), public_card: state.public };
+  // on a public card, the question the rules ask: may this seat win on this card, from this source?
+  const claim = state.public ? { seat_role: roleOf(state.seat, state.from, state.seats, state.source), card_source: state.source } : {};
   const mine = generation;
   try {
-    const answer = await post("/v1/hu", request);
+    const answer = await post("/v1/hu", { ...request, ...claim });
     if (mine !== generation) return;
     errors.clear("hu");
     let settlement = null;
