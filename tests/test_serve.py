@@ -204,11 +204,11 @@ def test_serve_says_where_the_pages_and_the_docs_are_once_ready(session_serve):
     wait_for(lambda: "OpenAPI spec" in log.read_text(), 30, "the ready report")
     said = log.read_text()
     for line in (f"serve: hand lab:      {base}/ui\n", f"serve: replay viewer: {base}/ui/replay\n",
-                 f"serve: rules:         {base}/docs/rules\n",
+                 f"serve: drills:        {base}/ui/drill\n", f"serve: rules:         {base}/docs/rules\n",
                  f"serve: API docs:      {base}/docs\n", f"serve: OpenAPI spec:  {base}/openapi.json\n"):
         assert line in said, said[-2000:]
     assert said.count("serve: ready\n") == 1
-    for page in ("/ui", "/ui/replay", "/docs/rules", "/docs", "/openapi.json"):
+    for page in ("/ui", "/ui/replay", "/ui/drill", "/docs/rules", "/docs", "/openapi.json"):
         assert status(base, page) == 200, page
 
 

@@ -266,6 +266,7 @@ def report_ready(site: str, env: dict[str, str]) -> None:
     say("ready")
     say(f"hand lab:      {site}/ui")
     say(f"replay viewer: {site}/ui/replay")
+    say(f"drills:        {site}/ui/drill")
     say(f"rules:         {site}/docs/rules")
     say(f"API docs:      {site}{env.get('LONGCARDS_DOCS_URL', '/docs')}")
     say(f"OpenAPI spec:  {site}/openapi.json")
