@@ -132,7 +132,8 @@ function answer(key) {
     correct: result.correct, choice: key });
   drawResult(result);
   drawStats(saved);
-  $("#next").focus();
+  $("#next").focus({ preventScroll: true }); // the keyboard goes on from "Next drill"; the eye reads the verdict
+  $("#verdict").scrollIntoView({ block: "nearest" });
 }
 
 function drawResult(result) {
