@@ -69,7 +69,8 @@ def drill() -> Response:
 @blp.get(rules_doc.URL)
 def rules() -> Response:
     """The rules the service implements (docs/rules.md, rendered once), every rule at its anchor."""
-    return page("rules.html", doc=rules_doc.page())
+    language = rules_doc.language_of(i18n.language())
+    return page("rules.html", doc=rules_doc.page(language), doc_lang=i18n.tag(language))
 
 
 @blp.get(f"/{rules_doc.CITED}")
@@ -114,7 +115,8 @@ def document(app: Flask, spec) -> None:
 
 def init_app(app: Flask) -> None:
     """Serve the pages and their static files, and document the pages in the API's OpenAPI document."""
-    rules_doc.page()  # rendered now: a document that fails to render stops the start, not a reader's request
+    for language in i18n.LANGUAGES:  # rendered now: a document that fails to render stops the start, not a request
+        rules_doc.page(rules_doc.language_of(language))
     app.register_blueprint(blp)
     api = app.extensions.get("longcards_api")
     if api is not None:

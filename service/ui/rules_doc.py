@@ -9,7 +9,10 @@ GitHub's slug of their text, as the document reads on GitHub. The page's heading
 header's (the document's `#` becomes an `<h2>`), and every table scrolls inside its own box on a narrow screen.
 
 The document is read from `rules.md` beside this module: in the repository a symbolic link to docs/rules.md (so
-there is one text), in an installed package (a wheel, the Docker image) a copy of it, as package data.
+there is one text), in an installed package (a wheel, the Docker image) a copy of it, as package data. The page
+speaks the reader's language: `rules.<tag>.md` (docs/rules.vi.md, docs/rules.zh-Hant.md, ...) is the same
+document written for that language's players, with the same anchors, headings and tables (a test holds every
+translation to the English); a language without one reads the English.
 """
 
 from __future__ import annotations
@@ -23,8 +26,12 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from .. import i18n
+
 #: The document: a link to docs/rules.md in the repository, a regular file in an installed package.
 SOURCE = Path(__file__).resolve().parent / "rules.md"
+#: The English document's language.
+ENGLISH = "en"
 #: The page's address, and how code and answers cite the document (`docs/rules.md#fc-claims`).
 URL = "/docs/rules"
 CITED = "docs/rules.md"
@@ -169,8 +176,22 @@ def render(text: str) -> RulesPage:
     return RulesPage(title, html, tuple(toc), ids)
 
 
+def source(language: str = ENGLISH) -> Path:
+    """The document of a language (`i18n.LANGUAGES` code): `rules.<tag>.md` where it exists, else the English."""
+    if language != ENGLISH:
+        found = SOURCE.with_name(f"rules.{i18n.tag(language)}.md")
+        if found.exists():
+            return found
+    return SOURCE
+
+
+def language_of(language: str) -> str:
+    """The language the page of `language` is written in: itself where it has its document, else English."""
+    return language if source(language) != SOURCE else ENGLISH
+
+
 @cache
-def page() -> RulesPage:
-    """The rendered document, rendered once per process."""
-    return render(SOURCE.read_text(encoding="utf-8"))
+def page(language: str = ENGLISH) -> RulesPage:
+    """The rendered document of a language (the English where it has none), rendered once per process."""
+    return render(source(language).read_text(encoding="utf-8"))
 

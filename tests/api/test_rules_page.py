@@ -149,7 +149,9 @@ def test_the_package_the_image_installs_carries_the_document(tmp_path):
     for keyword, rest in build:
         if keyword != "COPY" or "--from" in rest:
             continue
-        *sources, destination = rest.split()
+        *patterns, destination = rest.split()
+        sources = [str(found.relative_to(ROOT)) for pattern in patterns for found in sorted(ROOT.glob(pattern))]
+        assert sources, rest
         for source in sources:
             target = context / destination / (Path(source).name if destination.endswith("/") else "")
             if (ROOT / source).is_dir():
@@ -165,4 +167,6 @@ def test_the_package_the_image_installs_carries_the_document(tmp_path):
     built = tmp_path / "lib" / "service" / "ui"
     assert not (built / "rules.md").is_symlink()
     assert (built / "rules.md").read_text(encoding="utf-8") == DOCUMENT.read_text(encoding="utf-8")
+    for translated in sorted(DOCUMENT.parent.glob("rules.*.md")):  # each language's document, carried whole
+        assert (built / translated.name).read_text(encoding="utf-8") == translated.read_text(encoding="utf-8")
     assert (built / "templates" / "ui" / "rules.html").is_file() and (built / "static" / "rulelinks.js").is_file()

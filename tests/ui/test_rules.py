@@ -119,10 +119,11 @@ def test_the_contents_work_from_the_keyboard(page, server):
     expect(box).to_be_focused()
 
 
-@pytest.mark.parametrize("size", ["phone", "page"])
-def test_the_page_fits_its_width_and_passes_axe(request, server, size):
+@pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("page", "en"), ("phone", "vi"), ("phone", "zh-Hant")])
+def test_the_page_fits_its_width_and_passes_axe(request, server, size, lang):
     page = request.getfixturevalue(size)
-    page.goto(f"{server}/docs/rules")
+    page.goto(f"{server}/docs/rules?lang={lang}")
+    expect(page.locator("article.rules-doc")).to_have_attribute("lang", lang)  # the rules in the reader's language
     expect(page.locator(".toc a").first).to_be_visible()
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing pushes the page sideways
@@ -133,9 +134,9 @@ def test_the_page_fits_its_width_and_passes_axe(request, server, size):
     assert all(right <= width for right, _, _ in sizes), sizes
     if width < 500:  # on a phone the wide tables scroll inside their box
         assert any(scroll > client for _, scroll, client in sizes), sizes
-    shot(page, f"rules-{width}", full_page=False)
-    page.goto(f"{server}/docs/rules#fc-melds")  # a wide table
-    shot(page, f"rules-{width}-table")
+    shot(page, f"rules-{lang}-{width}", full_page=False)
+    page.goto(f"{server}/docs/rules?lang={lang}#fc-melds")  # a wide table
+    shot(page, f"rules-{lang}-{width}-table")
     results = Axe().run(page)
     grave = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
              if v["impact"] in ("serious", "critical")]
