@@ -1,13 +1,13 @@
-"""POST /v1/hu with `seat_role` or `card_source` asks the question the rules ask: may this seat win on this card?
-The answer follows the rule-set's legal claims for every role and source of the rules tests (tests/rules), in both
-families: a hand whose cards win is still no win where the rules give this seat none (reason `win_not_open`, citing
-the rule); without the two fields the answer is the cards' alone, as before."""
+"""POST /v1/hu with `seat_role` or `card_source` asks the question the rules ask: may this seat win on this card? The
+answer follows the rule-set's legal claims for every role and source of the rules tests
+(tests/support/chan_claims.py), in both families: a hand whose cards win is still no win where the rules give this
+seat none (reason `win_not_open`, citing the rule); without the two fields the answer is the cards' alone, as before."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.rules.test_chan_captures import WIN_CASES
+from tests.support.chan_claims import WIN_CASES
 
 BGA_HAND = ["rG", "rA", "rE", "yC", "yC"]
 BGA_EXPOSED = [{"kind": "triple", "cards": ["wS", "wS", "wS"]}]
