@@ -54,7 +54,7 @@ def test_the_language_follows_lang_then_accept_language(client, query, header, e
     ("zh-Hant", "聽 wC：未現 3 張，最高胡 12 點"),
     ("it", "in attesa di wC: 3 copie non viste, vittoria migliore 12 punti"),
     ("pt", "à espera de wC: 3 cópias não vistas, melhor vitória 12 pontos"),
-    ("uk", "чекає на wC: 3 не бачені копії, найкращий виграш 12 очок"),  # 3: the "few" form
+    ("uk", "чекає на wC: 3 небачені копії, найкращий виграш 12 оч."),  # 3: the "few" form
 ])
 def test_an_advice_reason_is_in_the_readers_language(client, lang, reason):
     """The best discard's reason (docs/rules.md#fc-melds: 12 points; 4 wC less the one in hand: 3 unseen) in each

@@ -3,7 +3,7 @@
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
 import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { kindName } from "./lab-panels.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
@@ -52,8 +52,8 @@ function legalClaims(answer, size, total) {
       answer.must_take ? h("strong", {}, " — ", t("it must be taken")) : ""),
     claims.length ? h("ol", { class: "claim-list" }, claims.map((claim) => h("li", { "data-kind": claim.kind },
       h("span", { class: "kind" }, kindName(claim.kind)), row(claim.cards),
-      h("span", { class: "muted" }, " ", t("priority {priority} ({cls}), {points} pts",
-        { priority: claim.priority, cls: claim.priority_class, points: claim.points })),
+      h("span", { class: "muted" }, " ", tn("priority {priority} ({cls}), {n} pt", "priority {priority} ({cls}), {n} pts",
+        claim.points, { priority: claim.priority, cls: claim.priority_class })),
       claim.discards && claim.discards.length ? h("span", {}, " ", t("then discard one of"), " ", row(claim.discards)) : null)))
       : h("p", { class: "muted" }, t("no legal claim: pass")));
 }

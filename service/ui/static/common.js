@@ -207,5 +207,23 @@ export function guard(fn) {
   };
 }
 
-export const fmt = (x, digits = 2) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
-export const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
+/** A game's name as its players say it (GET /v1/rulesets' `game`; Chắn is Chắn in every language). */
+export const gameName = (game) => (game === "Four Color Cards" ? t("Four Color Cards") : game);
+
+/** A rule-set in a list of choices: its id (a code) and its game's name. */
+export const rulesetLabel = (ruleset) => `${ruleset.id} — ${gameName(ruleset.game)}`;
+
+const numberFormats = new Map();
+/** The page language's way of writing a number with `digits` decimals (a decimal comma in vi, it, pt, uk). */
+function numberFormat(digits, style = "decimal") {
+  const key = `${style}/${digits}`;
+  if (!numberFormats.has(key)) {
+    numberFormats.set(key, new Intl.NumberFormat(lang, { style, minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return numberFormats.get(key);
+}
+
+/** A number with `digits` decimals as the reader's language writes it; "–" for none. */
+export const fmt = (x, digits = 2) => (x === null || x === undefined ? "–" : numberFormat(digits).format(Number(x)));
+/** A share as a percentage with one decimal, as the reader's language writes it; "–" for none. */
+export const pct = (x) => (x === null || x === undefined ? "–" : numberFormat(1, "percent").format(Number(x)));

@@ -3,7 +3,7 @@
 // grade is the advice's value loss: the value of the advised option (ranked first) minus the value of the one
 // chosen (the values never rise along the ranking), an answer worth as much being right. The URL holds the drill set and the drill's number, so a
 // link deals the same drills; the statistics stay in this browser (drill-stats.js).
-import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post } from "./common.js";
+import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post, rulesetLabel } from "./common.js";
 import { cardElement, cardName } from "./cards.js";
 import { t } from "./i18n.js";
 import { roleName } from "./claims.js";
@@ -166,6 +166,9 @@ function drawResult(result) {
       h("td", { class: "num" }, o.distance)))))));
 }
 
+/** A difficulty in the reader's words. */
+const difficultyName = (difficulty) => ({ easy: t("easy"), medium: t("medium"), hard: t("hard") })[difficulty] || difficulty;
+
 // -- statistics ---------------------------------------------------------------------------------------------------
 function drawStats(saved = stats.load()) {
   const s = stats.summary(saved);
@@ -178,7 +181,7 @@ function drawStats(saved = stats.load()) {
   fill($("#history"), last.length ? [
     h("thead", {}, h("tr", {}, [t("drill"), t("answer"), t("advice"), t("loss")].map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, last.map((a) => h("tr", { class: a.correct ? "right" : "wrong" },
-      h("td", {}, h("a", { href: a.link }, `${a.ruleset} ${a.difficulty}`)),
+      h("td", {}, h("a", { href: a.link }, h("code", { translate: "no" }, a.ruleset), " ", difficultyName(a.difficulty))),
       h("td", {}, `${a.correct ? "✓" : "✗"} ${a.answer}`), h("td", {}, a.advice), h("td", { class: "num" }, fmt(a.loss, 3)))))]
     : h("caption", { class: "muted" }, t("No drill answered yet.")));
 }
@@ -243,7 +246,7 @@ function onKey(event) {
 async function start() {
   const { data } = await api("GET", "/v1/rulesets");
   families = Object.fromEntries(data.rulesets.map((r) => [r.id, r.family]));
-  fill($("#ruleset"), data.rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
+  fill($("#ruleset"), data.rulesets.map((r) => h("option", { value: r.id }, rulesetLabel(r))));
   const set = readUrl();
   if (!data.rulesets.some((r) => r.id === set.ruleset)) set.ruleset = data.rulesets[0].id;
   drawStats();

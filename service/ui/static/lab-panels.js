@@ -4,7 +4,7 @@
 // and hu.
 import { $, fill, fmt, h, pct, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 /** The game of the lab's rule-set, set by the lab before it draws ("fourcolor" or "chan"). */
 let family = "fourcolor";
@@ -93,16 +93,16 @@ export function renderHu(answer, settlement) {
   const verdict = answer.public_card
     ? t("✓ {win}: {points} (with {card})", { win: win(), points, card: answer.public_card })
     : t("✓ {win}: {points}", { win: win(), points });
+  const decompositions = n === 1 ? t("1 decomposition") : t("{n} decompositions", { n });
   fill(body,
-    h("p", { class: "verdict yes" }, verdict, ", ",
-      n === 1 ? t("1 decomposition") : t("{n} decompositions", { n })),
+    h("p", { class: "verdict yes" }, t("{verdict}, {decompositions}", { verdict, decompositions })), // zh: ，
     h("p", { class: "muted" }, t("Best decomposition:")), meldRows(answer.melds), lines, deltas);
 }
 
 function waitsCell(option) {
   if (!option.waits.length) return h("td", { class: "muted" }, "–");
   return h("td", { class: "waits" }, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }),
-    ` ×${w.unseen}`, w.points !== undefined ? ` ${t("({n} pts)", { n: w.points })}` : "")));
+    ` ×${w.unseen}`, w.points !== undefined ? ` ${tn("({n} pt)", "({n} pts)", w.points)}` : "")));
 }
 
 /** POST /v1/discards: every discard ranked. */

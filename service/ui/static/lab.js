@@ -2,7 +2,7 @@
 // lab-state.js holds the lab, lab-builder.js and lab-panels.js draw it, lab-requests.js asks the API; this module
 // loads the rule-sets and wires the page's controls to the state: the card faces, undo and redo (buttons, Ctrl+Z
 // and Ctrl+Y, the browser's Back and Forward) included.
-import { $, bindApiKey, fill, guard, h, pageError } from "./common.js";
+import { $, bindApiKey, fill, guard, h, pageError, rulesetLabel } from "./common.js";
 import { parseCodes } from "./cards.js";
 import { faceSelect } from "./faces.js";
 import { t } from "./i18n.js";
@@ -127,7 +127,7 @@ function wire() {
 
 async function loadRulesets() {
   const list = await fetchRulesets();
-  fill($("#ruleset"), ...list.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
+  fill($("#ruleset"), ...list.map((r) => h("option", { value: r.id }, rulesetLabel(r))));
   start(list);
   shownDepth = depth();
   drawSetup();

@@ -1,7 +1,7 @@
 // The replay viewer: load logs, audit each with the table after every event, step through them, and annotate
 // every decision with the replay analysis job's review. The view (the logs' source, the round, the event, the
 // analysis mode) is kept in the URL fragment, so a link reopens it (replay-link.js).
-import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, runJob } from "./common.js";
+import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, rulesetLabel, runJob } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
@@ -121,7 +121,7 @@ function writeUrl() {
   $("#copy-link").disabled = !shareable;
   $("#share-note").textContent = shareable ? "" : t(
     "This log is too large for a link ({size} KB packed; a link holds at most {limit} KB): send the file with the link's event number instead.",
-    { size: (source.tooLarge / 1024).toFixed(1), limit: LINK_LIMIT / 1024 });
+    { size: fmt(source.tooLarge / 1024, 1), limit: LINK_LIMIT / 1024 });
 }
 
 // while stepping, the URL follows once the keys pause (browsers throttle a burst of history updates)
@@ -487,7 +487,7 @@ let rulesets = [];
 async function loadRulesets() {
   rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
   const chosen = $("#sim-ruleset").value;
-  fill($("#sim-ruleset"), ...rulesets.map((r) => h("option", { value: r.id }, `${r.id} — ${r.game}`)));
+  fill($("#sim-ruleset"), ...rulesets.map((r) => h("option", { value: r.id }, rulesetLabel(r))));
   if (chosen) $("#sim-ruleset").value = chosen;
 }
 
