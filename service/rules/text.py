@@ -80,7 +80,7 @@ def ntext(one: str, many: str, n: int, **params: Any) -> Text:
 
 def paid(payer: int, payee: int, amount: int) -> Text:
     """A payment line of a settlement."""
-    return text("seat {payer} pays seat {payee} {amount}", payer=payer, payee=payee, amount=amount)
+    return text("seat {payer} pays seat {payee}: {amount}", payer=payer, payee=payee, amount=amount)
 
 
 #: What names the stored message of a text field `name` of a job's result: `name` + this suffix.

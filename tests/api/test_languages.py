@@ -279,7 +279,7 @@ def test_a_settlement_line_by_line_in_italian(client):
     assert "nessuna carta fortunata (mazzo esaurito): nessun bonus" in lines
     assert "punti hu h = 1 esposti + 5 coperti + 0 carta fortunata = 6" in lines
     assert "h = 6 < 10: chi dichiara paga a ogni avversario 10 + 1 = 11" in lines
-    assert "il posto 2 paga al posto 0 11" in lines
+    assert "il posto 2 paga al posto 0: 11" in lines
     assert body["deltas"] == [11, 11, -33, 11]
 
 

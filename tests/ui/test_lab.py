@@ -35,7 +35,7 @@ def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(pag
     expect(rows.filter(has_text="exposed triple wS wS wS")).to_contain_text("1")
     expect(rows.filter(has_text="concealed command rG rA rE")).to_contain_text("2")
     expect(rows.filter(has_text="concealed triple yC yC yC")).to_contain_text("3")
-    expect(hu).to_contain_text("seat 0 pays seat 1 11")
+    expect(hu).to_contain_text("seat 0 pays seat 1: 11")
     expect(hu).to_contain_text("seat 0 -22")
     # the deck shows what is left: five yC would be impossible, four are used
     expect(page.locator("#palette button.card[data-code='yC'] .badge")).to_have_text("×1")

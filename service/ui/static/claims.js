@@ -20,6 +20,13 @@ export function roleOf(seat, from, seats, source) {
   return seat === (from + 1) % seats ? "next" : "other";
 }
 
+/** A claim's priority class in the game's words (docs/rules.md#fc-priority, #fl-priority, #chan-priority). */
+function priorityClassName(cls) {
+  const fourColor = { quad_triple: t("quad or triple"), chi: t("chi"), drawer_hu: t("hu by the drawer"),
+    drawer_meld: t("a meld by the drawer"), next_mixed: t("a mixed meld by the next seat") };
+  return fourColor[cls] || kindName(cls);
+}
+
 function waits(option) {
   if (!option.waits || !option.waits.length) return h("span", { class: "muted" }, "–");
   return h("span", {}, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }), ` ×${w.unseen}`)));
@@ -27,7 +34,7 @@ function waits(option) {
 
 function adviceTable(answer) {
   return h("div", {},
-    h("p", { class: "verdict" }, t("Advice: {advice}", { advice: answer.advice }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
+    h("p", { class: "verdict" }, t("Advice: {advice}", { advice: kindName(answer.advice) }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
       h("span", { class: "muted" }, " — ", answer.card_source === "stock"
         ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
         : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
@@ -53,7 +60,7 @@ function legalClaims(answer, size, total) {
     claims.length ? h("ol", { class: "claim-list" }, claims.map((claim) => h("li", { "data-kind": claim.kind },
       h("span", { class: "kind" }, kindName(claim.kind)), row(claim.cards),
       h("span", { class: "muted" }, " ", tn("priority {priority} ({cls}), {n} pt", "priority {priority} ({cls}), {n} pts",
-        claim.points, { priority: claim.priority, cls: claim.priority_class })),
+        claim.points, { priority: claim.priority, cls: priorityClassName(claim.priority_class) })),
       claim.discards && claim.discards.length ? h("span", {}, " ", t("then discard one of"), " ", row(claim.discards)) : null)))
       : h("p", { class: "muted" }, t("no legal claim: pass")));
 }
