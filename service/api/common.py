@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -184,15 +184,24 @@ class HandRequestSchema(RulesetRequestSchema):
     exposed = BoundedList(fields.Nested(ExposedMeldSchema), load_default=list, validate=validate.Length(max=21))
     public_card = card_field(load_default=None, allow_none=True)
 
-    #: The fields `plain` knows; a subclass that declares more goes through marshmallow.
+    #: The fields `plain` knows; a request with any other goes through marshmallow.
     PLAIN_FIELDS = frozenset({"ruleset", "options", "hand", "exposed", "public_card"})
+    #: The defaults of a subclass's own fields, all optional, that a plain request loads to; a subclass that does
+    #: not declare its own (one with a required field of its own) never takes the plain path.
+    PLAIN_DEFAULTS: ClassVar[dict[str, Any] | None] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "PLAIN_DEFAULTS" not in cls.__dict__:
+            cls.PLAIN_DEFAULTS = None
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
         """Marshmallow's load, or `plain`'s when it applies."""
-        if many is None and partial is None and unknown is None and type(self) is HandRequestSchema:
+        defaults = self.PLAIN_DEFAULTS
+        if many is None and partial is None and unknown is None and defaults is not None:
             loaded = plain_hand_request(data)
             if loaded is not None:
-                return loaded
+                return {**loaded, **defaults} if defaults else loaded
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
 

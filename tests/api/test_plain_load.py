@@ -70,3 +70,21 @@ def test_a_plain_request_takes_the_fast_path_and_defaults_are_filled():
 def test_doubtful_requests_go_to_marshmallow(data):
     """Anything the fast path cannot vouch for is left to marshmallow."""
     assert plain_hand_request(data) is None
+
+
+def test_only_the_schemas_that_declare_their_defaults_take_the_fast_path(monkeypatch):
+    """POST /v1/hu's request (its claim fields optional) loads a plain body to the plain dict and its defaults,
+    exactly as marshmallow does; a request of a subclass with a required field of its own (a settlement) never takes
+    the fast path, so a body without that field is refused by name."""
+    from service.api.hands.schemas import HuRequestSchema
+    from service.api.settlements.schemas import SettlementRequestSchema
+
+    plain = {"ruleset": "bga-taiwan", "hand": ["rG", "yA"]}
+    hu = HuRequestSchema()
+    assert hu.load(plain) == ma.Schema.load(hu, plain) == {**plain_hand_request(plain), "seat_role": None,
+                                                           "card_source": None}
+    assert HandRequestSchema.PLAIN_DEFAULTS == {} and SettlementRequestSchema.PLAIN_DEFAULTS is None
+    monkeypatch.setattr("service.api.common.plain_hand_request", lambda data: pytest.fail("fast path taken"))
+    with pytest.raises(ma.ValidationError) as refused:
+        SettlementRequestSchema().load(plain)
+    assert "winner" in refused.value.messages

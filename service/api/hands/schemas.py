@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -15,7 +13,6 @@ from ..common import (
     HandRequestSchema,
     MeldSchema,
     card_field,
-    plain_hand_request,
 )
 
 ROLES = ["drawer", "next", "other", "discarder"]
@@ -75,17 +72,8 @@ class HuRequestSchema(HandRequestSchema):
         "cardavia-chan: where the public card comes from (a win needs a turned-up stock card, or a Chíu completing "
         "it). Given (or seat_role given), `hu` asks the claim question as seat_role says. Default: discard.")
 
-    #: The claim question's fields: a request without them is a plain hand request (the hot path).
-    CLAIM_FIELDS = ("seat_role", "card_source")
-
-    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
-        """A plain hand request (no claim field) takes `plain_hand_request`'s one pass; anything else marshmallow."""
-        if many is None and partial is None and unknown is None and isinstance(data, dict) \
-                and not any(k in data for k in self.CLAIM_FIELDS):
-            loaded = plain_hand_request(data)
-            if loaded is not None:
-                return {**loaded, "seat_role": None, "card_source": None}
-        return super().load(data, many=many, partial=partial, unknown=unknown)
+    #: A request without the claim question is a plain hand request (the hot path).
+    PLAIN_DEFAULTS = {"seat_role": None, "card_source": None}
 
 
 class MeldsRequestSchema(HandRequestSchema):
