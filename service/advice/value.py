@@ -46,7 +46,7 @@ from typing import Any
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.protocol import RuleSet
 from ..rules.registry import ENGINE_VERSION
-from .loss import LOSS_FEATURES, losses
+from .loss import LOSS_FEATURES, card_unseen, losses, waiting
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
             "expected_gain_stage", "wait_share_stage", "card_unseen", "sets_kept")
@@ -66,18 +66,14 @@ class ModelMissing(FileNotFoundError):
 def features(option: DiscardOption | ClaimOption, unseen_total: int) -> tuple[float, ...]:
     """The feature vector (`FEATURES` order) of the hand `option` leaves at rest, counted on `unseen_total`."""
     total = max(unseen_total, 1)
-    waiting = sum(w.unseen for w in option.waits)
+    copies = waiting(option)
     costly = sum(w.unseen for w in option.waits if w.gain <= 0)
     gained = sum(w.unseen * max(w.gain, 0) for w in option.waits)
     stage = total / 100
-    wait_share = waiting / total
-    if isinstance(option, DiscardOption):
-        card_unseen = option.card_unseen
-    else:
-        card_unseen = option.follow.card_unseen if option.follow is not None else 0
-    return (1.0, option.expected_gain, wait_share, gained / waiting if waiting else 0.0, costly / total,
+    wait_share = copies / total
+    return (1.0, option.expected_gain, wait_share, gained / copies if copies else 0.0, costly / total,
             option.improving_unseen / total, stage, option.expected_gain * stage, wait_share * stage,
-            float(card_unseen), float(option.sets_kept or 0))
+            float(card_unseen(option)), float(option.sets_kept or 0))
 
 
 def bucket(distance: int) -> int:

@@ -89,12 +89,6 @@ def branch(arena: Arena, deal: int, decision: Decision, card: int, pays: bool) -
     return outcome(log, seat, pays)
 
 
-def settled(arena: Arena, deal: int, log: dict, decision: Decision, card: int, pays: bool) -> float:
-    """The deciding seat's settlement after discarding `card` at `decision`: the round already played where the
-    advice discarded that very card, else a branch."""
-    return outcome(log, decision[0], pays) if decision[3] == card else branch(arena, deal, decision, card, pays)
-
-
 def option_record(option: DiscardOption) -> dict[str, Any]:
     """An option as plain data (`option_from` reads it back)."""
     return dataclasses.asdict(option)
@@ -123,8 +117,11 @@ class Played:
     rng: random.Random
 
     def settled(self, decision: Decision, card: int) -> float:
-        """The deciding seat's settlement after discarding `card` at `decision` (`settled`)."""
-        return settled(self.arena, self.deal, self.log, decision, card, self.pays)
+        """The deciding seat's settlement after discarding `card` at `decision`: the round already played where the
+        advice discarded that very card, else a branch."""
+        if decision[3] == card:
+            return outcome(self.log, decision[0], self.pays)
+        return branch(self.arena, self.deal, decision, card, self.pays)
 
 
 def drawn(ruleset: str, seed: int, deal: int, purpose: str) -> Played:
