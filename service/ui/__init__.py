@@ -70,7 +70,7 @@ def drill() -> Response:
 def rules() -> Response:
     """The rules the service implements (docs/rules.md, rendered once), every rule at its anchor."""
     language = rules_doc.language_of(i18n.language())
-    return page("rules.html", doc=rules_doc.page(language), doc_lang=i18n.tag(language))
+    return page("rules.html", doc=rules_doc.rendered(language), doc_lang=i18n.tag(language))
 
 
 @blp.get(f"/{rules_doc.CITED}")
@@ -116,7 +116,7 @@ def document(app: Flask, spec) -> None:
 def init_app(app: Flask) -> None:
     """Serve the pages and their static files, and document the pages in the API's OpenAPI document."""
     for language in i18n.LANGUAGES:  # rendered now: a document that fails to render stops the start, not a request
-        rules_doc.page(rules_doc.language_of(language))
+        rules_doc.page(language)
     app.register_blueprint(blp)
     api = app.extensions.get("longcards_api")
     if api is not None:

@@ -185,13 +185,20 @@ def source(language: str = ENGLISH) -> Path:
     return SOURCE
 
 
+@cache
 def language_of(language: str) -> str:
-    """The language the page of `language` is written in: itself where it has its document, else English."""
+    """The language the page of `language` is written in: itself where it has its document, else English (looked
+    up once per language: the documents ship with the package)."""
     return language if source(language) != SOURCE else ENGLISH
 
 
-@cache
 def page(language: str = ENGLISH) -> RulesPage:
     """The rendered document of a language (the English where it has none), rendered once per process."""
+    return rendered(language_of(language))
+
+
+@cache
+def rendered(language: str) -> RulesPage:
+    """The document written in `language` (`language_of`), rendered."""
     return render(source(language).read_text(encoding="utf-8"))
 
