@@ -197,15 +197,17 @@ def values_of(model: ValueModel, options: Sequence[Option], unseen_total: int) -
     base value of the first of them minus each one's loss against it (`loss.losses`). Then each value is at most
     the one before it (a hand kept ranked below a win that gains is worth no more than that win; a win that costs,
     ranked last, no more than the hands above it). O(options)."""
-    resting = [o for o in options if not (isinstance(o, ClaimOption) and o.kind in WIN_KINDS)]
-    at_rest: dict[int, float] = {}
+    wins = [isinstance(o, ClaimOption) and o.kind in WIN_KINDS for o in options]
+    resting = [o for o, win in zip(options, wins) if not win]
+    kept: list[float] = []
     if resting:
         base = [model.base(o, unseen_total) for o in resting]
         lost = losses(model.loss, resting, base, unseen_total) if model.loss else [0.0] * len(resting)
-        at_rest = {id(o): model.bounded(base[0] - loss) for o, loss in zip(resting, lost)}
+        kept = [model.bounded(base[0] - loss) for loss in lost]
+    at_rest = iter(kept)  # the hands at rest, in the list's order
     out: list[float] = []
-    for option in options:
-        value = at_rest[id(option)] if id(option) in at_rest else model.base(option, unseen_total)
+    for option, win in zip(options, wins):
+        value = model.base(option, unseen_total) if win else next(at_rest)
         out.append(min(value, out[-1]) if out else value)
     return tuple(out)
 
