@@ -55,7 +55,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
 from bench.calibration import deciles, interval, one, positive, summary  # noqa: E402
-from service.arena.branches import deals_in_order, drawn, paying  # noqa: E402
+from service.arena.branches import drawn, first_found, paying  # noqa: E402
 from service.arena.seat import analyse  # noqa: E402
 from service.replay.decisions import Pricing  # noqa: E402
 from service.rules.registry import all_rulesets  # noqa: E402
@@ -73,7 +73,8 @@ def decide(ruleset: str, seed: int, deal: int) -> dict[str, Any]:
         if pricing.model is None:
             raise RuntimeError(f"{ruleset}: no value model applies (see service/advice/value.py)")
         first = analysis.options[0]
-        rest = [o for o in analysis.options[1:] if pricing.value(o) != pricing.value(first)]
+        first_value = pricing.value(first)
+        rest = [o for o in analysis.options[1:] if pricing.value(o) != first_value]
         if not rest:
             continue
         other = round_.rng.choice(rest)
@@ -96,15 +97,8 @@ def _decide(job: tuple[str, int, int]) -> dict[str, Any]:
 def records_of(ruleset: str, decisions: int, seed: int, jobs: int = 1) -> tuple[list[dict[str, Any]], int]:
     """The records of the first `decisions` deals of `seed` that give a decision (deals in order: the same for any
     `jobs`), and how many deals were played."""
-    found: list[dict[str, Any]] = []
-    deal = 0
-    for record in deals_in_order(_decide, lambda d: (ruleset, seed, d), jobs):
-        deal += 1
-        if record["predicted"] is not None:
-            found.append(record)
-            if len(found) == decisions:
-                break
-    return found, deal
+    return first_found(_decide, lambda d: (ruleset, seed, d), jobs, decisions,
+                       lambda record: record["predicted"] is not None)
 
 
 def figures(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -156,6 +156,23 @@ def _training_pairs(job: tuple[str, int, int, int]) -> dict[str, Any]:
     return training_pairs(*job)
 
 
+def first_found(work: Callable[[tuple[Any, ...]], dict[str, Any]], jobs_of: Callable[[int], tuple[Any, ...]],
+                jobs: int, wanted: int, found: Callable[[dict[str, Any]], bool],
+                each: Callable[[], object] = lambda: None) -> tuple[list[dict[str, Any]], int]:
+    """The first `wanted` records of `deals_in_order` that are `found` (a round may give none), calling `each` on
+    every one, and how many deals were played."""
+    records: list[dict[str, Any]] = []
+    played = 0
+    for record in deals_in_order(work, jobs_of, jobs):
+        played += 1
+        if found(record):
+            records.append(record)
+            each()
+            if len(records) == wanted:
+                break
+    return records, played
+
+
 def deals_in_order(work: Callable[[tuple[Any, ...]], dict[str, Any]], jobs_of: Callable[[int], tuple[Any, ...]],
                    jobs: int) -> Iterator[dict[str, Any]]:
     """`work(jobs_of(d))` for deals d = 0, 1, 2, ... in deal order, in `jobs` processes (the same records for any

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..advice.loss import LOSS_FEATURES, loss_features
 from ..advice.value import ValueModel
-from .branches import _training_pairs, deals_in_order, option_from
+from .branches import _training_pairs, first_found, option_from
 
 #: Options ranked below the first that are played out per decision.
 OTHERS = 3
@@ -49,17 +49,9 @@ def collect_pairs(ruleset: str, decisions: int, seed: int, jobs: int) -> tuple[l
     (a progress bar on a terminal)."""
     from tqdm import tqdm
 
-    found: list[dict[str, Any]] = []
-    played = 0
     with tqdm(total=decisions, unit="decision", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
-        for record in deals_in_order(_training_pairs, lambda deal: (ruleset, seed, deal, OTHERS), jobs):
-            played += 1
-            if record["decision"] is not None:
-                found.append(record)
-                bar.update(1)
-                if len(found) == decisions:
-                    break
-    return found, played
+        return first_found(_training_pairs, lambda deal: (ruleset, seed, deal, OTHERS), jobs, decisions,
+                           lambda record: record["decision"] is not None, lambda: bar.update(1))
 
 
 def fit_loss(rows: list[tuple[tuple[float, ...], float]]) -> list[float]:
