@@ -17,7 +17,10 @@ KIND_PHRASES = {"boolean": "true or false", "integer": "an integer", "string": "
 
 @dataclass(frozen=True)
 class Option:
-    """One named rule option with its default and the decision it implements (a docs/rules.md anchor)."""
+    """One named rule option with its default and the decision it implements (a docs/rules.md anchor).
+
+    `name` and `choices` are codes (a request's `options`); `label`, `doc` and `choice_labels` (one per choice, in
+    its order) are texts for people, which /v1/rulesets answers in the reader's language."""
 
     name: str
     default: Any
@@ -26,6 +29,13 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    choice_labels: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.choice_labels is not None) != (self.choices is not None) or (
+                self.choices is not None and len(self.choice_labels or ()) != len(self.choices)):
+            raise ValueError(f"option {self.name}: one label per choice")
 
     @property
     def type(self) -> str:
@@ -63,11 +73,12 @@ class Option:
     def describe(self) -> dict[str, Any]:
         """JSON description for /v1/rulesets."""
         out: dict[str, Any] = {
-            "name": self.name, "type": self.type, "default": self.default,
+            "name": self.name, "label": self.label or self.name, "type": self.type, "default": self.default,
             "doc": self.doc, "rule": self.rule,
         }
         if self.choices is not None:
             out["choices"] = list(self.choices)
+            out["choice_labels"] = list(self.choice_labels or self.choices)
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:

@@ -308,3 +308,23 @@ def test_an_audit_violation_is_in_the_readers_language(client):
     found = vi_catalog.get("{card} is not in seat {seat}'s hand")
     assert found is not None and found.string and not found.fuzzy, "the message awaits its Vietnamese translation"
     assert vietnamese[0]["message"] == found.string.format(card=card, seat=seat)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_rule_options_are_named_in_the_readers_language_with_their_codes_unchanged(client, lang):
+    """The lab shows a rule option by its name, its choices and its description: words for people, which follow the
+    reader's language, while the option's code and its choices' codes (what a request sends) never change."""
+    english = {r["id"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
+    response = client.get(f"/v1/rulesets?lang={lang}")
+    assert response.headers["Content-Language"] == lang
+    for ruleset in response.get_json()["rulesets"]:
+        for option, source in zip(ruleset["options"], english[ruleset["id"]]["options"], strict=True):
+            assert (option["name"], option.get("choices")) == (source["name"], source.get("choices"))
+            assert option["label"] != source["label"] and option["doc"] != source["doc"], (lang, option["name"])
+            if "choices" in option:
+                assert len(option["choice_labels"]) == len(option["choices"])
+                assert all(mine != theirs for mine, theirs in zip(option["choice_labels"], source["choice_labels"],
+                                                                 strict=True)), (lang, option["name"])
+    # English names the option for people, not by its code
+    threshold = english["bga-taiwan"]["options"][0]
+    assert (threshold["name"], threshold["label"]) == ("threshold", "Threshold")

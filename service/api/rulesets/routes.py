@@ -17,10 +17,14 @@ blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="Ru
 
 
 def described(ruleset) -> dict:
-    """A rule-set's description with its texts for people (Chắn bonus conditions) in the reader's language."""
+    """A rule-set's description with its texts for people (option names, docs and choices, Chắn bonus conditions)
+    in the reader's language."""
     found = ruleset.describe()
     if "bonuses" in found:
         found = {**found, "bonuses": [{**b, "condition": localize(b["condition"])} for b in found["bonuses"]]}
+    found["options"] = [{**o, "label": localize(o["label"]), "doc": localize(o["doc"]),
+                         **({"choice_labels": [localize(c) for c in o["choice_labels"]]} if "choice_labels" in o
+                            else {})} for o in found["options"]]
     return found
 
 

@@ -26,12 +26,19 @@ class PrioritySchema(ma.Schema):
 class OptionSchema(ma.Schema):
     """A rule option: name, type, default, allowed values and the decision it implements (a docs/rules.md anchor)."""
 
-    name = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "The option's code, as a request's `options` "
+                                                                 "names it."})
+    label = fields.String(required=True, metadata={"description": "The option's name for people, in the reader's "
+                                                                  "language."})
     type = fields.String(required=True, metadata={"enum": ["boolean", "integer", "string"]})
     default = fields.Raw(required=True)
-    doc = fields.String(required=True)
+    doc = fields.String(required=True, metadata={"description": "What the option decides, in the reader's "
+                                                                "language."})
     rule = fields.String(required=True)
-    choices = fields.List(fields.Raw())
+    choices = fields.List(fields.Raw(), metadata={"description": "The values allowed (codes)."})
+    choice_labels = fields.List(fields.String(), metadata={"description": "Each choice's name for people, in the "
+                                                                          "reader's language, in the order of "
+                                                                          "`choices`."})
     minimum = fields.Integer()
     maximum = fields.Integer()
 

@@ -20,8 +20,10 @@ from .pairs import KINDS, Pair, parse_exposed
 from .scoring import BONUSES, CONTEXT_BONUS, U_XUONG, ChanSettlement, settle
 
 CHAN_OPTIONS = (
-    Option("tom_set", "3m-3c-7c", "The three cards of a Tôm: '3m-3c-7c' as the seed reads, or the traditional "
-           "'3m-3s-7c'.", "docs/rules.md#chan-tom: Tôm (decision)", choices=("3m-3c-7c", "3m-3s-7c")),
+    Option("tom_set", "3m-3c-7c", text("The three cards of a Tôm: Tam vạn, Tam văn and Thất văn as the rule text "
+                                       "reads, or the traditional Tam vạn, Tam sách and Thất văn."),
+           "docs/rules.md#chan-tom: Tôm (decision)", choices=("3m-3c-7c", "3m-3s-7c"), label=text("Tôm cards"),
+           choice_labels=(text("as the rule text reads"), text("traditional"))),
 )
 CONTEXT_FLAGS = (*CONTEXT_BONUS, "by_chiu")
 

@@ -37,26 +37,35 @@ RESTING_SIZE = 20
 EVENT_TYPES = ("discard", "draw", "claim", "hu")
 
 BGA_OPTIONS = (
-    Option("threshold", 10, "Hu points needed before the opponents pay the winner.",
-           "docs/rules.md#fc-threshold: threshold 10 (decision)", minimum=0, maximum=1000),
-    Option("stake", 1, "Added to every payment: opponents pay (h - threshold) + stake; a caller under the "
-           "threshold pays each opponent threshold + stake.", "docs/rules.md#fc-threshold: stake 1 (decision)",
-           minimum=0, maximum=1000),
-    Option("win_payment", "excess", "'excess': each opponent pays (h - threshold) + stake; 'flat' (seed 001): "
-           "each opponent pays threshold + stake when h >= threshold.",
-           "docs/rules.md#fc-win-payment: option win_payment (decision)", choices=("excess", "flat")),
-    Option("winning_meld_concealed", True, "The meld completed by the winning card counts at its concealed "
-           "value; false: at its exposed value.", "docs/rules.md#fc-concealed: concealed values (decision)"),
-    Option("same_colour_soldier_sets", True, "Three or four Soldiers of one colour form a triple or quad.",
-           "docs/rules.md#fc-soldier-sets: same-colour Soldier triples and quads are allowed in bga-taiwan (decision)"),
-    Option("lucky_match", "identical", "Which cards the lucky card turned up after a hu rewards, +1 each over hand, "
-           "exposed melds and winning card: 'identical' (same colour and character, at most 3); 'character' (every "
-           "card of its character in any colour, at most 15).",
+    Option("threshold", 10, text("Hu points needed before the opponents pay the winner."),
+           "docs/rules.md#fc-threshold: threshold 10 (decision)", minimum=0, maximum=1000,
+           label=text("Threshold")),
+    Option("stake", 1, text("Added to every payment: the opponents pay the winner's points over the threshold plus "
+                            "the stake; a winner under the threshold pays each opponent the threshold plus the "
+                            "stake."),
+           "docs/rules.md#fc-threshold: stake 1 (decision)", minimum=0, maximum=1000, label=text("Stake")),
+    Option("win_payment", "excess", text("What each opponent pays a winner at or over the threshold: the points "
+                                         "over it plus the stake, or a flat threshold plus stake (the Ukrainian "
+                                         "rule text)."),
+           "docs/rules.md#fc-win-payment: option win_payment (decision)", choices=("excess", "flat"),
+           label=text("Win payment"), choice_labels=(text("points over the threshold"), text("flat"))),
+    Option("winning_meld_concealed", True, text("The meld completed by the winning card counts at its concealed "
+                                                "value; unticked, at its exposed value."),
+           "docs/rules.md#fc-concealed: concealed values (decision)", label=text("Winning meld counts as concealed")),
+    Option("same_colour_soldier_sets", True, text("Three or four Soldiers of one colour form a triple or quad."),
+           "docs/rules.md#fc-soldier-sets: same-colour Soldier triples and quads are allowed in bga-taiwan (decision)",
+           label=text("Soldier triples and quads of one colour")),
+    Option("lucky_match", "identical", text("Which cards the lucky card turned up after a hu rewards, 1 point each "
+                                            "over the hand, the exposed melds and the winning card: the identical "
+                                            "card (same colour and character, at most 3), or every card of its "
+                                            "character in any colour (at most 15)."),
            "docs/rules.md#fc-lucky-match: identical card by default; option lucky_match character (decision)",
-           choices=("identical", "character")),
-    Option("general_triple", False, "Three identical Generals form a triple (scored as a triple); by default "
-           "they are three general melds, never a triple.",
-           "docs/rules.md#fc-general-triple: three identical Generals are three general melds (decision)"),
+           choices=("identical", "character"), label=text("Lucky card matches"),
+           choice_labels=(text("the identical card"), text("its character in any colour"))),
+    Option("general_triple", False, text("Three identical Generals form a triple (scored as a triple); unticked, "
+                                         "they are three General melds, never a triple."),
+           "docs/rules.md#fc-general-triple: three identical Generals are three general melds (decision)",
+           label=text("Three Generals form a triple")),
 )
 
 BGA_DECISIONS = (
@@ -72,17 +81,21 @@ BGA_DECISIONS = (
 )
 
 FLOWERS_OPTIONS = (
-    Option("mixed_group_points", "by_size", "'by_size': command, field and soldiers3 score 1, soldiers4 "
-           "scores 2 (the seed scores groups by size); 'zero': mixed groups score 0.",
+    Option("mixed_group_points", "by_size", text("What mixed groups score: by their size (a Command, a Field or "
+                                                 "three Soldiers 1, four Soldiers 2, as the rule text scores "
+                                                 "groups), or nothing."),
            "docs/rules.md#fl-mixed-groups (decision): mixed groups scored by size; option: mixed groups score 0",
-           choices=("by_size", "zero")),
-    Option("payment", "none", "'none': the winner's total is shown, nobody pays; 'each_loser_pays': each "
-           "loser pays the winner's total.", "docs/rules.md#fl-payment: no payments (decision)",
-           choices=("none", "each_loser_pays")),
-    Option("must_take_drawn_general", True, "The drawer of a General or flower must meld it (unless a "
-           "higher claim takes it), since Generals and flowers can never be discarded.",
+           choices=("by_size", "zero"), label=text("Mixed groups score"),
+           choice_labels=(text("by their size"), text("nothing"))),
+    Option("payment", "none", text("Whether anyone pays: the winner's total is only shown, or each loser pays the "
+                                   "winner's total."),
+           "docs/rules.md#fl-payment: no payments (decision)", choices=("none", "each_loser_pays"),
+           label=text("Payment"), choice_labels=(text("nobody pays"), text("each loser pays the winner's total"))),
+    Option("must_take_drawn_general", True, text("The drawer of a General or flower must meld it (unless a higher "
+                                                 "claim takes it), since Generals and flowers can never be "
+                                                 "discarded."),
            "docs/rules.md#fl-must-take: Generals and flowers can never be discarded (decision where the seed is "
-           "silent on an unclaimed drawn General or flower)"),
+           "silent on an unclaimed drawn General or flower)", label=text("A drawn General or flower must be taken")),
 )
 
 

@@ -107,7 +107,8 @@ function optionField(option) {
   const id = `opt-${option.name}`;
   let input;
   if (option.choices) {
-    input = h("select", { id }, option.choices.map((c) => h("option", { value: c, selected: c === value }, c)));
+    const labels = option.choice_labels || option.choices;
+    input = h("select", { id }, option.choices.map((c, i) => h("option", { value: c, selected: c === value }, labels[i])));
   } else if (option.type === "boolean") {
     input = h("input", { id, type: "checkbox", checked: Boolean(value) });
   } else {
@@ -121,6 +122,6 @@ function optionField(option) {
     changed();
   });
   return h("div", { class: "option" },
-    h("label", { for: id, title: option.doc }, option.name, " ", input), ruleLink(option.rule, option.name),
+    h("label", { for: id, title: option.doc }, option.label || option.name, " ", input), ruleLink(option.rule, option.label || option.name),
     h("p", { class: "field-error", "data-field": `options.${option.name}`, hidden: true }));
 }
