@@ -8,9 +8,11 @@ exactly what it answers, the rule-sets' hand sizes and decks included.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, redirect, render_template, request
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from service.ui import rules_doc
@@ -22,6 +24,17 @@ HERE = Path(__file__).resolve().parent
 # the templates live under templates/ui/ so no other blueprint's template of the same name can shadow them
 blp = Blueprint("ui", __name__, static_folder=str(HERE / "static"), static_url_path="/ui/static",
                 template_folder=str(HERE / "templates"))
+
+
+#: The names of keys a page's key help mentions, as the keyboard prints them in every language.
+KEY_NAMES = re.compile(r"Page Up/Down|Page Up|Page Down|Home|End|Enter|Space|Ctrl\+[A-Z]|←|→|1–9"
+                       r"|(?<![\w-])[jkN](?![\w-])")
+
+
+@blp.app_template_filter("keys")
+def keys(text: str) -> Markup:
+    """A key help text with every key name in `<kbd>` (a key is a code on the keyboard, never a word to translate)."""
+    return Markup(KEY_NAMES.sub(lambda found: f"<kbd>{found[0]}</kbd>", str(escape(text))))
 
 
 def page(name: str, **context) -> Response:

@@ -164,7 +164,7 @@ def render(text: str) -> RulesPage:
                 token.attrSet("id", pending)
                 pending = None
             if token.type == "table_open":
-                out.append(region(f"table: {heading}" if heading else "table"))
+                out.append(region(heading or title))  # the section it is in, in the document's language
         out.append(token)
         if token.type == "table_close":
             closing = Token("html_block", "", 0)

@@ -161,7 +161,9 @@ const DRAW = {
 export function cardSvg(code) {
   const family = familyOf(code);
   const face = faceFor(family);
-  const svg = node("svg", { viewBox: "0 0 44 72", class: `card-face face-${face}`, role: "img", "aria-label": cardName(code) });
+  // the face is the card's print (its code, Chắn's names): never a text to translate; the label says it in words
+  const svg = node("svg", { viewBox: "0 0 44 72", class: `card-face face-${face}`, role: "img", "aria-label": cardName(code),
+    translate: "no" });
   svg.append(node("title", {}, cardName(code)));
   if (FLOWERS[code] && face !== "code") flowerFace(svg, code);
   else (DRAW[family][face] || codeFace)(svg, code);

@@ -5,14 +5,11 @@ import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { kindName } from "./lab-panels.js";
+import { roleName } from "./words.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
 
-/** A seat's role in words (the API's role names are codes). */
-export function roleName(role) {
-  const words = { drawer: t("drawer"), discarder: t("discarder"), next: t("next"), other: t("other") };
-  return words[role] || role;
-}
+export { roleName };
 
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
@@ -38,7 +35,7 @@ function adviceTable(answer) {
       h("span", { class: "muted" }, " — ", answer.card_source === "stock"
         ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
         : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
-    h("div", { class: "scroll" }, h("table", { class: "ranked claim-advice" },
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Claims ranked") }, h("table", { class: "ranked claim-advice" },
       h("thead", {}, h("tr", {}, [t("rank"), t("choice"), t("then discard"), t("distance"), t("waits"), t("expected gain"), t("why")]
         .map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.choices.map((choice) => h("tr", { class: choice.rank === 1 ? "best" : "", "data-kind": choice.kind },

@@ -5,6 +5,8 @@
 import { $, fill, fmt, h, pct, problemBlock } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
+import { ruleLinks } from "./rulelinks.js";
+import { kindName as kindWord } from "./words.js";
 
 /** The game of the lab's rule-set, set by the lab before it draws ("fourcolor" or "chan"). */
 let family = "fourcolor";
@@ -17,18 +19,15 @@ export function useFamily(name) {
   }
 }
 
-// the kinds' words, each a literal message so the catalogs find it
-const FOURCOLOR_KINDS = () => ({ general: t("general"), flower: t("flower"), pair: t("pair"), triple: t("triple"),
-  quad: t("quad"), general_quad: t("general quad"), command: t("command"), field: t("field"),
-  soldiers3: t("soldiers3"), soldiers4: t("soldiers4"), pass: t("pass"), hu: t("hu"), win: t("win") });
-const CHAN_CLAIMS = () => ({ pass: t("pass"), win: "Ù", capture: t("capture") });
+/** Why a search stopped (its `stopped` code), in words. */
+function stoppedName(stopped) {
+  const words = { samples: t("every deal asked for was played"), time_budget: t("the time allowed ran out"),
+    leader_clear: t("the best discard was clear") };
+  return words[stopped] || stopped;
+}
 
 /** A meld kind in the game's own words (Chắn's pairs: Chắn, Cạ, Chíu). */
-export function kindName(kind) {
-  const chan = { chan: "Chắn", ca: "Cạ", chiu: "Chíu" }; // native names in every language
-  if (family === "chan") return chan[kind] || CHAN_CLAIMS()[kind] || kind;
-  return FOURCOLOR_KINDS()[kind] || kind;
-}
+export const kindName = (kind) => kindWord(kind, family);
 
 const win = () => (family === "chan" ? "Ù" : t("hu"));
 
@@ -77,7 +76,7 @@ export function renderHu(answer, settlement) {
   if (!answer.hu) { // only Chắn answers name the unpaired cards
     fill(body, h("p", { class: "verdict no" }, answer.public_card
       ? t("✗ no {win} with {card}", { win: win(), card: answer.public_card }) : t("✗ no {win}", { win: win() })),
-    h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", r.message))),
+    h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", ruleLinks(r.message)))),
     answer.unpaired && answer.unpaired.length ? h("p", {}, t("unpaired:"), " ", cardRow(answer.unpaired)) : null);
     return;
   }
@@ -112,7 +111,7 @@ export function renderDiscards(answer) {
   fill(body,
     h("p", { class: "summary" }, t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
       { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") })),
-    h("div", { class: "scroll" }, h("table", { class: "ranked" },
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Discards ranked") }, h("table", { class: "ranked" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
         h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
@@ -168,8 +167,8 @@ function renderSearch(result) {
   fill(body,
     h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, verdict),
     h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
-    { deals: result.deals, playouts: result.playouts, stopped: result.stopped, objective })),
-    h("div", { class: "scroll" }, h("table", { class: "ranked search-table" },
+    { deals: result.deals, playouts: result.playouts, stopped: stoppedName(result.stopped), objective })),
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Search deeper") }, h("table", { class: "ranked search-table" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, result.candidates.map((c) => h("tr", { class: c === leader ? (clear ? "best" : "leader") : "" },
         h("td", {}, cardElement(c.card, { classes: "tiny" })), h("td", { class: "num" }, c.exact_rank),

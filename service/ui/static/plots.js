@@ -8,6 +8,9 @@ export const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3"];
 const MARKERS = ["circle", "square", "triangle", "diamond"];
 const LINES = ["solid", "dashed", "dotted", "dash-dot"];
+// the legend's words for them, each a literal message so the catalogs find it
+const MARKER_WORDS = () => [t("circle"), t("square"), t("triangle"), t("diamond")];
+const LINE_WORDS = () => [t("solid line"), t("dashed line"), t("dotted line"), t("dash-dot line")];
 
 function node(tag, attrs = {}, text) {
   const element = document.createElementNS(SVG, tag);
@@ -104,7 +107,8 @@ export function legend(names, lines = true) {
   names.forEach((name, k) => {
     const item = document.createElement("span");
     item.style.setProperty("--swatch", SEAT_COLOURS[k % 4]);
-    item.textContent = lines ? `${name} (${MARKERS[k % 4]}, ${LINES[k % 4]})` : `${name} (bars marked S${k})`;
+    item.textContent = lines ? t("{name} ({marker}, {line})", { name, marker: MARKER_WORDS()[k % 4], line: LINE_WORDS()[k % 4] })
+      : t("{name} (bars marked {label})", { name, label: `S${k}` });
     box.append(item);
   });
   return box;

@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
 import { LINK_LIMIT, SIMULATION, TooLarge, UNPACKED_LIMIT, pack, readLink, unpack, writeLink } from "./replay-link.js";
 import { ruleLinks } from "./rulelinks.js";
+import { familyOfRuleset, fromSeat, kindName, outcomeName, playerName, roleName, unitName } from "./words.js";
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
@@ -22,6 +23,7 @@ let items = [];       // the event list's rows: the deal, then each event (built
 let selected = null;  // the row shown as selected
 
 const log = () => logs[round];
+const family = () => familyOfRuleset(log().ruleset);
 const audit = () => audits[round];
 
 // -- loading -----------------------------------------------------------------------------------------------
@@ -197,8 +199,8 @@ function eventText(event) {
   switch (event.type) {
     case "discard": return [t("seat {seat} discards", { seat }), event.card];
     case "draw": return [t("seat {seat} turns up", { seat }), event.card || t("the next stock card")];
-    case "claim": return [t("seat {seat} claims {meld}", { seat, meld: event.meld }), ...(event.cards || [])];
-    case "capture": return [t("seat {seat} captures {meld}", { seat, meld: event.meld }), ...(event.cards || [])];
+    case "claim": return [t("seat {seat} claims {meld}", { seat, meld: kindName(event.meld, family()) }), ...(event.cards || [])];
+    case "capture": return [t("seat {seat} captures {meld}", { seat, meld: kindName(event.meld, family()) }), ...(event.cards || [])];
     case "chiu": return [t("seat {seat} Chíu", { seat }), ...(event.cards || [])];
     case "hu": return [t("seat {seat} declares hu", { seat })];
     case "win": return [t("seat {seat} wins", { seat })];
@@ -238,8 +240,8 @@ function eventRow(event, i) {
     broken.map((v) => h("span", { class: "tag bad" }, `⚠ ${v.code}`)),
     decision ? h("span", { class: "tag rank" }, decision.agreed ? t("✓ best") : t("rank {rank}/{options}", decision)) : null,
     decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, t("loss {loss}", { loss: fmt(decision.expected_loss, 3) })) : null,
-    at(marks.answers, i).map((a) => h("span", { class: "tag claim", title: t("seat {seat} answered {answer}; advice {best}", a) },
-      `S${a.seat} ${a.answer}: ${a.agreed ? "✓" : t("rank {rank}/{options}", a)}${a.expected_loss > 0 ? `, ${t("loss {loss}", { loss: fmt(a.expected_loss, 3) })}` : ""}`)));
+    at(marks.answers, i).map((a) => h("span", { class: "tag claim", title: t("seat {seat} answered {answer}; advice {best}", answerWords(a)) },
+      `S${a.seat} ${answerWords(a).answer}: ${a.agreed ? "✓" : t("rank {rank}/{options}", a)}${a.expected_loss > 0 ? `, ${t("loss {loss}", { loss: fmt(a.expected_loss, 3) })}` : ""}`)));
 }
 
 /** The event list of the round, drawn once (a step only moves the selection). */
@@ -270,7 +272,7 @@ function seatBox(table, seat) {
       table.to_discard === seat ? h("span", { class: "tag rank" }, ` ${t("to discard")}`) : null),
     h("div", { class: "cards small" }, table.hands[seat].map((c) => cardElement(c))),
     table.exposed[seat].length ? h("div", { class: "melds" }, table.exposed[seat].map((m) => h("div", { class: "meld" },
-      h("span", { class: "kind" }, m.kind), h("span", { class: "cards small" }, m.cards.map((c) => cardElement(c)))))) : null);
+      h("span", { class: "kind" }, kindName(m.kind, family())), h("span", { class: "cards small" }, m.cards.map((c) => cardElement(c)))))) : null);
 }
 
 function decisionBox(decision) {
@@ -285,23 +287,30 @@ function decisionBox(decision) {
 
 // the loss in its unit, and the two values it is the difference of (where the rule-set's value model applies)
 function lossText(d) {
-  const unit = d.loss_unit === "expected_gain" ? t("in one-card expected gain") : d.loss_unit || "";
+  const unit = unitName(d.loss_unit);
   const values = d.value === null || d.value === undefined ? "" : `; ${t("value {value}, advice {best}", { value: fmt(d.value, 3), best: fmt(d.best_value, 3) })}`;
   return `${t("expected loss {loss}", { loss: fmt(d.expected_loss, 3) })} ${unit}${values}`;
 }
 
+/** A claim decision with its answer, the advice and the seat's role in the game's words. */
+function answerWords(answer) {
+  return { ...answer, answer: kindName(answer.answer, family()), best: kindName(answer.best, family()),
+    role: roleName(answer.role) };
+}
+
 function claimBox(answer) {
   return h("div", { class: "advice claim", "data-event": answer.event, "data-seat": answer.seat },
-    h("strong", {}, `${t("Seat {seat} ({role}) answered {answer}", answer)} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
+    h("strong", {}, `${t("Seat {seat} ({role}) answered {answer}", answerWords(answer))} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
     answer.agreed ? h("span", { class: "match" }, ` — ${t("the advised answer")}`) :
-      h("span", {}, ` — ${t("rank {rank} of {options}; advice: {best}", answer)} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
+      h("span", {}, ` — ${t("rank {rank} of {options}; advice: {best}", answerWords(answer))} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
     h("div", {}, lossText(answer)), h("div", { class: "muted" }, answer.reason));
 }
 
 function publicCard(table) {
   if (!table || !table.public) return [h("span", { class: "muted" }, t("none"))];
   const p = table.public;
-  const from = p.claims ? t("from seat {seat}'s {source}, {claims} claim(s) to resolve", p) : t("from seat {seat}'s {source}", p);
+  const from = p.claims ? t("{from}, {claims} claim(s) to resolve", { from: fromSeat(p.seat, p.source), claims: p.claims })
+    : fromSeat(p.seat, p.source);
   return [cardElement(p.card, { classes: "small" }), h("span", { class: "muted" }, ` ${from}`)];
 }
 
@@ -349,7 +358,7 @@ function show() {
     decisionBox(marks.decisions.get(position)),
     at(marks.answers, position).map(claimBox),
     at(marks.passes, position).map((p) => h("div", { class: "advice" }, p.passed === "win" ? t("Seat {seat} passed up a win", p)
-      : t("Seat {seat} passed up a claim ({claims})", { seat: p.seat, claims: (p.claims || []).join(", ") }))));
+      : t("Seat {seat} passed up a claim ({claims})", { seat: p.seat, claims: (p.claims || []).map((k) => kindName(k, family())).join(", ") }))));
   fill($("#table"), table ? h("div", { class: "seats" }, table.hands.map((_, seat) => seatBox(table, seat))) : h("p", {}, t("no table")));
   $("#first").disabled = $("#back").disabled = position < 0;
   $("#forward").disabled = $("#last").disabled = position >= events.length - 1;
@@ -363,7 +372,7 @@ const step = (by) => go(position + by);
 
 // -- the audit and the settlement --------------------------------------------------------------------------
 function outcomeText(outcome) {
-  const parts = [outcome.type];
+  const parts = [outcomeName(outcome.type, family())];
   if (outcome.winner !== null && outcome.winner !== undefined) parts.push(t("winner seat {seat}", { seat: outcome.winner }));
   if (outcome.points !== null && outcome.points !== undefined) parts.push(t("{n} points", { n: outcome.points }));
   return parts.join(", ");
@@ -372,7 +381,7 @@ function outcomeText(outcome) {
 function outcomeBlock(title, outcome) {
   if (!outcome) return h("div", {}, h("h3", {}, title), h("p", { class: "muted" }, t("none recorded")));
   return h("div", {}, h("h3", {}, title), h("p", {}, outcomeText(outcome)),
-    outcome.deltas ? h("p", {}, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
+    outcome.deltas ? h("p", { class: "deltas" }, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
       t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null,
     outcome.breakdown ? h("table", { class: "breakdown" }, h("tbody", {}, outcome.breakdown.map((line) =>
       h("tr", { class: `step-${line.step}` }, h("td", {}, line.text), h("td", { class: "num" }, line.points))))) : null);
@@ -398,8 +407,8 @@ function drawAudit() {
 function drawRounds() {
   const select_ = $("#round");
   fill(select_, ...logs.map((l, i) => h("option", { value: i }, audits[i].valid
-    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: audits[i].outcome.type })
-    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: audits[i].outcome.type, n: audits[i].violations.length }))));
+    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOfRuleset(l.ruleset)) })
+    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOfRuleset(l.ruleset)), n: audits[i].violations.length }))));
   select_.value = String(round);
   $("#round-label").hidden = logs.length < 2;
   drawRound();
@@ -451,10 +460,10 @@ function reviewTable(entry) {
   return h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Review per seat") }, h("table", { class: "ranked review" },
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, t("seat {seat}", s)), h("td", { class: "num" }, s.review.decisions),
-      h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: s.review.loss_unit || "" }, fmt(s.review.expected_loss, 3)),
+      h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: unitName(s.review.loss_unit) }, fmt(s.review.expected_loss, 3)),
       h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
       h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
-      h("td", { class: "num", title: s.review.claims ? s.review.claims.loss_unit || "" : "" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
+      h("td", { class: "num", title: s.review.claims ? unitName(s.review.claims.loss_unit) : "" }, s.review.claims ? fmt(s.review.claims.expected_loss, 3) : "–"),
       h("td", { class: "num" }, s.review.passed_claims.length), h("td", { class: "num" }, s.review.passed_wins.length))))));
 }
 
@@ -463,16 +472,16 @@ function drawPlots() {
   const players = Object.entries(analysis.summary.players);
   const roundsAxis = [t("start"), ...logs.map((_, i) => t("round {k}", { k: i + 1 }))];
   // each player's running total after each of his games (the summary's trajectory), from 0
-  const points = linePlot(players.map(([name, p]) => ({ name, values: [0, ...p.trajectory] })),
+  const points = linePlot(players.map(([name, p]) => ({ name: playerName(name), values: [0, ...p.trajectory] })),
     roundsAxis, t("Points over the match, per player"), t("points"));
   // every decision of the round in event order: discards, then each seat's answer to a public card
   const decisions = entry.seats.flatMap((s) => [...(s.decisions || []), ...(s.claim_decisions || [])])
     .sort((a, b) => a.event - b.event || a.seat - b.seat);
   const losses = barPlot(decisions.map((d) => ({ label: String(d.event + 1), value: d.expected_loss, seat: d.seat, event: d.event,
-    kind: d.answer === undefined ? t("discard {card}", d) : t("answer {answer} to {card}", d) })),
+    kind: d.answer === undefined ? t("discard {card}", d) : t("answer {answer} to {card}", answerWords(d)) })),
     t("Expected loss per decision, round {k}", { k: round + 1 }), t("expected loss"), go, position);
   fill($("#analysis"), reviewTable(entry),
-    h("h3", {}, t("Points over the match")), legend(players.map(([name]) => name)), points,
+    h("h3", {}, t("Points over the match")), legend(players.map(([name]) => playerName(name))), points,
     h("h3", {}, t("Expected loss per decision")), h("p", { class: "muted" }, t("Click a bar to go to its event.")),
     legend(entry.seats.map((s) => t("seat {seat}", s)), false), losses);
 }

@@ -18,7 +18,7 @@ export function ruleLinks(text) {
   let last = 0;
   for (const found of source.matchAll(CITATION)) {
     if (found.index > last) parts.push(source.slice(last, found.index));
-    parts.push(h("a", { href: ruleHref(found[0]), class: "rule-link", target: "_blank", rel: "noopener",
+    parts.push(h("a", { href: ruleHref(found[0]), class: "rule-link", target: "_blank", rel: "noopener", translate: "no",
       title: t("the rule, in a new tab") }, found[0]));
     last = found.index + found[0].length;
   }
