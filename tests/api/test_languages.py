@@ -275,9 +275,10 @@ def test_a_settlement_line_by_line_in_italian(client):
     body = response.get_json()
     assert response.status_code == 200, body
     lines = [line["text"] for line in body["breakdown"]]
-    assert "tris esposto wS wS wS" in lines and "Generale-Consigliere-Elefante coperto rG rA rE" in lines
+    # the Italian rule text's words: a terra (exposed), in mano (concealed), tripletta, Gruppo di Comando
+    assert "tripletta a terra wS wS wS" in lines and "Gruppo di Comando in mano rG rA rE" in lines
     assert "nessuna carta fortunata (mazzo esaurito): nessun bonus" in lines
-    assert "punti hu h = 1 esposti + 5 coperti + 0 carta fortunata = 6" in lines
+    assert "punti hu h = 1 a terra + 5 in mano + 0 carta fortunata = 6" in lines
     assert "h = 6 < 10: chi dichiara paga a ogni avversario 10 + 1 = 11" in lines
     assert "il posto 2 paga al posto 0: 11" in lines
     assert body["deltas"] == [11, 11, -33, 11]
