@@ -52,7 +52,7 @@ PLAYER_TEXT = """(roots) => {
 
 #: Elements wider than the screen (outside a box that scrolls sideways on purpose, a wide table's), and elements
 #: whose content is wider than their box and cut off (overflow hidden or clip; not an input's own text, not text
-#: hidden for screen readers only, not an ellipsis).
+#: hidden for screen readers only (a 1 px box), not an ellipsis).
 CUT = """() => {
   const found = [];
   const width = window.innerWidth;
@@ -71,7 +71,7 @@ CUT = """() => {
     if (box.right > width + 1 && style.position !== "fixed" && !inScroller(e)) {
       found.push(`${name} ends at ${Math.round(box.right)}`);
     }
-    if (["hidden", "clip"].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1
+    if (["hidden", "clip"].includes(style.overflowX) && e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1
         && style.textOverflow !== "ellipsis") found.push(`${name} cuts ${e.scrollWidth - e.clientWidth} px`);
   }
   return found.slice(0, 10);

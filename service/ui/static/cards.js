@@ -4,7 +4,7 @@
 // characters (rank above, suit below, red cards marked red) or simple (digit and Vietnamese name); or the code
 // alone. The Latin code is written on every face, so no card is told apart by colour or script alone.
 import { FACE_EVENT, faceFor } from "./faces.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -54,8 +54,11 @@ export function cardName(code) {
   if (FLOWERS[code]) return t("flower {code}", { code });
   const colour = FOURCOLOR.colours[code[0]];
   const character = FOURCOLOR.characters[code[1]];
-  return colour && character
-    ? t("{colour} {piece} ({code})", { colour: COLOUR_WORDS()[code[0]], piece: PIECE_WORDS()[code[1]], code }) : code;
+  if (!colour || !character) return code;
+  // a Chinese reader names the piece by the character printed on it: 帥 on a red or yellow card, 將 on the others
+  const piece = lang === "zh-Hant"
+    ? (FOURCOLOR.redPieceColours.has(code[0]) ? FOURCOLOR.redPieces[code[1]] : character[0]) : PIECE_WORDS()[code[1]];
+  return t("{colour} {piece} ({code})", { colour: COLOUR_WORDS()[code[0]], piece, code });
 }
 
 function node(tag, attrs, text) {

@@ -1,7 +1,7 @@
 // The claims panel of the hand lab: what to do with the public card. With a hand between turns (the rule-set's
 // resting hand size, counted with the exposed melds) it asks POST /v1/claims for the advice: pass and every legal
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
-import { Problem, fill, fmt, h, post, problemBlock } from "./common.js";
+import { Problem, fill, fmt, h, post, problemBlock, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { kindName } from "./lab-panels.js";
@@ -35,7 +35,7 @@ function adviceTable(answer) {
       h("span", { class: "muted" }, " — ", answer.card_source === "stock"
         ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
         : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
-    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Claims ranked") }, h("table", { class: "ranked claim-advice" },
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Claims ranked") }, stacked(h("table", { class: "ranked claim-advice" },
       h("thead", {}, h("tr", {}, [t("rank"), t("choice"), t("then discard"), t("distance"), t("waits"), t("expected gain"), t("why")]
         .map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.choices.map((choice) => h("tr", { class: choice.rank === 1 ? "best" : "", "data-kind": choice.kind },
@@ -44,7 +44,7 @@ function adviceTable(answer) {
         h("td", {}, choice.follow ? cardElement(choice.follow.card, { classes: "tiny" }) : h("span", { class: "muted" }, "–")),
         h("td", { class: "num" }, choice.distance < 0 ? t("win") : choice.distance), h("td", { class: "waits" }, waits(choice)),
         h("td", { class: "num" }, choice.gain !== null && choice.gain !== undefined ? t("{gain} (win)", { gain: choice.gain }) : fmt(choice.expected_gain, 3)),
-        h("td", { class: "reason" }, choice.reason)))))));
+        h("td", { class: "reason" }, choice.reason))))))));
 }
 
 function legalClaims(answer, size, total) {

@@ -227,3 +227,14 @@ function numberFormat(digits, style = "decimal") {
 export const fmt = (x, digits = 2) => (x === null || x === undefined ? "–" : numberFormat(digits).format(Number(x)));
 /** A share as a percentage with one decimal, as the reader's language writes it; "–" for none. */
 export const pct = (x) => (x === null || x === undefined ? "–" : numberFormat(1, "percent").format(Number(x)));
+
+/** A ranked table that a phone shows as one block per row: each cell is labelled with its column's heading
+ * (ui.css `table.stack`), so no row runs past the screen. */
+export function stacked(table) {
+  table.classList.add("stack");
+  const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => { if (heads[i]) cell.dataset.label = heads[i]; });
+  }
+  return table;
+}

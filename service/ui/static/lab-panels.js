@@ -2,7 +2,7 @@
 // ranked discards and the deeper search with its progress. Each function draws one answer of the API; none asks
 // the API itself. The words follow the rule-set's game: Chắn has pairs (Chắn, Cạ, Chíu) and wins (Ù), not melds
 // and hu.
-import { $, fill, fmt, h, pct, problemBlock } from "./common.js";
+import { $, fill, fmt, h, pct, problemBlock, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { ruleLinks } from "./rulelinks.js";
@@ -111,13 +111,13 @@ export function renderDiscards(answer) {
   fill(body,
     h("p", { class: "summary" }, t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
       { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") })),
-    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Discards ranked") }, h("table", { class: "ranked" },
+    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Discards ranked") }, stacked(h("table", { class: "ranked" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
         h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
         h("td", { class: "num" }, option.distance), waitsCell(option),
         h("td", { class: "num" }, option.improving_unseen), h("td", { class: "num" }, fmt(option.expected_gain, 3)),
-        h("td", { class: "reason" }, option.reason)))))));
+        h("td", { class: "reason" }, option.reason))))))));
 }
 
 /** A panel waiting for something the lab lacks, saying what. */
