@@ -1,5 +1,5 @@
 """Every page in every language, driven to the states a player sees: the lab with a hand, its answers and its rule
-options; the replay viewer stepped through an analysed simulated round of each family; a drill of each family
+options, and with a hand to discard from searched deeper; the replay viewer stepped through an analysed simulated round of each family; a drill of each family
 after an answer; the rules. On a phone (375 px) the page says its language, shows no word the English page shows
 too (outside codes, inputs and parts marked as another language) unless the language's own texts use that word,
 nothing is wider than the screen or cut off inside its box, and axe-core finds no serious or critical violation.
@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 from service import i18n
+from service.api.examples import AUDIT_LOG
 from service.ui import rules_doc
 from tests.support.browser import ARTIFACTS, open_page
 
@@ -137,6 +138,21 @@ def lab(query: str) -> Callable:
     return drive
 
 
+def lab_search(query: str) -> Callable:
+    """The lab with a hand to discard from: its discards ranked, then a short deeper search run to its end."""
+    def drive(page, server: str) -> list[str]:
+        page.goto(f"{server}/ui?{query}")
+        ready(page, "#palette button.card")
+        expect(page.locator("#discards-panel table")).to_be_attached()
+        page.fill("#samples", "200")
+        page.fill("#budget", "2")
+        page.click("#search")
+        expect(page.locator("#search-panel table.search-table")).to_be_attached(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+        return [page.evaluate(PLAYER_TEXT)]
+    return drive
+
+
 def viewer(ruleset: str, seats: int, seed: int) -> Callable:
     def drive(page, server: str) -> list[str]:
         page.goto(f"{server}/ui/replay")
@@ -183,6 +199,8 @@ STATES: dict[str, Callable] = {
     # docs/rules.md#chan-win-stock: 9c completes the pairs, but a discarded 9c is no win for the next seat
     "lab-chan": lab("ruleset=cardavia-chan&seats=4&seat=1&from=0&source=discard&public=9c"
                     "&hand=2m,2m,3s,3s,4c,4c,6m,6m,7s,7s,2s,2c,4m,4s,5m,5s,6s,6c,9c"),
+    # the dealer's 21 cards of the API's example log (service/api/examples.py): a discard to choose
+    "lab-search": lab_search("ruleset=bga-taiwan&seats=3&seat=1&hand=" + ",".join(AUDIT_LOG["hands"][1])),
     "viewer-fourcolor": viewer("bga-taiwan", 3, 3),
     "viewer-chan": viewer("cardavia-chan", 4, 5),
     "drill-fourcolor": drill("ruleset=bga-taiwan&difficulty=medium&seed=4&n=0"),
