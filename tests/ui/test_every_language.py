@@ -1,10 +1,10 @@
 """Every page in every language, driven to the states a player sees: the lab with a hand, its answers and its rule
-options, and with a hand to discard from searched deeper; the replay viewer stepped through an analysed simulated round of each family; a drill of each family
-after an answer; the rules. On a phone (375 px) the page says its language, shows no word the English page shows
-too (outside codes, inputs and parts marked as another language) unless the language's own texts use that word,
-nothing is wider than the screen or cut off inside its box, and axe-core finds no serious or critical violation.
-One browser serves the whole matrix; the catalogs' completeness is checked without one (tests/test_catalogs.py).
-A screenshot of each state is kept in `.artifacts/screenshots/`."""
+options, and with a hand to discard from searched deeper; the replay viewer stepped through an analysed simulated
+round of each family; a drill of each family after an answer; the rules. On a phone (375 px) the page says its
+language, shows no word the English page shows too (outside codes, inputs and parts marked as another language)
+unless the language's own texts use that word, nothing is wider than the screen or cut off inside its box, and
+axe-core finds no serious or critical violation. One browser serves the whole matrix; the catalogs' completeness
+is checked without one (tests/test_catalogs.py). A screenshot of each state is kept in `.artifacts/screenshots/`."""
 
 from __future__ import annotations
 
