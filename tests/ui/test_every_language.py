@@ -27,8 +27,11 @@ pytestmark = pytest.mark.slow  # a real browser against `python -m service serve
 LANGUAGES = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 PHONE = (375, 740)
 
-#: The text a player reads: the page's visible text and its tooltips, labels and placeholders, without codes
-#: (`<code>`, `<kbd>`, `translate="no"`), what the player typed (inputs) and parts marked as another language.
+#: Between the visible text and the labels in what PLAYER_TEXT answers.
+LABELS = "\u241e\u241e"
+#: The text a player reads: the page's visible text, then (after LABELS) its tooltips, labels and placeholders;
+#: without codes (`<code>`, `<kbd>`, `translate="no"`), what the player typed (inputs) and parts marked as another
+#: language.
 PLAYER_TEXT = """(roots) => {
   const lang = document.documentElement.lang;
   const parts = (roots || ["body"]).map((r) => document.querySelector(r));
@@ -38,7 +41,7 @@ PLAYER_TEXT = """(roots) => {
     .filter((e) => !e.matches("[lang]") || e.lang !== lang);
   const before = hide.map((e) => e.style.display);
   hide.forEach((e) => { e.style.display = "none"; });
-  const text = parts.map((p) => p.innerText);
+  const text = [...parts.map((p) => p.innerText), "{labels}"];
   hide.forEach((e, i) => { e.style.display = before[i]; });
   // an element's own tooltip and label are for people, even on a code (a code's placeholder is an example code)
   for (const e of parts.flatMap((p) => [...p.querySelectorAll("[title], [aria-label], [placeholder], [alt]")])) {
@@ -49,7 +52,7 @@ PLAYER_TEXT = """(roots) => {
     }
   }
   return text.join("\\n");
-}"""
+}""".replace("{labels}", LABELS)
 
 #: Elements wider than the screen (outside a box that scrolls sideways on purpose, a wide table's), and elements
 #: whose content is wider than their box and cut off (overflow hidden or clip; not an input's own text, not text
@@ -233,6 +236,9 @@ def test_each_state_in_each_language(browser, server, english, state, lang):
         expect(page.locator("html")).to_have_attribute("lang", i18n.tag(lang))
 
         shown = words("\n".join(texts))
+        # a card's code is shown as a code: never loose in the words a player reads
+        loose = [line for text in texts for line in text.split(LABELS)[0].splitlines() if CARD_CODE.search(line)]
+        assert loose == [], f"card codes not marked as codes on {state} in {lang}: {loose[:5]}"
         english_left = sorted((shown & english[state]) - own_words(lang))
         assert english_left == [], f"English words on {state} in {lang}: {english_left}"
 

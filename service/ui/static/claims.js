@@ -3,6 +3,7 @@
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
 import { Problem, fill, fmt, h, post, problemBlock, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
+import { ruleLinks } from "./rulelinks.js";
 import { t, tn } from "./i18n.js";
 import { kindName } from "./lab-panels.js";
 import { roleName } from "./words.js";
@@ -44,7 +45,7 @@ function adviceTable(answer) {
         h("td", {}, choice.follow ? cardElement(choice.follow.card, { classes: "tiny" }) : h("span", { class: "muted" }, "–")),
         h("td", { class: "num" }, choice.distance < 0 ? t("win") : choice.distance), h("td", { class: "waits" }, waits(choice)),
         h("td", { class: "num" }, choice.gain !== null && choice.gain !== undefined ? t("{gain} (win)", { gain: choice.gain }) : fmt(choice.expected_gain, 3)),
-        h("td", { class: "reason" }, choice.reason))))))));
+        h("td", { class: "reason" }, ruleLinks(choice.reason)))))))));
 }
 
 function legalClaims(answer, size, total) {

@@ -5,6 +5,7 @@
 // link deals the same drills; the statistics stay in this browser (drill-stats.js).
 import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post, rulesetLabel } from "./common.js";
 import { cardElement, cardName } from "./cards.js";
+import { ruleLinks, withCodes } from "./rulelinks.js";
 import { t } from "./i18n.js";
 import { roleName } from "./claims.js";
 import { kindName, useFamily } from "./lab-panels.js";
@@ -62,9 +63,9 @@ function describe(option) {
 function drawPosition() {
   const p = drill.position;
   const claim = drill.kind === "claim";
-  $("#question").textContent = claim
+  fill($("#question"), withCodes(claim
     ? t("Seat {from} offers {card}: do you claim it, and how?", { from: p.from_seat, card: p.public_card })
-    : t("Which card do you discard?");
+    : t("Which card do you discard?")));
   $("#context").textContent = [
     t("You are seat {seat}", { seat: p.seat }),
     claim ? (p.card_source === "stock" ? t("seat {from} turned the card up from the stock; you are {role}", { from: p.from_seat, role: roleName(p.seat_role) })
@@ -147,11 +148,11 @@ function drawResult(result) {
   }
   const verdict = $("#verdict");
   verdict.className = `verdict ${result.correct ? "yes" : "no"}`;
-  verdict.textContent = result.correct
+  fill(verdict, withCodes(result.correct
     ? (result.mine.rank === 1 ? t("✓ Right: {answer} is the advice.", { answer: result.mine.text })
       : t("✓ Right: {answer} is worth as much as the advice, {advice}.", { answer: result.mine.text, advice: result.best.text }))
     : t("✗ Not the best: {answer} loses {loss} in value against the advice, {advice}.",
-      { answer: result.mine.text, loss: fmt(result.loss, 3), advice: result.best.text });
+      { answer: result.mine.text, loss: fmt(result.loss, 3), advice: result.best.text })));
   const head = [t("rank"), t("answer and why"), t("value"), t("loss"), t("distance")];
   fill($("#ranking"), h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("Every option") }, h("table", { class: "ranked drill-ranking" },
     h("caption", {}, t("Every option, best first (values of the advice's model)")),
@@ -159,8 +160,8 @@ function drawResult(result) {
     h("tbody", {}, options.map((o) => h("tr", { class: [o.rank === 1 ? "best" : "", o === result.mine ? "mine" : ""].join(" ").trim() },
       h("td", { class: "num" }, o.rank),
       h("td", {}, h("div", { class: "option-head" }, o.label("tiny"), o === result.mine ? h("strong", { class: "you" }, t("your answer")) : null,
-        o.follow ? h("span", { class: "muted" }, t("then discard {card}", { card: o.follow.card })) : null),
-      h("div", { class: "reason" }, o.reason)),
+        o.follow ? h("span", { class: "muted" }, withCodes(t("then discard {card}", { card: o.follow.card }))) : null),
+      h("div", { class: "reason" }, ruleLinks(o.reason))),
       h("td", { class: "num" }, fmt(worth(o), 3)),
       h("td", { class: "num" }, fmt(Math.max(0, worth(result.best) - worth(o)), 3)),
       h("td", { class: "num" }, o.distance)))))));
@@ -182,7 +183,7 @@ function drawStats(saved = stats.load()) {
     h("thead", {}, h("tr", {}, [t("drill"), t("answer"), t("advice"), t("loss")].map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, last.map((a) => h("tr", { class: a.correct ? "right" : "wrong" },
       h("td", {}, h("a", { href: a.link }, h("code", { translate: "no" }, a.ruleset), " ", difficultyName(a.difficulty))),
-      h("td", {}, `${a.correct ? "✓" : "✗"} ${a.answer}`), h("td", {}, a.advice), h("td", { class: "num" }, fmt(a.loss, 3)))))]
+      h("td", {}, withCodes(`${a.correct ? "✓" : "✗"} ${a.answer}`)), h("td", {}, withCodes(a.advice)), h("td", { class: "num" }, fmt(a.loss, 3)))))]
     : h("caption", { class: "muted" }, t("No drill answered yet.")));
 }
 

@@ -5,7 +5,7 @@
 import { $, fill, fmt, h, pct, problemBlock, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
-import { ruleLinks } from "./rulelinks.js";
+import { ruleLinks, withCodes } from "./rulelinks.js";
 import { kindName as kindWord } from "./words.js";
 
 /** The game of the lab's rule-set, set by the lab before it draws ("fourcolor" or "chan"). */
@@ -74,8 +74,8 @@ export function renderEmpty() {
 export function renderHu(answer, settlement) {
   const body = panel("hu-panel");
   if (!answer.hu) { // only Chắn answers name the unpaired cards
-    fill(body, h("p", { class: "verdict no" }, answer.public_card
-      ? t("✗ no {win} with {card}", { win: win(), card: answer.public_card }) : t("✗ no {win}", { win: win() })),
+    fill(body, h("p", { class: "verdict no" }, withCodes(answer.public_card
+      ? t("✗ no {win} with {card}", { win: win(), card: answer.public_card }) : t("✗ no {win}", { win: win() }))),
     h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", ruleLinks(r.message)))),
     answer.unpaired && answer.unpaired.length ? h("p", {}, t("unpaired:"), " ", cardRow(answer.unpaired)) : null);
     return;
@@ -83,7 +83,7 @@ export function renderHu(answer, settlement) {
   const lines = settlement ? h("table", { class: "breakdown" },
     h("caption", {}, t("Points, line by line")),
     h("tbody", {}, settlement.breakdown.map((line) => h("tr", { class: `step-${line.step}` },
-      h("td", {}, line.text), h("td", { class: "num" }, line.points))))) : null;
+      h("td", {}, ruleLinks(line.text)), h("td", { class: "num" }, line.points))))) : null;
   const deltas = settlement ? h("p", { class: "deltas" }, h("span", {}, t("Settlement:")), settlement.deltas.map((d, seat) =>
     h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
       t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null;
@@ -94,7 +94,7 @@ export function renderHu(answer, settlement) {
     : t("✓ {win}: {points}", { win: win(), points });
   const decompositions = n === 1 ? t("1 decomposition") : t("{n} decompositions", { n });
   fill(body,
-    h("p", { class: "verdict yes" }, t("{verdict}, {decompositions}", { verdict, decompositions })), // zh: ，
+    h("p", { class: "verdict yes" }, withCodes(t("{verdict}, {decompositions}", { verdict, decompositions }))), // zh: ，
     h("p", { class: "muted" }, t("Best decomposition:")), meldRows(answer.melds), lines, deltas);
 }
 
@@ -109,15 +109,15 @@ export function renderDiscards(answer) {
   const body = panel("discards-panel");
   const heads = [t("rank"), t("discard"), t("distance"), t("waits (unseen copies)"), t("improving"), t("expected gain"), t("why")];
   fill(body,
-    h("p", { class: "summary" }, t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
-      { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") })),
+    h("p", { class: "summary" }, withCodes(t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
+      { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") }))),
     h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Discards ranked") }, stacked(h("table", { class: "ranked" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
         h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
         h("td", { class: "num" }, option.distance), waitsCell(option),
         h("td", { class: "num" }, option.improving_unseen), h("td", { class: "num" }, fmt(option.expected_gain, 3)),
-        h("td", { class: "reason" }, option.reason))))))));
+        h("td", { class: "reason" }, ruleLinks(option.reason)))))))));
 }
 
 /** A panel waiting for something the lab lacks, saying what. */
@@ -165,7 +165,7 @@ function renderSearch(result) {
   const heads = [t("discard"), t("exact rank"), t("win probability (95%)"), t("expected settlement (95%)"), "",
     t("versus the first (95%)"), t("chance of paying"), t("playouts")];
   fill(body,
-    h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, verdict),
+    h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, withCodes(verdict)),
     h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
     { deals: result.deals, playouts: result.playouts, stopped: stoppedName(result.stopped), objective })),
     h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Search deeper") }, h("table", { class: "ranked search-table" },

@@ -282,7 +282,7 @@ function decisionBox(decision) {
     decision.agreed ? h("span", { class: "match" }, ` — ${t("the advised discard")}`) :
       h("span", {}, ` — ${t("rank {rank} of {options}; advice:", decision)} `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
     h("div", {}, `${t("distance {distance} (best {best_distance})", decision)}; ${lossText(decision)}`),
-    h("div", { class: "muted" }, decision.reason));
+    h("div", { class: "muted" }, ruleLinks(decision.reason)));
 }
 
 // the loss in its unit, and the two values it is the difference of (where the rule-set's value model applies)
@@ -303,7 +303,7 @@ function claimBox(answer) {
     h("strong", {}, `${t("Seat {seat} ({role}) answered {answer}", answerWords(answer))} `), answer.cards.length ? answer.cards.map((c) => cardElement(c, { classes: "tiny" })) : "",
     answer.agreed ? h("span", { class: "match" }, ` — ${t("the advised answer")}`) :
       h("span", {}, ` — ${t("rank {rank} of {options}; advice: {best}", answerWords(answer))} `, (answer.best_cards || []).map((c) => cardElement(c, { classes: "tiny" }))),
-    h("div", {}, lossText(answer)), h("div", { class: "muted" }, answer.reason));
+    h("div", {}, lossText(answer)), h("div", { class: "muted" }, ruleLinks(answer.reason)));
 }
 
 function publicCard(table) {
@@ -384,7 +384,7 @@ function outcomeBlock(title, outcome) {
     outcome.deltas ? h("p", { class: "deltas" }, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
       t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null,
     outcome.breakdown ? h("table", { class: "breakdown" }, h("tbody", {}, outcome.breakdown.map((line) =>
-      h("tr", { class: `step-${line.step}` }, h("td", {}, line.text), h("td", { class: "num" }, line.points))))) : null);
+      h("tr", { class: `step-${line.step}` }, h("td", {}, ruleLinks(line.text)), h("td", { class: "num" }, line.points))))) : null);
 }
 
 function drawAudit() {
@@ -396,7 +396,7 @@ function drawAudit() {
       h("span", { class: "mismatch" }, n === 1 ? t("✗ 1 violation") : t("✗ {n} violations", { n }))),
     n ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
       v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, t("event {k}", { k: v.event + 1 })) : h("span", {}, t("result")),
-      " ", h("code", {}, v.code), ` ${v.message} `, h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
+      " ", h("code", {}, v.code), " ", ruleLinks(v.message), " ", h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
     h("div", { class: "settle" },
       outcomeBlock(t("Recomputed settlement"), found.outcome),
       outcomeBlock(t("Recorded result"), log().result)),
