@@ -23,6 +23,7 @@ from service.rules.chan.distance import UNREACHABLE, distance
 from service.rules.chan.hand import ChanHand, evaluate_win
 from service.rules.errors import DomainError
 from service.rules.registry import get_ruleset
+from tests.support.deals import offered
 
 RS = get_ruleset("cardavia-chan")
 OPTIONS = RS.resolve_options(None)
@@ -125,16 +126,11 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, role, source
     legal claim, each legal claim is offered, its follow-up discard is legal after it, passing keeps the hand's
     distance, and the options come in `claim_rank_key` order."""
     rng = random.Random(seed)
-    deck = RS.deck()
-    rng.shuffle(deck)
-    public = deck.pop()
-    same = [c for c in deck if c == public][:copies]
-    rest = [c for c in deck if c != public]
-    hand = same + rest[:19 - len(same)]
+    public, hand, seen = offered(rng, RS.deck(), 19, copies)
     history = History(frozenset(rng.sample(range(N_FACES), 2)), frozenset(rng.sample(range(N_FACES), 1)),
                       frozenset(), captured_ca)
     parsed = RS.parse(OPTIONS, [code(c) for c in hand], [], code(public))
-    found = analyse_claims(RS, parsed, OPTIONS, role, [code(c) for c in rest[19:40]], 4, source, history)
+    found = analyse_claims(RS, parsed, OPTIONS, role, [code(c) for c in seen], 4, source, history)
     legal = RS.legal_claims(parsed, role, OPTIONS, source, history)
     taken = [x for x in found.options if x.kind != "pass"]
     assert sorted(map(repr, (x.claim for x in taken))) == sorted(map(repr, legal))

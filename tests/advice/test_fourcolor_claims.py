@@ -22,6 +22,7 @@ from service.rules.errors import DomainError
 from service.rules.fourcolor.cards import code
 from service.rules.fourcolor.distance import distance
 from service.rules.registry import get_ruleset
+from tests.support.deals import offered
 
 BGA, FLOWERS = "bga-taiwan", "cardavia-flowers"
 # Commands rGAE yGAE, fields gCHP wCHP, soldiers3 yS gS wS, the pair rC rC, yC yH and the lone wA: 20 cards.
@@ -150,15 +151,9 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, ruleset_id, 
     come in `claim_rank_key` order."""
     rs = get_ruleset(ruleset_id)
     o = rs.resolve_options(None)
-    rng = random.Random(seed)
-    deck = rs.deck()
-    rng.shuffle(deck)
-    public = deck.pop()
-    same = [c for c in deck if c == public][:copies]
-    rest = [c for c in deck if c != public]
-    hand = same + rest[:20 - len(same)]
+    public, hand, seen = offered(random.Random(seed), rs.deck(), 20, copies)
     parsed = rs.parse(o, [rs.card_code(c) for c in hand], [], rs.card_code(public))
-    found = analyse_claims(rs, parsed, o, role, [rs.card_code(c) for c in rest[20:40]], 4)
+    found = analyse_claims(rs, parsed, o, role, [rs.card_code(c) for c in seen], 4)
     legal, forced = rs.legal_claims(parsed, role, o)
     taken = [x for x in found.options if x.kind != "pass"]
     assert sorted(map(repr, (x.claim for x in taken))) == sorted(map(repr, legal))
