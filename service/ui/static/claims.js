@@ -10,8 +10,6 @@ import { roleName } from "./words.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
 
-export { roleName };
-
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
   if (seat === from) return source === "stock" ? "drawer" : "discarder";

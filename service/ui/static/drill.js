@@ -7,7 +7,7 @@ import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, po
 import { cardElement, cardName } from "./cards.js";
 import { ruleLinks, withCodes } from "./rulelinks.js";
 import { t } from "./i18n.js";
-import { roleName } from "./claims.js";
+import { roleName } from "./words.js";
 import { kindName, useFamily } from "./lab-panels.js";
 import * as stats from "./drill-stats.js";
 

@@ -2,7 +2,8 @@
 // exposed melds, the visible cards and the public card. Hand sizes and copies come from the rule-set's answer.
 import { $, fill, h } from "./common.js";
 import { cardElement } from "./cards.js";
-import { roleName, roleOf } from "./claims.js";
+import { roleOf } from "./claims.js";
+import { roleName } from "./words.js";
 import { t } from "./i18n.js";
 import { kindName, useFamily } from "./lab-panels.js";
 import { changed, current, held, left, pendingMeld, sortCodes, state } from "./lab-state.js";

@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
 import { LINK_LIMIT, SIMULATION, TooLarge, UNPACKED_LIMIT, pack, readLink, unpack, writeLink } from "./replay-link.js";
 import { ruleLinks } from "./rulelinks.js";
-import { familyOfRuleset, fromSeat, kindName, outcomeName, playerName, roleName, unitName } from "./words.js";
+import { fromSeat, kindName, outcomeName, playerName, roleName, unitName } from "./words.js";
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
@@ -23,7 +23,9 @@ let items = [];       // the event list's rows: the deal, then each event (built
 let selected = null;  // the row shown as selected
 
 const log = () => logs[round];
-const family = () => familyOfRuleset(log().ruleset);
+// the game of a rule-set, as /v1/rulesets names it ("fourcolor" or "chan"): the words of its kinds and outcomes
+const familyOf = (id) => (rulesets.find((r) => r.id === id) || {}).family;
+const family = () => familyOf(log().ruleset);
 const audit = () => audits[round];
 
 // -- loading -----------------------------------------------------------------------------------------------
@@ -407,8 +409,8 @@ function drawAudit() {
 function drawRounds() {
   const select_ = $("#round");
   fill(select_, ...logs.map((l, i) => h("option", { value: i }, audits[i].valid
-    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOfRuleset(l.ruleset)) })
-    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOfRuleset(l.ruleset)), n: audits[i].violations.length }))));
+    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)) })
+    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)), n: audits[i].violations.length }))));
   select_.value = String(round);
   $("#round-label").hidden = logs.length < 2;
   drawRound();

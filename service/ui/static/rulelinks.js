@@ -14,34 +14,26 @@ export const ruleHref = (citation) => `/docs/rules${citation.slice(CITED.length)
 // A card's code inside a text for people ("khạp rC rC rC, rồi đánh wA"): a code, never a word to translate.
 const CARD_CODE = /(?<![\w-])(?:[rygw][GAECHPS]|[2-9][msc]|CC|F[1-5])(?![\w-])/g;
 
-/** `text` with each card code in it marked as a code (`translate="no"`): strings and spans, for h() or fill(). */
-export function withCodes(text) {
+/** `text` split at each match of `pattern`: the match drawn by `mark`, the text between by `between` (parts). */
+function split(text, pattern, mark, between = (plain) => [plain]) {
   const source = String(text ?? "");
   const parts = [];
   let last = 0;
-  for (const found of source.matchAll(CARD_CODE)) {
-    if (found.index > last) parts.push(source.slice(last, found.index));
-    parts.push(h("span", { class: "card-code", translate: "no" }, found[0]));
+  for (const found of source.matchAll(pattern)) {
+    if (found.index > last) parts.push(...between(source.slice(last, found.index)));
+    parts.push(mark(found[0]));
     last = found.index + found[0].length;
   }
-  if (last < source.length) parts.push(source.slice(last));
+  if (last < source.length) parts.push(...between(source.slice(last)));
   return parts;
 }
 
+/** `text` with each card code in it marked as a code (`translate="no"`): strings and spans, for h() or fill(). */
+export const withCodes = (text) => split(text, CARD_CODE, (found) => h("span", { class: "card-code", translate: "no" }, found));
+
 /** `text` for people as the API gives it: every rule citation a link to the rules page, every card code marked. */
-export function ruleLinks(text) {
-  const source = String(text ?? "");
-  const parts = [];
-  let last = 0;
-  for (const found of source.matchAll(CITATION)) {
-    if (found.index > last) parts.push(...withCodes(source.slice(last, found.index)));
-    parts.push(h("a", { href: ruleHref(found[0]), class: "rule-link", target: "_blank", rel: "noopener", translate: "no",
-      title: t("the rule, in a new tab") }, found[0]));
-    last = found.index + found[0].length;
-  }
-  if (last < source.length) parts.push(...withCodes(source.slice(last)));
-  return parts;
-}
+export const ruleLinks = (text) => split(text, CITATION, (found) => h("a", { href: ruleHref(found), class: "rule-link",
+  target: "_blank", rel: "noopener", translate: "no", title: t("the rule, in a new tab") }, found), withCodes);
 
 /** A short link ("rule") to the rule a citation names, for a control it explains (`name`: the control's name). */
 export function ruleLink(text, name) {

@@ -39,9 +39,6 @@ export function unitName(unit) {
   return words[unit] || unit || "";
 }
 
-/** The family of a rule-set id's game. */
-export const familyOfRuleset = (id) => (String(id).includes("chan") ? "chan" : "fourcolor");
-
 /** A player's name: the analysis names an unnamed player by his seat ("seat 2"), said in the page's language. */
 export function playerName(name) {
   const seat = /^seat (\d+)$/.exec(name);
