@@ -22,10 +22,16 @@ def described(ruleset) -> dict:
     found = ruleset.describe()
     if "bonuses" in found:
         found = {**found, "bonuses": [{**b, "condition": localize(b["condition"])} for b in found["bonuses"]]}
-    found["options"] = [{**o, "label": localize(o["label"]), "doc": localize(o["doc"]),
-                         **({"choice_labels": [localize(c) for c in o["choice_labels"]]} if "choice_labels" in o
-                            else {})} for o in found["options"]]
-    return found
+    return {**found, "options": [option_said(o) for o in found["options"]]}
+
+
+def option_said(option: dict) -> dict:
+    """A rule option's description with its name, doc and choice names in the reader's language (its codes as
+    they are)."""
+    said = {**option, "label": localize(option["label"]), "doc": localize(option["doc"])}
+    if "choice_labels" in option:
+        said["choice_labels"] = [localize(c) for c in option["choice_labels"]]
+    return said
 
 
 @blp.route("")
