@@ -31,10 +31,11 @@ def shot(page, name: str, full_page: bool = False) -> None:
 
 def assert_landed_on(page, anchor: str) -> None:
     """The page shows the rule `anchor` names at the top of the window, marked as the target."""
-    assert page.url.endswith(f"/docs/rules#{anchor}")
+    # following a link is asynchronous: wait for the navigation to reach the anchor before reading the page
+    expect(page).to_have_url(re.compile(rf"/docs/rules#{re.escape(anchor)}$"))
     target = page.locator(f"#{anchor}")
     expect(target).to_be_in_viewport()
-    assert page.evaluate("document.querySelector(':target')?.id") == anchor
+    page.wait_for_function("(id) => document.querySelector(':target')?.id === id", arg=anchor)
     top = target.evaluate("(element) => element.getBoundingClientRect().top")
     assert 0 <= top <= LANDING, top
     assert page.evaluate("window.scrollY") > 0  # it scrolled to get there
