@@ -284,6 +284,19 @@ def test_a_settlement_line_by_line_in_italian(client):
     assert body["deltas"] == [11, 11, -33, 11]
 
 
+def test_a_settlement_line_in_portuguese_agrees_with_every_kind(client):
+    """The same hand in Portuguese: "à vista" (exposed) and "na mão" (concealed) do not take a gender, so they
+    agree with a feminine kind (trinca) and a masculine one (the Commander's set, named after the General) alike,
+    as the Portuguese rules say a meld is exposed or formed in hand."""
+    response = client.post("/v1/settlements?lang=pt", json={
+        "ruleset": "bga-taiwan", "seats": 4, "winner": 2, "hand": ["rG", "rA", "rE", "yC", "yC"],
+        "exposed": [{"kind": "triple", "cards": ["wS", "wS", "wS"]}], "public_card": "yC"})
+    lines = [line["text"] for line in response.get_json()["breakdown"]]
+    assert "trinca à vista wS wS wS" in lines
+    assert "General-Conselheiro-Elefante na mão rG rA rE" in lines
+    assert not any("exposta" in line or "oculta" in line for line in lines), lines
+
+
 def test_chan_bonus_conditions_in_vietnamese(client):
     english = client.get("/v1/rulesets/cardavia-chan").get_json()["bonuses"]
     vietnamese = client.get("/v1/rulesets/cardavia-chan?lang=vi").get_json()["bonuses"]
