@@ -1,7 +1,7 @@
 // The claims panel of the hand lab: what to do with the public card. With a hand between turns (the rule-set's
 // resting hand size, counted with the exposed melds) it asks POST /v1/claims for the advice: pass and every legal
 // claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
-import { Problem, fill, fmt, h, post, problemBlock, stacked } from "./common.js";
+import { Problem, fill, fmt, h, post, problemBlock, scrollBox, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { ruleLinks } from "./rulelinks.js";
 import { t, tn } from "./i18n.js";
@@ -34,7 +34,7 @@ function adviceTable(answer) {
       h("span", { class: "muted" }, " — ", answer.card_source === "stock"
         ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
         : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
-    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Claims ranked") }, stacked(h("table", { class: "ranked claim-advice" },
+    scrollBox(t("Claims ranked"), stacked(h("table", { class: "ranked claim-advice" },
       h("thead", {}, h("tr", {}, [t("rank"), t("choice"), t("then discard"), t("distance"), t("waits"), t("expected gain"), t("why")]
         .map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.choices.map((choice) => h("tr", { class: choice.rank === 1 ? "best" : "", "data-kind": choice.kind },

@@ -228,6 +228,10 @@ export const fmt = (x, digits = 2) => (x === null || x === undefined ? "–" : n
 /** A share as a percentage with one decimal, as the reader's language writes it; "–" for none. */
 export const pct = (x) => (x === null || x === undefined ? "–" : numberFormat(1, "percent").format(Number(x)));
 
+/** A box that scrolls `table` sideways where it is wider than the screen: it takes the focus (so the keyboard
+ * scrolls it) and is named `label`, as a scrolling region must be. */
+export const scrollBox = (label, table) => h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": label }, table);
+
 /** A ranked table that a phone shows as one block per row: each cell is labelled with its column's heading
  * (ui.css `table.stack`), so no row runs past the screen. */
 export function stacked(table) {

@@ -3,7 +3,7 @@
 // grade is the advice's value loss: the value of the advised option (ranked first) minus the value of the one
 // chosen (the values never rise along the ranking), an answer worth as much being right. The URL holds the drill set and the drill's number, so a
 // link deals the same drills; the statistics stay in this browser (drill-stats.js).
-import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post, rulesetLabel } from "./common.js";
+import { $, $$, FieldErrors, api, bindApiKey, fill, fmt, guard, h, pageError, post, rulesetLabel, scrollBox } from "./common.js";
 import { cardElement, cardName } from "./cards.js";
 import { ruleLinks, withCodes } from "./rulelinks.js";
 import { t } from "./i18n.js";
@@ -154,7 +154,7 @@ function drawResult(result) {
     : t("✗ Not the best: {answer} loses {loss} in value against the advice, {advice}.",
       { answer: result.mine.text, loss: fmt(result.loss, 3), advice: result.best.text })));
   const head = [t("rank"), t("answer and why"), t("value"), t("loss"), t("distance")];
-  fill($("#ranking"), h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("Every option") }, h("table", { class: "ranked drill-ranking" },
+  fill($("#ranking"), scrollBox(t("Every option"), h("table", { class: "ranked drill-ranking" },
     h("caption", {}, t("Every option, best first (values of the advice's model)")),
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, options.map((o) => h("tr", { class: [o.rank === 1 ? "best" : "", o === result.mine ? "mine" : ""].join(" ").trim() },

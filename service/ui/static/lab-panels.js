@@ -2,7 +2,7 @@
 // ranked discards and the deeper search with its progress. Each function draws one answer of the API; none asks
 // the API itself. The words follow the rule-set's game: Chắn has pairs (Chắn, Cạ, Chíu) and wins (Ù), not melds
 // and hu.
-import { $, fill, fmt, h, pct, problemBlock, stacked } from "./common.js";
+import { $, fill, fmt, h, pct, problemBlock, scrollBox, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { ruleLinks, withCodes } from "./rulelinks.js";
@@ -111,7 +111,7 @@ export function renderDiscards(answer) {
   fill(body,
     h("p", { class: "summary" }, withCodes(t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
       { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") }))),
-    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Discards ranked") }, stacked(h("table", { class: "ranked" },
+    scrollBox(t("Discards ranked"), stacked(h("table", { class: "ranked" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
         h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
@@ -168,7 +168,7 @@ function renderSearch(result) {
     h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, withCodes(verdict)),
     h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
     { deals: result.deals, playouts: result.playouts, stopped: stoppedName(result.stopped), objective })),
-    h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Search deeper") }, h("table", { class: "ranked search-table" },
+    scrollBox(t("Search deeper"), h("table", { class: "ranked search-table" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, result.candidates.map((c) => h("tr", { class: c === leader ? (clear ? "best" : "leader") : "" },
         h("td", {}, cardElement(c.card, { classes: "tiny" })), h("td", { class: "num" }, c.exact_rank),

@@ -1,7 +1,7 @@
 // The replay viewer: load logs, audit each with the table after every event, step through them, and annotate
 // every decision with the replay analysis job's review. The view (the logs' source, the round, the event, the
 // analysis mode) is kept in the URL fragment, so a link reopens it (replay-link.js).
-import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, rulesetLabel, runJob, stacked } from "./common.js";
+import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, rulesetLabel, runJob, scrollBox, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { t } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
@@ -459,7 +459,7 @@ async function analyse() {
 function reviewTable(entry) {
   const head = [t("seat"), t("discards"), t("agreed with the advice"), t("expected loss"), t("claim answers"), t("agreed"),
     t("expected loss"), t("passed claims"), t("passed wins")];
-  return h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Review per seat") }, stacked(h("table", { class: "ranked review" },
+  return scrollBox(t("Review per seat"), stacked(h("table", { class: "ranked review" },
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
     h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, t("seat {seat}", s)), h("td", { class: "num" }, s.review.decisions),
       h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: unitName(s.review.loss_unit) }, fmt(s.review.expected_loss, 3)),
