@@ -29,7 +29,7 @@ function stoppedName(stopped) {
 /** A meld kind in the game's own words (Chắn's pairs: Chắn, Cạ, Chíu). */
 export const kindName = (kind) => kindWord(kind, family);
 
-const win = () => (family === "chan" ? "Ù" : t("hu"));
+const win = () => kindName("win"); // Ù in Chắn, a hu in Four Color Cards
 
 /** The body of a panel. */
 export function panel(id) {

@@ -22,7 +22,7 @@ export function roleName(role) {
 
 /** How a round ended (an outcome's `type`). */
 export function outcomeName(type, family) {
-  const words = { hu: t("hu"), win: family === "chan" ? "Ù" : t("hu"), draw: t("a draw (the stock ran out)"),
+  const words = { hu: kindName("hu"), win: kindName("win", family), draw: t("a draw (the stock ran out)"),
     incomplete: t("not finished") };
   return words[type] || type;
 }
