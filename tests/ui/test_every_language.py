@@ -55,9 +55,10 @@ PLAYER_TEXT = """(roots) => {
   return text.join("\\n");
 }""".replace("{labels}", LABELS)
 
-#: Elements wider than the screen (outside a box that scrolls sideways on purpose, a wide table's), and elements
+#: Elements wider than the screen (outside a box that scrolls sideways on purpose, a wide table's), elements
 #: whose content is wider than their box and cut off (overflow hidden or clip; not an input's own text, not text
-#: hidden for screen readers only (a 1 px box), not an ellipsis).
+#: hidden for screen readers only (a 1 px box), not an ellipsis), and a stacked table's cell whose column heading
+#: (common.js `stacked`) is taller than the cell, running into the next row.
 CUT = """() => {
   const found = [];
   const width = window.innerWidth;
@@ -78,6 +79,10 @@ CUT = """() => {
     }
     if (["hidden", "clip"].includes(style.overflowX) && e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1
         && style.textOverflow !== "ellipsis") found.push(`${name} cuts ${e.scrollWidth - e.clientWidth} px`);
+    if (e.matches("table.stack td[data-label]")) {
+      const label = parseFloat(getComputedStyle(e, "::before").height);
+      if (label > box.height + 1) found.push(`${name} "${e.dataset.label}": ${label} px in a ${box.height} px cell`);
+    }
   }
   return found.slice(0, 10);
 }"""
