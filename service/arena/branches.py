@@ -18,7 +18,7 @@ bench/counterfactual.py judges the review's prices on pairs of a seed never trai
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -29,9 +29,10 @@ from ..rules.analysis import DiscardOption, Wait
 from ..rules.registry import get_ruleset
 from .advice import Advice
 from .duplicate import SEATS, Arena, play_with, seat_results
+from .parallel import in_order
 from .seat import analyse
 
-#: Deals each process is handed at a time: the work is cut in batches of `jobs * BATCH` deals, in deal order.
+#: Deals handed out ahead of the one being read, per process.
 BATCH = 8
 #: One decision's record: (seat, its discard number, its view, the card it discarded).
 Decision = tuple[int, int, SeatView, int]
@@ -176,17 +177,5 @@ def first_found(work: Callable[[tuple[Any, ...]], dict[str, Any]], jobs_of: Call
 def deals_in_order(work: Callable[[tuple[Any, ...]], dict[str, Any]], jobs_of: Callable[[int], tuple[Any, ...]],
                    jobs: int) -> Iterator[dict[str, Any]]:
     """`work(jobs_of(d))` for deals d = 0, 1, 2, ... in deal order, in `jobs` processes (the same records for any
-    `jobs`, every deal being seeded by its number); the caller stops when it has enough. The processes are spawned,
-    not forked: a fork of a process running threads (a server, a test session) may inherit a lock held for ever."""
-    pool = multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else None
-    try:
-        deal = 0
-        while True:
-            size = jobs * BATCH if pool is not None else 1
-            batch = [jobs_of(d) for d in range(deal, deal + size)]
-            yield from (pool.imap(work, batch) if pool is not None else map(work, batch))
-            deal += size
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+    `jobs`, every deal being seeded by its number); the caller stops when it has enough (`parallel.in_order`)."""
+    return in_order(work, map(jobs_of, itertools.count()), jobs, jobs * BATCH)

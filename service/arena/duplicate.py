@@ -21,6 +21,7 @@ from ..replay.players import Dealt
 from ..rules.registry import get_ruleset
 from .bots import DEFAULT_TIMEOUT
 from .external import play_watched
+from .parallel import in_order
 from .policies import is_deterministic, make
 from .seating import MAX_BUDGET, Seating
 
@@ -128,18 +129,6 @@ def _play(job: tuple[Arena, int]) -> list[list[SeatResult]]:
 def play_deals(arena: Arena, deals: int, jobs: int = 1) -> Iterator[list[list[SeatResult]]]:
     """Every deal's rotations, in deal order, played in `jobs` processes: the same results for any `jobs` (each
     deal is seeded by its number alone)."""
-    work = ((arena, i) for i in range(deals))
-    if jobs <= 1:
-        yield from map(_play, work)
-        return
-    from multiprocessing import get_context
-
-    pool = get_context("spawn").Pool(jobs)
-    try:
-        yield from pool.imap(_play, work, chunksize=1)
-        pool.close()  # every deal done: the workers end normally, and their external bots get `end` (bots.py)
-    except BaseException:
-        pool.terminate()  # an error, a bot that broke the protocol, or the caller stopped reading
-        raise
-    finally:
-        pool.join()
+    # every deal done, an error, a bot that broke the protocol or the caller stopped reading: the processes end
+    # normally, and their external bots get `end` (bots.py, `parallel.in_order`)
+    yield from in_order(_play, ((arena, i) for i in range(deals)), jobs, 2 * jobs)

@@ -18,9 +18,7 @@ fitted again, and the command then says to fit the loss again too.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import multiprocessing
 import random
 import statistics
 import sys
@@ -36,6 +34,7 @@ from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
 from .duplicate import SEATS, Arena, play_with, seat_results
 from .learn_loss import LOSS_SEED, learn_loss
+from .parallel import in_order
 from .value import Chooser, ValueTiebreak
 
 #: Ridge strength pulling each distance's weights towards the weights of every decision.
@@ -126,9 +125,8 @@ def collect(ruleset: str, deals: int, seed: int, explore: float = 0.0, policy: s
 
     tasks = [(ruleset, seed, low, min(low + CHUNK, deals), explore, policy) for low in range(0, deals, CHUNK)]
     found = Decisions()
-    with tqdm(total=deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()) as bar, \
-            (multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
-        for part in (pool.imap(play_deals, tasks) if pool is not None else map(play_deals, tasks)):
+    with tqdm(total=deals, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        for part in in_order(play_deals, tasks, jobs, 2 * jobs):
             found.buckets += part.buckets
             found.rows += part.rows
             found.targets += part.targets
