@@ -15,39 +15,22 @@ from pathlib import Path
 import pytest
 
 from service.arena.parallel import in_order
+from tests.support.parallel_tasks import broken, square
 
 pytestmark = pytest.mark.slow  # each case spawns two processes
 
 ROOT = Path(__file__).resolve().parents[2]
-#: An answer big enough that sending it takes the answer queue's lock for many pipe writes.
-LARGE = 8_000_000
-
-
 #: Read two answers of sixteen tasks and stop, twenty times; print each round's seconds.
-STOPS = f"""
+STOPS = """
 import itertools, time
 from service.arena.parallel import in_order
-from tests.arena.test_parallel import large
+from tests.support.parallel_tasks import LARGE, large
 for _ in range(20):
     started = time.monotonic()
     read = list(itertools.islice(in_order(large, range(16), 2, 4), 2))
-    assert [len(answer) for answer in read] == [{LARGE}, {LARGE}]
+    assert [len(answer) for answer in read] == [LARGE, LARGE]
     print(round(time.monotonic() - started, 2), flush=True)
 """
-
-
-def square(n: int) -> tuple[int, int]:
-    return n * n, os.getpid()
-
-
-def large(n: int) -> bytes:
-    return bytes(LARGE)
-
-
-def broken(n: int) -> int:
-    if n == 3:
-        raise ValueError("deal 3 broke")
-    return n
 
 
 def test_answers_come_in_order_from_an_endless_list_of_tasks():
@@ -59,7 +42,7 @@ def test_answers_come_in_order_from_an_endless_list_of_tasks():
 
 def test_a_reader_that_stops_while_large_answers_are_sent_is_not_left_waiting():
     """Twenty early stops in a process of their own, so that a hang fails this test rather than the session (with
-    `Pool.terminate` the first few rounds hang)."""
+    `Pool.terminate`, one of the twenty rounds hangs in most tries)."""
     stops = subprocess.Popen([sys.executable, "-c", STOPS], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, start_new_session=True)
     try:
