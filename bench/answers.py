@@ -458,7 +458,7 @@ def bad_inputs() -> Iterator[Call]:
                   "ruleset=bga-taiwan&seed=x", "ruleset=bga-taiwan&index=100000000", "ruleset=bga-taiwan&kind=hu"):
         yield get(f"drill query {query or 'none'}", f"/v1/drills?{query}")
     for path in ("/v1/nope", "/v2/hu", "/v1/hu/", "/v1", "/V1/HU", "/problems/", "/ui/nope", "/docs/nope.js",
-                 "/static/nope.css", "/favicon.ico", "/v1/rulesets/", "/v1/%E1%BB%A5", "/v1/jobs/"):
+                 "/static/nope.css", "/favicon.png", "/v1/rulesets/", "/v1/%E1%BB%A5", "/v1/jobs/"):
         yield get(f"unknown path {path}", path)
     for method, path in (("GET", "/v1/hu"), ("PUT", "/v1/hu"), ("DELETE", "/v1/hu"), ("PATCH", "/v1/discards"),
                          ("POST", "/v1/rulesets"), ("DELETE", "/v1/rulesets/bga-taiwan"), ("POST", "/healthz"),

@@ -1,4 +1,5 @@
-"""Off-path calibration of the value loss the review charges, against the loss realised by playing both options.
+"""Off-path calibration of the value loss the review charges, against the loss realised by playing both options:
+of a discard (`--kind discards`, the default) or of an answer to a public card (`--kind claims`).
 
 Over advice-against-advice rounds of a seed never trained on (default 7011; the loss is fitted on seed 3): the loss
 the review charges for discarding another option than the advice's first one, against the loss that discard realised
@@ -31,6 +32,19 @@ service/arena/branches.py's, which the loss is fitted on too):
   `expected_loss` the review reports, never clipped. Realised loss: the deciding seat's settlement in the first
   branch minus the other's (its delta in points; cardavia-flowers, where nobody pays: won 1, else 0).
 
+Claims (`--kind claims`): one claim decision per round is drawn (seeded likewise, on its own draw) among those
+where the seat has a choice between pass and a claim: a drawer's forced take, a decision where a win is offered,
+and a claim that can never take the card (`preempted`: it is worth the pass) are left out. The pair is the advice's
+first answer against pass when the advice claims, and against a claim drawn at random (of another value) when it
+passes. The other answer is played in its branch with the follow-up discard the claim analysis names; a claim may
+still lose the card to a higher claim, and the branch realises what then happens.
+
+The criterion (bench/criterion.py): the slope of realised on predicted loss with its 95% interval, the
+squared-error gain over the best constant with its interval, predicted - realised with its interval; met when the
+slope is at least 0.85 with 1 inside its interval and the gain is above 0 at 95%. The same figures for a constant
+predictor (the mean predicted loss every time) are printed beside them: it fails. `bench/reliability.py` draws the
+deciles of the `--json` output.
+
 Printed per rule-set: the deciles of predicted loss (decisions, mean predicted, mean realised with its 95% normal
 interval, calibrated when the mean prediction lies inside the interval or within 10% of the value range: the rule of
 bench/calibration.py); the overall mean predicted and realised loss with their intervals and their paired difference;
@@ -38,13 +52,15 @@ the mean expected_loss; and the share of pairs the review prices 0 while the oth
 first (realised loss > 0: none, since an option of another value costs more than 0). `--jobs` plays deals in that
 many processes: the same figures for any `--jobs`, every deal being seeded by its number.
 
-    .venv/bin/python bench/counterfactual.py [--ruleset R ...] [--decisions N] [--seed S] [--jobs J] [--json]
+    .venv/bin/python bench/counterfactual.py [--kind discards|claims] [--ruleset R ...] [--decisions N] [--seed S]
+                                             [--jobs J] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -54,11 +70,28 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from a checkout: measure this tree's engine
 
+from bench import criterion  # noqa: E402
 from bench.calibration import deciles, interval, one, positive, summary  # noqa: E402
-from service.arena.branches import drawn, first_found, paying  # noqa: E402
+from service.arena.branches import answer_key, drawn, first_found, has_choice, paying  # noqa: E402
 from service.arena.seat import analyse  # noqa: E402
 from service.replay.decisions import Pricing  # noqa: E402
 from service.rules.registry import all_rulesets  # noqa: E402
+
+
+def pricing_of(ruleset: str, view: Any) -> Pricing:
+    """How the review prices this view's options; an error where no value model applies."""
+    pricing = Pricing.of(view.ruleset, view.options, view.seats)
+    if pricing.model is None:
+        raise RuntimeError(f"{ruleset}: no value model applies (see service/advice/value.py)")
+    return pricing
+
+
+def pair(price: dict[str, Any], first: float, other: float) -> dict[str, Any]:
+    """A pair's figures: the values as the review reads them, the loss it charges (never clipped) and the one the
+    two branches realised."""
+    return {"first_value": price["best_value"], "other_value": price["value"],
+            "predicted": price["best_value"] - price["value"], "expected_loss": price["expected_loss"],
+            "agreed": price["agreed"], "first": first, "other": other, "realised": first - other}
 
 
 def decide(ruleset: str, seed: int, deal: int) -> dict[str, Any]:
@@ -69,35 +102,62 @@ def decide(ruleset: str, seed: int, deal: int) -> dict[str, Any]:
     for passed, decision in enumerate(round_.decisions):
         seat, at, view, discarded = decision
         analysis = analyse(view)
-        pricing = Pricing.of(view.ruleset, view.options, view.seats)
-        if pricing.model is None:
-            raise RuntimeError(f"{ruleset}: no value model applies (see service/advice/value.py)")
+        pricing = pricing_of(ruleset, view)
         first = analysis.options[0]
         first_value = pricing.value(first)
         rest = [o for o in analysis.options[1:] if pricing.value(o) != first_value]
         if not rest:
             continue
         other = round_.rng.choice(rest)
-        price = pricing.price(first, other, analysis.unseen_total)
-        realised_first = round_.settled(decision, first.card)
-        realised_other = round_.settled(decision, other.card)
         record.update(seat=seat, discard=at, passed=passed, options=len(analysis.options), rank=other.rank,
-                      followed=discarded != first.card, first_value=price["best_value"], other_value=price["value"],
-                      predicted=price["best_value"] - price["value"], expected_loss=price["expected_loss"],
-                      agreed=price["agreed"], first=realised_first, other=realised_other,
-                      realised=realised_first - realised_other)
+                      first_card=first.card, other_card=other.card,
+                      breaks_wait=first.distance <= 0 < other.distance, followed=discarded != first.card,
+                      **pair(pricing.price(first, other, analysis.unseen_total),
+                             round_.settled(decision, first.card), round_.settled(decision, other.card)))
         break
     return record
 
 
-def _decide(job: tuple[str, int, int]) -> dict[str, Any]:
-    return decide(*job)
+def decide_claim(ruleset: str, seed: int, deal: int) -> dict[str, Any]:
+    """Deal `deal`'s drawn claim decision, both answers played: the record of the pair (`predicted` None when the
+    round has no claim decision with a choice between pass and a claim of another value)."""
+    round_ = drawn(ruleset, seed, deal, "counterfactual")
+    record: dict[str, Any] = {"deal": deal, "predicted": None}
+    for passed, decision in enumerate(round_.claims):
+        seat, number, view, card, analysis, given = decision
+        if not has_choice(analysis):
+            continue
+        pricing = pricing_of(ruleset, view)
+        first = analysis.options[0]
+        first_value = pricing.value(first)
+        rest = [o for o in analysis.options[1:] if not o.preempted and pricing.value(o) != first_value
+                and (o.kind == "pass") != (first.kind == "pass")]
+        if not rest:
+            continue
+        other = round_.claim_rng.choice(rest)
+        record.update(seat=seat, claim=number, passed=passed, options=len(analysis.options), rank=other.rank,
+                      first_key=answer_key(first), other_key=answer_key(other),
+                      first_kind=first.kind, other_kind=other.kind, followed=given != answer_key(first),
+                      **pair(pricing.price(first, other, analysis.unseen_total),
+                             round_.answered(decision, answer_key(first)),
+                             round_.answered(decision, answer_key(other))))
+        break
+    return record
 
 
-def records_of(ruleset: str, decisions: int, seed: int, jobs: int = 1) -> tuple[list[dict[str, Any]], int]:
-    """The records of the first `decisions` deals of `seed` that give a decision (deals in order: the same for any
-    `jobs`), and how many deals were played."""
-    return first_found(_decide, lambda d: (ruleset, seed, d), jobs, decisions,
+KINDS = {"discards": decide, "claims": decide_claim}
+
+
+def _decide(job: tuple[str, str, int, int]) -> dict[str, Any]:
+    kind, *rest = job
+    return KINDS[kind](*rest)
+
+
+def records_of(ruleset: str, decisions: int, seed: int, jobs: int = 1,
+               kind: str = "discards") -> tuple[list[dict[str, Any]], int]:
+    """The records of the first `decisions` deals of `seed` that give a decision of `kind` (deals in order: the
+    same for any `jobs`), and how many deals were played."""
+    return first_found(_decide, lambda d: (kind, ruleset, seed, d), jobs, decisions,
                        lambda record: record["predicted"] is not None)
 
 
@@ -110,14 +170,37 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
             "priced_zero": len(zero) / len(records),
             "priced_zero_costly": sum(r["realised"] > 0 for r in zero) / len(records),
             "priced_zero_realised": interval([r["realised"] for r in zero]) if zero else None,
-            "followed": sum(r["followed"] for r in records)}
+            "followed": sum(r["followed"] for r in records),
+            "criterion": criterion.judged(pairs), "constant": criterion.constant(pairs),
+            "constant_deciles_calibrated": sum(r["calibrated"] for r in deciles(
+                [(statistics.fmean(p for p, _ in pairs), r) for _, r in pairs]))}
+
+
+def by_answer(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Groups of pairs, each with its mean predicted and realised loss and its slope. Claims: where the advice
+    claims (against pass) and where it passes (against a claim). Discards: a waiting hand kept against one broken,
+    and the smaller and the larger half of the predicted losses."""
+    if "first_kind" in records[0]:
+        groups = (("advice claims", [r for r in records if r["first_kind"] != "pass"]),
+                  ("advice passes", [r for r in records if r["first_kind"] == "pass"]))
+    else:
+        middle = statistics.median(r["predicted"] for r in records)
+        groups = (("a wait kept against one broken", [r for r in records if r["breaks_wait"]]),
+                  ("the smaller half of predictions", [r for r in records if r["predicted"] < middle]),
+                  ("the larger half of predictions", [r for r in records if r["predicted"] >= middle]))
+    out = {}
+    for name, chosen in groups:
+        if len(chosen) > 2:
+            pairs = [(r["predicted"], r["realised"]) for r in chosen]
+            out[name] = {"decisions": len(chosen), **summary(pairs), "slope": criterion.slope(pairs)}
+    return out
 
 
 def table(ruleset: str, out: dict[str, Any]) -> str:
     """One rule-set's figures as text."""
     rows = out["deciles"]
     calibrated = sum(r["calibrated"] for r in rows)
-    lines = [f"{ruleset}: {out['decisions']} decisions of {out['rounds']} rounds, seed {out['seed']} "
+    lines = [f"{ruleset} ({out['kind']}): {out['decisions']} decisions of {out['rounds']} rounds, seed {out['seed']} "
              f"({out['seconds']} s); loss in {out['unit']}",
              f"{'decile':>6} {'n':>6} {'predicted':>10} {'realised':>10}  {'95% interval':<22} calibrated"]
     for i, r in enumerate(rows, 1):
@@ -131,6 +214,14 @@ def table(ruleset: str, out: dict[str, Any]) -> str:
     lines.append(f"expected_loss (as reviewed) {one(out['expected_loss'])}; priced 0: "
                  f"{out['priced_zero']:.1%} of pairs (realised {one(zero) if zero else '-'}); priced 0 yet costly "
                  f"(realised > 0): {out['priced_zero_costly']:.1%}")
+    for name, part in out.get("answers", {}).items():
+        lines.append(f"{name} ({part['decisions']}): predicted {one(part['predicted'])}; realised "
+                     f"{one(part['realised'])}; difference {one(part['difference'])}; slope "
+                     f"{criterion.one(part['slope'])}")
+    lines += criterion.lines("the value", out["criterion"])
+    lines += criterion.lines("a constant (the mean prediction)", out["constant"])
+    lines.append(f"(the constant passes {out['constant_deciles_calibrated']} of {len(rows)} deciles by the old "
+                 f"rule: inside, or within 10% of the range)")
     return "\n".join(lines)
 
 
@@ -141,15 +232,19 @@ def main() -> int:
     parser.add_argument("--decisions", type=positive, default=3000, help="pairs to play out, one per round")
     parser.add_argument("--seed", type=int, default=7011, help="arena seed of the deals (never trained on)")
     parser.add_argument("--jobs", type=positive, default=1, help="processes playing deals side by side")
+    parser.add_argument("--kind", choices=sorted(KINDS), default="discards", help="the decisions judged")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out: dict[str, Any] = {}
     for ruleset in args.ruleset or [r.id for r in all_rulesets()]:
         started = time.monotonic()
-        records, rounds = records_of(ruleset, args.decisions, args.seed, args.jobs)
-        out[ruleset] = {"seed": args.seed, "rounds": rounds, "decisions": len(records),
-                        "unit": "points" if paying(ruleset) else "wins", **figures(records),
-                        "seconds": round(time.monotonic() - started, 1)}
+        records, rounds = records_of(ruleset, args.decisions, args.seed, args.jobs, args.kind)
+        if len(records) < 3:
+            raise SystemExit(f"{ruleset}: {len(records)} {args.kind} decisions in {rounds} rounds: too few to judge")
+        unit = "points" if paying(ruleset) else "wins"
+        out[ruleset] = {"kind": args.kind, "seed": args.seed, "rounds": rounds, "decisions": len(records),
+                        "unit": unit, **figures(records), "seconds": round(time.monotonic() - started, 1)}
+        out[ruleset]["answers"] = by_answer(records)
         if not args.json:
             print(table(ruleset, out[ruleset]), end="\n\n", flush=True)
     if args.json:

@@ -49,8 +49,9 @@ def _worker(base: str, path: str, bodies: list[bytes], seconds: float, out: mp.Q
     out.put((lat, errors))
 
 
-def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: int, forwarded: bool = False) -> dict:
-    """Drive the server with `connections` processes; return the figures."""
+def latencies(base: str, path: str, bodies: list[bytes], seconds: float, connections: int,
+              forwarded: bool = False) -> tuple[list[float], int]:
+    """Drive the server with `connections` processes; every request's seconds (sorted) and the error count."""
     out: mp.Queue = mp.Queue()
     procs = [mp.Process(target=_worker, args=(base, path, bodies, seconds, out, k, connections, forwarded))
              for k in range(connections)]
@@ -59,9 +60,14 @@ def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: 
     results = [out.get() for _ in procs]
     for p in procs:
         p.join()
-    lat = sorted(x for r in results for x in r[0])
+    return sorted(x for r in results for x in r[0]), sum(r[1] for r in results)
+
+
+def run(base: str, path: str, bodies: list[bytes], seconds: float, connections: int, forwarded: bool = False) -> dict:
+    """Drive the server with `connections` processes; return the figures."""
+    lat, errors = latencies(base, path, bodies, seconds, connections, forwarded)
     return {
-        "path": path, "requests": len(lat), "errors": sum(r[1] for r in results),
+        "path": path, "requests": len(lat), "errors": errors,
         "rps": len(lat) / seconds,
         "p50_ms": statistics.median(lat) * 1000 if lat else None,
         "p99_ms": lat[int(len(lat) * 0.99)] * 1000 if lat else None,

@@ -4,16 +4,23 @@
 import os
 import sys
 
-from service.config import ConfigError, check_environment, value
+from service.config import CONFIG_EXIT, ConfigError, check_environment, value, writable_directory
 from service.runtime.fairness import Balancer, take_turns
 from service.runtime.recycling import check
 
 # Every setting of the service is checked once, before gunicorn starts anything (docs/configuration.md): a bad
 # value ends gunicorn here with the message naming it, never a worker that fails to boot again and again.
+# It exits with CONFIG_EXIT, which `python -m service serve` does not restart it for: a path that went bad since serve's
+# own check (the access log's directory removed) stops serve with this message.
 try:
-    SETTINGS = check_environment()
+    SETTINGS = check_environment(role="api")
 except ConfigError as error:
-    sys.exit(f"gunicorn: {error}")
+    print(f"gunicorn: {error}", file=sys.stderr, flush=True)
+    sys.exit(CONFIG_EXIT)
+# An empty value is unset (docs/configuration.md); prometheus_client looks only at whether the variable is there, and
+# would write its files into the working directory.
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
 
 
 def setting(name):
@@ -58,6 +65,9 @@ accesslog = setting("GUNICORN_ACCESSLOG") or None
 # gunicorn's default line plus the answer's X-Request-ID (the client's or the one the API made), which problem
 # answers also carry as `request_id`, and the time taken in microseconds.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" rid=%({x-request-id}o)s %(D)sus'
+# A key a client put in the query (`?api_key=...`, refused: keys go in headers) is masked in the access log, the
+# rest of the request line kept as sent (service/runtime/access_log.py).
+logger_class = "service.runtime.access_log.AccessLogger"
 errorlog = "-"
 loglevel = setting("GUNICORN_LOGLEVEL")
 # The control socket of `gunicornc`. gunicorn's default ($XDG_RUNTIME_DIR or ~/.gunicorn) is one path shared by every
@@ -75,6 +85,18 @@ balancer = Balancer()
 def pre_fork(server, worker):
     """Give the worker about to be forked its slot in the shared table of requests in progress."""
     balancer.assign(server.WORKERS, worker)
+
+
+def post_fork(server, worker):
+    """A worker that cannot write its metrics would answer no request (each dies recording itself): when the metrics
+    directory went away since the check above, it fails to boot, which stops gunicorn (and serve) with the reason."""
+    metrics = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if metrics:
+        try:
+            writable_directory(metrics)
+        except ValueError as error:
+            server.log.error("PROMETHEUS_MULTIPROC_DIR=%r cannot be used: %s", metrics, error)
+            sys.exit(server.WORKER_BOOT_ERROR)
 
 
 def pre_request(worker, req):

@@ -23,6 +23,8 @@ from typing import Any
 
 import yaml
 
+from .config import ROLES, Role
+
 
 def openapi_document() -> dict:
     """The OpenAPI document the app serves."""
@@ -114,12 +116,13 @@ def catalogs(action: str) -> int:
     return 0
 
 
-def check_config() -> int:
-    """Every setting of the environment checked as at start: 0 when all can be used, else 2 with the message."""
+def check_config(role: Role = "serve") -> int:
+    """Every setting of the environment checked as the process of `role` checks it at start: 0 when all can be used,
+    else 2 with the message."""
     from .config import ConfigError, check_environment
 
     try:
-        check_environment()
+        check_environment(role=role)
     except ConfigError as error:
         print(f"python -m service: {error}", file=sys.stderr)
         return 2
@@ -139,10 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--stop-grace", type=float, default=None,
                      metavar="SECONDS", help="on Ctrl-C or SIGTERM, how long a running job may go on before it is "
                      "put back on its queue (default 10, LONGCARDS_STOP_GRACE)")
-    sub.add_parser("check-config", help="check every setting of the environment; exit 2 naming each bad one",
-                   description="Check every setting the service reads (docs/configuration.md) as serve, gunicorn "
-                   "and the workers will at start: exit 0 when all can be used, else 2 with one line per bad "
-                   "setting (a secret's value is never printed).")
+    checking = sub.add_parser(
+        "check-config", help="check every setting of the environment; exit 2 naming each bad one",
+        description="Check every setting the service reads (docs/configuration.md) as serve, gunicorn and the "
+        "workers will at start: exit 0 when all can be used, else 2 with one line per bad setting (a secret's value "
+        "is never printed).")
+    checking.add_argument("--for", dest="role", choices=ROLES, default="serve",
+                          help="the process whose check to run: api (gunicorn), worker (python -m workers) or serve "
+                               "(both; the default)")
     check = sub.add_parser("audit", help="audit game-log files (JSON), one JSON line per file",
                            description="Replay game logs under their rules and report every violation.",
                            epilog=AUDIT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -173,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "audit":
         return audit_files(args.files)
     if args.command == "check-config":
-        return check_config()
+        return check_config(args.role)
     if args.command == "serve":
         from .runtime.serve import serve
 

@@ -10,7 +10,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import config as settings
-from . import i18n, ui
+from . import i18n, redaction, ui
 from .api import register_blueprints
 from .api.jobs import errors as job_errors
 from .api.jobs.access import redis as jobs_redis
@@ -44,7 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = ServiceApp(__name__)
     app.json = OrjsonProvider(app)  # answers keep the documented field order
     app.config.update(settings.load(config))
-    settings.redact_logs(app.config)  # no log line of this process shows a secret, whoever writes it
+    redaction.redact_logs(app.config)  # no log line of this process shows a secret, whoever writes it
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:  # the client's address (rate limits, logs) is the one the trusted proxies saw
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]

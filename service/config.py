@@ -1,10 +1,11 @@
 """Every setting the service reads, in one table: its environment variable, what a value must be, its default.
 
 The app reads its settings with `load()` (defaults, then the environment, then `create_app(config)`'s overrides);
-`python -m service serve`, the workers, gunicorn's configuration and the container entry point check the whole
-environment once with `check_environment()` before they start anything. A value the service cannot run with stops
-it at start with one message naming each bad setting and what it expects; the value of a secret setting is never
-repeated in that message. docs/configuration.md lists the same table (a test keeps the two equal).
+`python -m service serve`, the workers and gunicorn's configuration check the whole environment once with
+`check_environment(role=...)` before they start anything (the workers leave out the API's own rule between
+settings). A value the service cannot run with stops it at start with one message naming each bad setting and what
+it expects; the value of a secret setting is never repeated in that message. docs/configuration.md lists the same
+table (a test keeps the two equal).
 
 Nothing is read at import time.
 """
@@ -14,22 +15,38 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 PREFIX = "LONGCARDS_"
 #: Where Redis is (service/redisconf.py): names shared with the workers, read without the prefix.
 REDIS_SETTINGS = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_SENTINEL_PASSWORD")
 #: The first path segments of the service's own routes: the API docs may not be served over any of them (their
 #: paths are open without a key). A test checks that every route of the app starts with one of these.
-RESERVED_SEGMENTS = ("v1", "ui", "problems", "healthz", "readyz", "metrics", "openapi.json", "static")
+RESERVED_SEGMENTS = ("v1", "ui", "problems", "healthz", "readyz", "metrics", "openapi.json", "static",
+                     "favicon.ico")
 #: The rules page lives under /docs whatever DOCS_URL is (answers cite it by that path).
 RULES_PATHS = ("/docs/rules", "/docs/rules.md")
 
 
+#: The processes that check the environment at start: `api` (gunicorn with deploy/gunicorn.conf.py, and the app
+#: itself), `worker` (`python -m workers`) and `serve` (`python -m service serve`, which starts both). Every process
+#: refuses a malformed value of any setting; a rule between settings that concerns the API alone (API keys required)
+#: stops only the processes that run the API.
+Role = Literal["api", "worker", "serve"]
+ROLES: tuple[Role, ...] = ("api", "worker", "serve")
+API_ROLES: tuple[Role, ...] = ("api", "serve")
+
+
 class ConfigError(RuntimeError):
-    """A setting the service cannot start with; gunicorn prints a RuntimeError's message and exits 1."""
+    """A setting the service cannot start with (its processes exit with CONFIG_EXIT and the message)."""
+
+
+#: The exit code of a process that refuses its configuration (serve, check-config, gunicorn's configuration file):
+#: starting it again changes nothing.
+CONFIG_EXIT = 2
 
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
@@ -109,11 +126,79 @@ def anything(raw: str) -> str:
     return raw
 
 
+#: The shortest webhook secret accepted: a shorter one is guessed, and redaction searches for it in text the
+#: service does not write itself (service/redaction.py).
+WEBHOOK_SECRET_LENGTH = 16
+
+
+def webhook_secret(raw: str) -> str:
+    """A webhook secret: at least WEBHOOK_SECRET_LENGTH characters, not only whitespace (never repeated)."""
+    if not raw.strip():
+        raise ValueError("only whitespace")
+    if len(raw) < WEBHOOK_SECRET_LENGTH:
+        raise ValueError(f"shorter than {WEBHOOK_SECRET_LENGTH} characters")
+    return raw
+
+
 def path_text(raw: str) -> str:
     """A file system path (not empty, no NUL)."""
     if not raw.strip() or "\0" in raw:
         raise ValueError("")
     return raw
+
+
+# What the service does with a path, checked by the processes that do it (PATH_CHECKS). Writing is tried with a file
+# made and removed again: permission bits tell root nothing, nor what /proc or a read-only mount refuses.
+
+def _writable(directory: str, given: str) -> None:
+    """ValueError unless a file can be created in the existing `directory` (`given`: the path as set)."""
+    try:
+        handle, probe = tempfile.mkstemp(dir=directory, prefix=".longcards-check-")
+    except OSError as error:
+        where = "it" if directory == given else directory
+        raise ValueError(f"cannot create files in {where}: {error.strerror}") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def writable_directory(raw: str) -> None:
+    """An existing directory to create files in, not the working directory (files of their own only)."""
+    path = os.path.abspath(raw)
+    if not os.path.isdir(path):
+        raise ValueError("not a directory" if os.path.exists(path) else "no such directory")
+    if os.path.samefile(path, os.getcwd()):
+        raise ValueError("the working directory: give the files a directory of their own")
+    _writable(path, path)
+
+
+def creatable_directory(raw: str) -> None:
+    """A directory to create files in, or to create with its missing parents."""
+    path = existing = os.path.abspath(raw)
+    while not os.path.lexists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise ValueError(f"{'it' if existing == path else existing} is not a directory")
+    _writable(existing, path)
+
+
+def log_file(raw: str) -> None:
+    """`-` (standard output), or a file to append to: an existing one, or one to create in an existing directory
+    (gunicorn creates no directory)."""
+    if raw == "-":
+        return
+    path = os.path.abspath(raw)
+    if os.path.isdir(path):
+        raise ValueError("it is a directory")
+    if os.path.exists(path):
+        try:  # never blocks on a FIFO without a reader, never changes the file
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK))
+        except OSError as error:
+            raise ValueError(f"cannot append to it: {error.strerror}") from None
+        return
+    parent = os.path.dirname(path)
+    if not os.path.isdir(parent):
+        raise ValueError(f"{parent} is not a directory")
+    _writable(parent, path)
 
 
 HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*\.?")
@@ -140,6 +225,8 @@ def bind_address(raw: str) -> str:
     host, colon, port = text.rpartition(":")
     if not colon or not port.isdigit() or int(port) > 65535:
         raise ValueError("")
+    if int(port) == 0:  # the kernel would pick one, which nobody is told: serve could never report it ready
+        raise ValueError("port 0 is a port chosen at random")
     if host.startswith("[") and host.endswith("]"):
         ipaddress.IPv6Address(host[1:-1])
     elif host and not HOSTNAME.fullmatch(host):
@@ -147,18 +234,35 @@ def bind_address(raw: str) -> str:
     return text
 
 
+#: Databases a Redis server has unless its configuration says otherwise (redis.conf's `databases 16`): a number
+#: past them is refused by every command of the API (500 each) and of the workers.
+REDIS_DATABASES = 16
+
+
 def redis_url(raw: str) -> str:
-    """A Redis URL redis-py accepts: `redis://`, `rediss://` (with a host) or `unix://` (with a path)."""
-    from urllib.parse import urlsplit
+    """A Redis URL redis-py accepts: `redis://`, `rediss://` (with a host) or `unix://` (with a path), its database
+    (`/N`, or `?db=N`) from 0 to 15. Its messages never repeat any part of the URL (it may hold a password)."""
+    from urllib.parse import parse_qsl, urlsplit
 
     from redis.connection import parse_url
 
     text = raw.strip()
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - ValueError on a port that is not a number
+    except ValueError:
+        raise ValueError("") from None
     if parts.scheme in ("redis", "rediss") and not parts.hostname or parts.scheme == "unix" and not parts.path:
         raise ValueError("")
-    parts.port  # noqa: B018 - ValueError on a port that is not a number
-    parse_url(text)  # ValueError on any other scheme or a malformed database
+    # redis-py reads `/abc` as database 0 and `/1/2` as 12: only a plain number is taken.
+    databases = [parts.path[1:]] if parts.scheme != "unix" and parts.path not in ("", "/") else []
+    databases += [number for name, number in parse_qsl(parts.query) if name == "db"]
+    if not all(re.fullmatch(r"[0-9]{1,9}", number) and int(number) < REDIS_DATABASES for number in databases):
+        raise ValueError(f"the database is a number from 0 to {REDIS_DATABASES - 1}, as Redis has by default")
+    try:
+        parse_url(text)  # ValueError on any other scheme
+    except ValueError:
+        raise ValueError("") from None
     return text
 
 
@@ -193,12 +297,16 @@ def master_name(raw: str) -> str:
 
 
 def rate_limits(raw: str) -> str:
-    """`N/period`, several separated by `;` (the `limits` library's notation); empty: none."""
+    """`N/period` with N from 1, several separated by `;` (the `limits` library's notation); `off` (or empty): none,
+    read as ""."""
     from limits import parse_many
 
-    if raw.strip():
-        parse_many(raw)
-    return raw.strip()
+    text = raw.strip()
+    if text.lower() in ("", "off"):
+        return ""
+    if any(limit.amount < 1 for limit in parse_many(text)):
+        raise ValueError("a limit of 0 refuses every request; off: no limit")
+    return text
 
 
 def docs_path(raw: str) -> str:
@@ -239,7 +347,7 @@ def _cores() -> int:
 
 SETTINGS: tuple[Setting, ...] = (
     # -- where it listens and how gunicorn runs it (deploy/gunicorn.conf.py)
-    Setting("BIND", "127.0.0.1:8000", "host:port, unix:PATH or fd://N", bind_address),
+    Setting("BIND", "127.0.0.1:8000", "host:port (a port from 1 to 65535), unix:PATH or fd://N", bind_address),
     Setting("WEB_CONCURRENCY", None, "a whole number from 1 to 256", whole(1, 256), shown_default="cores"),
     Setting("GUNICORN_WORKER_CLASS", "gevent", "gevent, gthread or sync", choice("gevent", "gthread", "sync")),
     Setting("GUNICORN_WORKER_CONNECTIONS", 1000, "a whole number from 1 to 100000", whole(1, 100000)),
@@ -248,14 +356,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("GUNICORN_KEEPALIVE", 5, "a whole number of seconds from 1 to 300", whole(1, 300)),
     Setting("GUNICORN_LOGLEVEL", "info", "debug, info, warning, error or critical",
             choice("debug", "info", "warning", "error", "critical")),
-    Setting("GUNICORN_ACCESSLOG", "", "a file path, - for standard output; empty: off", anything,
-            shown_default="empty: off"),
+    Setting("GUNICORN_ACCESSLOG", "", "a file to append to or to create in an existing directory, - for standard "
+            "output", path_text, shown_default="off"),
     Setting("GUNICORN_MAX_REQUESTS", 0, "a whole number from 0 (off) to 10000000", whole(0, 10_000_000)),
     Setting("GUNICORN_MAX_REQUESTS_JITTER", 0, "a whole number from 0 to 10000000", whole(0, 10_000_000)),
     Setting("GUNICORN_CONTROL_SOCKET", None, "a file path", path_text, shown_default="gunicorn's own"),
     Setting("LONGCARDS_WORKER_MAX_MEMORY_MB", 512, "a whole number of MB from 0 (never) to 1048576",
             whole(0, 1 << 20)),
-    Setting("PROMETHEUS_MULTIPROC_DIR", None, "a directory path", path_text, shown_default="unset: one process"),
+    Setting("PROMETHEUS_MULTIPROC_DIR", None, "an existing writable directory, not the working directory", path_text,
+            shown_default="unset: one process"),
     # -- python -m service serve and the workers
     Setting("LONGCARDS_WORKERS", 2, "a whole number from 0 (the API alone) to 64", whole(0, 64)),
     Setting("LONGCARDS_STOP_GRACE", 10.0, "seconds from 0 to 3600", decimal(0, 3600), shown_default="10"),
@@ -263,10 +372,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("LONGCARDS_HEARTBEAT_GRACE", 30, "a whole number of seconds from 1 to 3600", whole(1, 3600)),
     Setting("LONGCARDS_WORKER_POLL", 15, "a whole number of seconds from 1 to 300", whole(1, 300)),
     Setting("LONGCARDS_CLEANUP_INTERVAL", 10, "a whole number of seconds from 1 to 3600", whole(1, 3600)),
-    Setting("LONGCARDS_DATA_DIR", ".run", "a directory path", path_text),
+    Setting("LONGCARDS_DATA_DIR", ".run", "a writable directory, or one serve can create", path_text),
     # -- Redis (the API, the workers, serve)
-    Setting("REDIS_URL", None, "redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://... or unix://PATH[?db=N]",
-            redis_url, key="REDIS_URL", secret=True, shown_default="unset: serve starts a private Redis"),
+    Setting("REDIS_URL", None, "redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://... or unix://PATH[?db=DB], "
+            "DB from 0 to 15", redis_url, key="REDIS_URL", secret=True, safe_errors=True,
+            shown_default="unset: serve starts a private Redis"),
     Setting("REDIS_SENTINELS", None, "host:port,host:port,... (an IPv6 address in brackets)", sentinel_list,
             key="REDIS_SENTINELS", shown_default="unset: the one Redis of REDIS_URL"),
     Setting("REDIS_SENTINEL_MASTER", None, "a name without spaces; required with REDIS_SENTINELS", master_name,
@@ -282,16 +392,17 @@ SETTINGS: tuple[Setting, ...] = (
             whole(1, 30 * 86400), key="JOB_RESULT_TTL"),
     Setting("LONGCARDS_MAX_ACTIVE_JOBS", 20, "a whole number from 0 (no limit) to 100000", whole(0, 100_000),
             key="MAX_ACTIVE_JOBS"),
-    Setting("LONGCARDS_WEBHOOK_SECRET", None, "any text; unset: webhooks off", anything, key="WEBHOOK_SECRET",
-            secret=True, shown_default="unset: webhooks off"),
+    Setting("LONGCARDS_WEBHOOK_SECRET", None, "text of 16 characters or more, not only whitespace; unset: webhooks "
+            "off", webhook_secret, key="WEBHOOK_SECRET", secret=True, safe_errors=True,
+            shown_default="unset: webhooks off"),
     Setting("LONGCARDS_WEBHOOK_ALLOW_PRIVATE", False, "true or false", boolean, key="WEBHOOK_ALLOW_PRIVATE"),
     # -- the HTTP API
     Setting("LONGCARDS_API_KEYS", "", "name:sha256hex entries, comma-separated; empty: no keys", api_keys,
             key="API_KEYS", secret=True, safe_errors=True, shown_default="empty: no keys"),
     Setting("LONGCARDS_REQUIRE_AUTH", False, "true or false", boolean, key="REQUIRE_AUTH"),
-    Setting("LONGCARDS_RATE_LIMIT", "", "N/PERIOD, several separated by ; (600/minute); empty: no limit",
-            rate_limits, key="RATE_LIMIT", shown_default="empty: no limit"),
-    Setting("LONGCARDS_AUTH_FAIL_LIMIT", "20/minute", "N/PERIOD, several separated by ; ; empty: no limit",
+    Setting("LONGCARDS_RATE_LIMIT", "", "N/PERIOD with N from 1, several separated by ; (600/minute), or off",
+            rate_limits, key="RATE_LIMIT", shown_default="off"),
+    Setting("LONGCARDS_AUTH_FAIL_LIMIT", "20/minute", "N/PERIOD with N from 1, several separated by ;, or off",
             rate_limits, key="AUTH_FAIL_LIMIT"),
     Setting("LONGCARDS_TRUSTED_PROXIES", 0, "a whole number from 0 to 10", whole(0, 10), key="TRUSTED_PROXIES"),
     Setting("LONGCARDS_CORS_ORIGINS", "", "scheme://host[:port] origins, comma-separated, or *; empty: none",
@@ -304,6 +415,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("LONGCARDS_METRICS", True, "true or false", boolean, key="METRICS"),
 )
 BY_ENV = {setting.env: setting for setting in SETTINGS}
+#: Paths checked for what a process does with them, by the processes that do it (a worker writes no access log).
+PATH_CHECKS: dict[str, tuple[tuple[Role, ...], Callable[[str], None]]] = {
+    "GUNICORN_ACCESSLOG": (API_ROLES, log_file),
+    "PROMETHEUS_MULTIPROC_DIR": (API_ROLES, writable_directory),
+    "LONGCARDS_DATA_DIR": (("serve",), creatable_directory),  # serve creates it
+}
 BY_KEY = {setting.key: setting for setting in SETTINGS if setting.key}
 
 #: The app's configuration before the environment: every keyed setting's default, and the keys only code sets.
@@ -317,15 +434,30 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def _check_together(values: Mapping[str, Any]) -> list[str]:
-    """What is wrong with settings that are each valid but not together."""
+def _check_together(values: Mapping[str, Any], role: Role) -> list[str]:
+    """What is wrong with settings that are each valid but not together, for the process of `role`."""
     problems = []
     if values.get("REDIS_SENTINELS") and not values.get("REDIS_SENTINEL_MASTER"):
         problems.append("REDIS_SENTINELS is set but REDIS_SENTINEL_MASTER (the name the Sentinels monitor) is not")
-    if values.get("LONGCARDS_REQUIRE_AUTH") and not str(values.get("LONGCARDS_API_KEYS") or "").strip():
+    # The API's own rule: a worker answers no request, and its pods are not given the API's keys
+    # (deploy/k8s/worker.yaml).
+    if role in API_ROLES and values.get("LONGCARDS_REQUIRE_AUTH") and \
+            not str(values.get("LONGCARDS_API_KEYS") or "").strip():
         from .http.auth import NO_KEYS_REQUIRED
 
         problems.append(NO_KEYS_REQUIRED)
+    return problems
+
+
+def _check_paths(values: Mapping[str, Any], role: Role) -> list[str]:
+    """What is wrong with the paths among `values` that the process of `role` will use."""
+    problems = []
+    for name, (roles, usable) in PATH_CHECKS.items():
+        if role in roles and name in values:
+            try:  # the setting's own message: named, its value and why
+                replace(BY_ENV[name], parse=usable).read(values[name])
+            except ConfigError as error:
+                problems.append(str(error))
     return problems
 
 
@@ -335,8 +467,8 @@ def _read_all(env: Mapping[str, str], settings: Iterable[Setting]) -> tuple[dict
     problems = []
     for setting in settings:
         raw = env.get(setting.env)
-        if raw is None or setting.secret and raw == "" or setting.default is None and raw == "":
-            continue  # unset (an empty optional value is unset too)
+        if not raw:
+            continue  # unset: an empty value is unset too, whatever the setting (docs/configuration.md)
         try:
             values[setting.env] = setting.read(raw)
         except ConfigError as error:
@@ -350,12 +482,12 @@ def _fail(problems: list[str]) -> None:
                           "bad settings:\n" + "\n".join(f"  {line}" for line in problems))
 
 
-def check_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Every setting of the environment checked at once, before anything starts: the value of each one set (by
-    variable name); ConfigError listing every bad one."""
+def check_environment(environ: Mapping[str, str] | None = None, role: Role = "serve") -> dict[str, Any]:
+    """Every setting of the environment checked at once, before the process of `role` starts anything: the value
+    of each one set (by variable name); ConfigError listing every bad one."""
     env = os.environ if environ is None else environ
     values, problems = _read_all(env, SETTINGS)
-    _fail(problems + _check_together(values))
+    _fail(problems + _check_paths(values, role) + _check_together(values, role))
     return values
 
 
@@ -394,76 +526,6 @@ def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] 
                 continue
         config[key] = value
     by_env = {setting.env: config[key] for key, setting in BY_KEY.items() if config.get(key) not in (None, "")}
-    _fail(problems + _check_together(by_env))
+    _fail(problems + _check_together(by_env, "api"))
     return config
 
-
-def secrets(config: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> list[str]:
-    """The secret values in force (passwords, the webhook secret, the password of REDIS_URL), to keep out of
-    answers and logs."""
-    from urllib.parse import unquote, urlsplit
-
-    env = os.environ if environ is None else environ
-    found = [str(env.get(s.env) or "") for s in SETTINGS if s.secret and s.key != "API_KEYS"]
-    if config is not None:
-        found += [str(config.get(s.key) or "") for s in SETTINGS if s.secret and s.key and s.key != "API_KEYS"]
-    for url in [value for value in found if "://" in value]:
-        try:
-            password = urlsplit(url).password
-        except ValueError:
-            continue
-        if password:
-            found += [password, unquote(password)]
-    return sorted({value for value in found if len(value) >= 4}, key=len, reverse=True)
-
-
-#: What a password looks like inside a library's text: a connection's repr (`password=...`) or a URL's userinfo.
-PASSWORD_SHAPES = re.compile(r"(password=)[^,)>\s]*|(//[^/@\s:]*:)[^/@\s]*(@)")
-
-
-def redact(text: str, config: Mapping[str, Any] | None = None) -> str:
-    """`text` without the secrets in force (`secrets`) and without anything shaped as a password, for an answer
-    or a log line that repeats a library's or a job's own text."""
-    return _redacted(text, secrets(config))
-
-
-_redacting = False  # the log record factory redacts (installed once per process)
-_logged_secrets: list[str] = []  # what it takes out, besides the shapes of a password: longest first
-
-
-def redact_logs(config: Mapping[str, Any] | None = None) -> None:
-    """From now on every log record of this process (the service's, gunicorn's, RQ's, any library's) is redacted
-    as `redact` does, its message and its traceback alike: a library's exception text can hold a password that no
-    line of the service would write. Installed once per process; each call adds the secrets in force now
-    (`config`, the environment)."""
-    global _redacting
-    # Sorted here, once per app, not for every record: a secret inside a longer one is taken out after it.
-    _logged_secrets[:] = sorted(set(_logged_secrets) | set(secrets(config)), key=len, reverse=True)
-    if _redacting:
-        return
-    _redacting = True
-    import logging
-
-    make = logging.getLogRecordFactory()
-    formatter = logging.Formatter()
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = make(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed call: logging reports it when the record is emitted
-            return record
-        clean = _redacted(message, _logged_secrets)
-        if clean != message:
-            record.msg, record.args = clean, None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = _redacted(formatter.formatException(record.exc_info), _logged_secrets)
-        return record
-
-    logging.setLogRecordFactory(factory)
-
-
-def _redacted(text: str, known: list[str]) -> str:
-    for secret in known:
-        text = text.replace(secret, "***")
-    return PASSWORD_SHAPES.sub(lambda m: (m.group(1) or m.group(2)) + "***" + (m.group(3) or ""), text)

@@ -130,10 +130,21 @@ def localize(value: Any) -> Any:
     if not isinstance(value, Text):
         return value
     lang = language()
-    if lang == DEFAULT:
+    base = seats_from()
+    if lang == DEFAULT and base == 0:
         return str(value)
     found = catalog(lang)
-    return value.render(found.gettext, found.ngettext)
+    return value.render(found.gettext, found.ngettext, base)
+
+
+#: The request header asking texts for people to count seats as players do, from 1 (`X-Seats-From: 1`); fields
+#: keep the API's seats, from 0. The pages send it.
+SEATS_HEADER = "X-Seats-From"
+
+
+def seats_from() -> int:
+    """Where the current request's texts start counting seats: 1 when it asked (SEATS_HEADER), else 0."""
+    return 1 if has_request_context() and request.headers.get(SEATS_HEADER, "").strip() == "1" else 0
 
 
 def _(message: str, **params: Any) -> str:

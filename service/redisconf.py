@@ -21,6 +21,7 @@ from redis import Redis
 from redis.sentinel import Sentinel
 
 from .config import ConfigError, host_ports
+from .redaction import url as shown_url
 
 #: Used when neither `REDIS_URL` nor Sentinel is configured.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -102,12 +103,12 @@ class RedisSettings:
             **primary, **options, "use_replicas": False, "sentinel_kwargs": self.sentinel_options(**options)}
 
     def describe(self) -> str:
-        """Where Redis is, for a log line (no password)."""
+        """Where Redis is, for a log line (no password, in the user information or the query)."""
         if self.uses_sentinel:
             hosts = ",".join(f"{host}:{port}" for host, port in self.sentinels)
             return f"the primary {self.master!r} of the Sentinels {hosts}"
         parts = urllib.parse.urlsplit(self.url)
-        return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+        return shown_url(urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2])))
 
 
 def failure(error: BaseException, settings: Mapping[str, Any] | None = None) -> str:

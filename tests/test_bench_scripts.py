@@ -128,6 +128,19 @@ def test_the_counterfactual_calibration_plays_both_options_and_splits_without_ch
     assert {k: v for k, v in one.items() if k != "seconds"} == {k: v for k, v in two.items() if k != "seconds"}
 
 
+@pytest.mark.slow  # plays about 10 rounds and their branches
+def test_the_claim_counterfactual_pairs_pass_against_a_claim_and_judges_by_the_criterion():
+    """bench/counterfactual.py --kind claims: every pair sets pass against a claim (the advice's first answer
+    against pass, or pass against a claim), forced takes and offered wins left out; the criterion's figures come
+    for the value and for a constant, which never meets it."""
+    out = printed_json("counterfactual.py", ["--kind", "claims", "--ruleset", "cardavia-chan", "--decisions", "4",
+                                             "--seed", "6004"])["cardavia-chan"]
+    assert out["kind"] == "claims" and out["decisions"] == 4
+    assert sum(part["decisions"] for part in out["answers"].values()) <= 4
+    assert set(out["criterion"]) == {"slope", "gain", "bias", "verdict"}
+    assert out["constant"]["slope"] is None and out["constant"]["verdict"] is False
+
+
 @pytest.mark.parametrize("option, value", [("--decisions", "0"), ("--samples", "-3"), ("--jobs", "two")])
 def test_the_calibration_refuses_a_count_below_one_naming_the_option(option, value):
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "calibration.py"), "--search", option, value],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -138,6 +139,17 @@ def serving(group: RedisGroup, run_dir: Path, log: Path) -> Iterator[str]:
         psutil.wait_procs(children, timeout=10)
 
 
+def worker_stacks(log: Path) -> str:
+    """Every worker process of this test's serve (and work horse) writes the stacks of its threads to the serve log
+    (SIGUSR2: workers/__main__.py); the log's end, to say where a worker that never ended its job was waiting."""
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "workers" in child.cmdline():
+                child.send_signal(signal.SIGUSR2)
+    time.sleep(1)
+    return log.read_text(errors="replace")[-8000:]
+
+
 def counted(group: RedisGroup) -> int:
     """Requests the rate limit has counted on the replica the Sentinels promote (a fixed window of an hour, from the
     first request: it does not start again during the test)."""
@@ -194,6 +206,7 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
             unfinished = {key: job_id for key, job_id in unfinished.items() if not finished(base, job_id)}
             time.sleep(0.5)
         left = {job_id: call("GET", f"{base}/v1/jobs/{job_id}")[2] for job_id in list(unfinished.values())[:5]}
+        stacks = worker_stacks(tmp_path / "serve.log") if unfinished else ""
         not_ready = [status for start, _, status in readiness.probes if start > killed and status != 200]
         long_job = call("GET", f"{base}/v1/jobs/{running['id']}")[2]
         across = long_job["ended_at"] is not None and \
@@ -213,6 +226,6 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
         assert answer["code"] in ("jobs_unavailable", "not_replicated"), answer
     assert ready - killed <= READY_AGAIN_WITHIN
     assert after >= 3, "the API accepted too few jobs after the failover to show it works"
-    assert not unfinished, f"accepted jobs lost or never finished: {left}"
+    assert not unfinished, f"accepted jobs lost or never finished: {left}; the workers' stacks and the log:\n{stacks}"
     assert not_ready, "/readyz never said not ready while the primary was gone"
     assert across, "the long replay was not running when the primary died: it shows nothing"

@@ -29,6 +29,7 @@ from gunicorn.workers.ggevent import GeventWorker
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
+from service.config import CONFIG_EXIT
 from service.http import requestid, security_headers
 from service.http.problems import PROBLEMS
 from service.runtime import gunicorn_errors
@@ -158,12 +159,14 @@ def test_each_exception_gets_the_status_gunicorn_gives_it(kind):
     ("sync", "4", gunicorn_errors.ProblemThreadWorker),  # gunicorn runs sync with threads as gthread
     ("gevent_pywsgi", "1", None),  # any other class stops gunicorn at start, naming the setting
 ])
-def test_the_config_picks_the_problem_worker_of_the_class(monkeypatch, named, threads, expected):
+def test_the_config_picks_the_problem_worker_of_the_class(monkeypatch, capsys, named, threads, expected):
     monkeypatch.setenv("GUNICORN_WORKER_CLASS", named)
     monkeypatch.setenv("GUNICORN_THREADS", threads)
     if expected is None:
-        with pytest.raises(SystemExit, match=f"GUNICORN_WORKER_CLASS='{named}' is not valid"):
+        with pytest.raises(SystemExit) as stopped:
             runpy.run_path(str(Path(ROOT) / "deploy" / "gunicorn.conf.py"))
+        assert stopped.value.code == CONFIG_EXIT  # serve does not start it again
+        assert f"GUNICORN_WORKER_CLASS='{named}' is not valid" in capsys.readouterr().err
         return
     chosen = runpy.run_path(str(Path(ROOT) / "deploy" / "gunicorn.conf.py"))["worker_class"]
     loaded = util.load_class(chosen)

@@ -16,7 +16,7 @@ import pytest
 from tests.support.imports import ROOT, import_statements, is_under, module_name, package_files, statements
 
 ENGINE = ("service.rules", "service.advice", "service.replay", "service.search")
-SHARED = ("service.config", "service.i18n", "service.redisconf")
+SHARED = ("service.config", "service.redaction", "service.i18n", "service.redisconf")
 #: The layers, bottom first: each one and what it may import besides itself. A layer names only layers above it in
 #: this table (the order is the table's), so no import goes round; a module-sized entry allows that module alone.
 LAYERS: dict[str, tuple[str, ...]] = {
@@ -25,10 +25,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "service.advice": ("service.rules",),
     "service.replay": ("service.rules", "service.advice"),
     "service.search": ("service.rules", "service.advice", "service.replay"),
-    # shared by the shells: every setting, the languages of the answers, where Redis is
+    # shared by the shells: every setting, the secrets kept out of what is said, the languages of the answers,
+    # where Redis is
     "service.config": (),
+    "service.redaction": ("service.config",),
     "service.i18n": ("service.rules",),
-    "service.redisconf": ("service.config",),
+    "service.redisconf": ("service.config", "service.redaction"),
     # the two platforms of the shells, side by side: neither imports the other
     "service.jobs": (*ENGINE, "service.config", "service.redisconf"),
     "service.http": (*ENGINE, *SHARED),
@@ -44,7 +46,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "service.__main__": (*ENGINE, *SHARED, "service.jobs", "service.http", "service.runtime", "service.arena",
                          "service.ui", "service.api", "service.app", "service.catalogs"),
     # the job functions and their worker, beside the service: they import it, it never imports them
-    "workers": (*ENGINE, "service.config", "service.redisconf", "service.jobs", "service.runtime.lifetime"),
+    "workers": (*ENGINE, "service.config", "service.redaction", "service.redisconf", "service.jobs",
+                "service.runtime.lifetime"),
 }
 #: Imports against the order, each inside a function and each for its reason; no other may join them.
 AGAINST_THE_ORDER = {

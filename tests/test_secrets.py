@@ -141,3 +141,79 @@ def test_a_library_s_log_line_and_traceback_show_no_secret(caplog):
     text = caplog.text
     assert "job failed, secret ***" in text and "password=***" in text and "redis://user:***@h" in text, text
     assert not shown(text), text
+
+
+def test_a_secret_cut_by_an_ellipsis_or_the_end_of_a_text_does_not_leak(caplog):
+    """A truncated repr keeps a prefix of a secret: no prefix of 8 characters or more of a known secret reaches an
+    answer's text or a log line, whether it ends at an ellipsis or at the end of the text."""
+    from service.redaction import redact
+
+    config = {"WEBHOOK_SECRET": WEBHOOK_SECRET, "REDIS_URL": unreachable("server")["REDIS_URL"]}
+    create_app({"TESTING": True, **config})
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    for cut in (WEBHOOK_SECRET[:-1], WEBHOOK_SECRET[:12], REDIS_PASSWORD[:17], REDIS_PASSWORD[:8]):
+        for text in (f"args=('{cut}...', 3)", f"args=('{cut}\u2026", f"job failed: {cut}", f"{cut}\n  at line 2"):
+            said = redact(text, config)
+            assert cut not in said and "***" in said, (text, said)
+            logging.getLogger("rq.worker").info("%s", text)
+    logged = [record.getMessage() for record in caplog.records]
+    assert len(logged) == 16 and not any(cut[:8] in line for line in logged for cut in SECRETS), logged
+    # a word that only starts like a secret, in the middle of a text, is not one
+    assert redact(f"{WEBHOOK_SECRET[:10]}-other text", config) == f"{WEBHOOK_SECRET[:10]}-other text"
+
+
+def test_a_short_or_common_secret_alters_no_unrelated_line(caplog):
+    """A Redis password `worker` and a Sentinels' password `true` are taken out where they have a password's shape
+    (a URL's user information, redis-py's description of a connection) and nowhere else: a line that says
+    `worker` or `true` is logged as it was written."""
+    settings = {"REDIS_URL": "redis://:worker@127.0.0.1:6379/0", "REDIS_SENTINELS": "127.0.0.1:26379",
+                "REDIS_SENTINEL_MASTER": "longcards", "REDIS_SENTINEL_PASSWORD": "true"}
+    create_app({"TESTING": True, **settings})
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    plain = ['worker w-1 started: "true" (with_scheduler=true)', "webhook worker: true'", "workers=2 ok=true"]
+    for line in plain:
+        logging.getLogger("rq.worker").info("%s", line)
+    logging.getLogger("redis").warning("connecting to %s", "redis://:worker@h:6379/0")
+    logging.getLogger("redis").warning("pool <ConnectionPool(<Connection(host=h,port=1,password=true,db=0)>)>")
+    logged = [record.getMessage() for record in caplog.records]
+    assert logged[:3] == plain, logged
+    assert logged[3:] == ["connecting to redis://:***@h:6379/0",
+                          "pool <ConnectionPool(<Connection(host=h,port=1,password=***,db=0)>)>"], logged
+
+
+def test_a_url_s_password_is_masked_without_eating_quotes_or_the_rest_of_the_line():
+    """The safety net for a library's text: `scheme://user:pass@host` becomes `scheme://user:***@host`, nothing
+    around it changes; an options dict keeps its quotes."""
+    from service.redaction import redact
+
+    text = ("error: 'redis://user:pw@h:6379/0' failed, retry 'https://a:b@example.com/x?y=1' at 10:00; "
+            "options={'password': 'pw2', 'db': 0}")
+    assert redact(text, {}) == ("error: 'redis://user:***@h:6379/0' failed, retry 'https://a:***@example.com/x?y=1' "
+                                "at 10:00; options={'password': '***', 'db': 0}")
+    unrelated = "connect(('redis://h:6379', 'ops@example.com')) password=hunter2 (the request's own)"
+    assert redact(unrelated, {}) == unrelated
+
+
+def test_redis_is_described_without_a_password_given_in_the_query():
+    from service.redisconf import RedisSettings
+
+    said = RedisSettings(url=f"redis://127.0.0.1:6379/0?password={REDIS_PASSWORD}&ssl_cert_reqs=none").describe()
+    assert said == "redis://127.0.0.1:6379/0?password=***&ssl_cert_reqs=none", said
+
+
+@pytest.mark.parametrize("value, why", [
+    ("a3f-pw-0912", "shorter than 16 characters"),
+    ("   \t        \t       ", "only whitespace"),
+])
+def test_a_webhook_secret_too_short_to_be_one_is_refused_without_repeating_it(value, why):
+    from service.config import ConfigError, check_environment
+
+    with pytest.raises(ConfigError) as refused:
+        check_environment({"LONGCARDS_WEBHOOK_SECRET": value})
+    message = str(refused.value)
+    assert message.startswith(f"LONGCARDS_WEBHOOK_SECRET is not valid ({why})"), message
+    assert value.strip() not in message or not value.strip(), message
+    with pytest.raises(ConfigError):
+        create_app({"TESTING": True, "WEBHOOK_SECRET": value})

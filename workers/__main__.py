@@ -7,6 +7,7 @@ leaves no process behind to go on taking the scheduler lock or running a job who
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import signal
 import threading
@@ -14,8 +15,9 @@ import threading
 from redis.exceptions import RedisError
 
 from service.advice.warm import warm_tables
-from service.config import ConfigError, check_environment, redact_logs
+from service.config import ConfigError, check_environment
 from service.jobs.queues import QUEUES, SERIALIZER
+from service.redaction import redact_logs
 from service.redisconf import failure
 from service.runtime.lifetime import forks_die_with_parent
 
@@ -38,11 +40,14 @@ def main(argv: list[str] | None = None) -> None:
                              "front of its queue (default: wait for it to end)")
     args = parser.parse_args(argv)
     try:  # a setting the worker cannot run with stops it here, before it takes any job
-        check_environment()
+        check_environment(role="worker")
     except ConfigError as error:
         raise SystemExit(f"python -m workers: {error}") from None
     redact_logs()  # RQ logs a failed job's traceback: no secret in it
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    # SIGUSR2 writes the stack of every thread to stderr (the log), in the worker and in its work horses: how an
+    # operator sees where a worker that logs nothing is waiting (docs/reliability.md).
+    faulthandler.register(signal.SIGUSR2, all_threads=True)
     forks_die_with_parent(signal.SIGKILL)  # the scheduler process and the work horses
     # Each job runs in a fork of this process: tables built here are shared copy-on-write, while tables built
     # in a work horse die with it, and every replay job would pay seconds to build them again.

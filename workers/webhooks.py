@@ -19,6 +19,7 @@ from rq import get_current_job
 
 from service.jobs.callbacks import SECRET_ENV
 from service.jobs.queues import DELIVER_WEBHOOK, enqueue
+from service.redaction import redact
 from service.rules.text import read_texts
 
 from .callbacks import CallbackRefused, allow_private, post
@@ -92,10 +93,11 @@ def notify_success(job: Any, connection: Any, result: Any, *args: Any, pipeline:
 
 def notify_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, traceback: Any) -> None:
     """RQ failure callback: queue the webhook of a job that failed for good (not one about to be retried, nor one
-    a cancel stopped); the delivery job is kept as long as the job."""
+    a cancel stopped); the delivery job is kept as long as the job. The error is redacted as the API's answer is
+    (service/redaction.py): the receiver is a third party."""
     url = job.meta.get("callback_url")
     if url and not job.retries_left:
+        detail = redact(f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}")
         enqueue(DELIVER_WEBHOOK, connection, url, {
             "id": job.id, "kind": job.meta.get("kind"), "status": "failed",
-            "error": {"code": "job_failed", "detail": f"{getattr(exc_type, '__name__', exc_type)}: {exc_value}"}},
-            ttl=job.failure_ttl)
+            "error": {"code": "job_failed", "detail": detail}}, ttl=job.failure_ttl)

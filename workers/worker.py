@@ -1,6 +1,8 @@
-"""The service's RQ worker: it runs only the service's own job functions, waits out Redis outages instead of dying,
-finds the jobs of dead workers within a minute and its own jobs whose end a failover lost at its next clean-up, and
-queues them again at once, and registers itself again when Redis lost its data. It claims a job before running it and
+"""The service's RQ worker: it runs only the service's own job functions, waits out Redis outages and a Redis that
+refuses writes instead of dying (a job it has taken but not yet claimed is held until Redis takes the claim), finds the
+jobs of dead workers within a minute and its own jobs whose end a failover lost at its next clean-up, and
+queues them again at once, puts back a job a lost worker took from its queue and never claimed
+(service/jobs/waiting.py), and registers itself again when Redis lost its data. It claims a job before running it and
 before recording its end (service/jobs/lifecycle.py), so a canceled job never runs and a stopped one stores nothing; a
 replay's result is stored page by page (service/jobs/pages.py), and a job's success webhook is queued in the transaction
 that records its result; every job expires with its TTL whatever its end. It never loses the job it runs when it is
@@ -12,13 +14,16 @@ import logging
 import os
 import signal
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from datetime import timedelta
+from typing import Any, TypeVar, cast
 
 from redis import Redis
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 from rq import SimpleWorker, Worker, worker_registration
@@ -26,16 +31,17 @@ from rq.exceptions import AbandonedJobError
 from rq.executions import Execution
 from rq.job import Job, JobStatus
 from rq.queue import Queue
-from rq.utils import as_text
-from rq.worker import WorkerStatus
+from rq.utils import as_text, now
 from rq.worker.base import BaseWorker
 
 from service.config import process_setting
+from service.jobs.errors import refused
 from service.jobs.lifecycle import (
     JobStopped,
     claim_end,
     claim_finish,
     claim_start,
+    drop_late_heartbeat,
     expire_job,
     finish_cancel,
     job_ttl,
@@ -44,6 +50,7 @@ from service.jobs.lifecycle import (
 )
 from service.jobs.pages import pageable, store
 from service.jobs.queues import CALLBACKS, SPECS, connect
+from service.jobs.waiting import put_back, sweep, track, untrack
 from service.redisconf import failure
 
 log = logging.getLogger(__name__)
@@ -93,10 +100,14 @@ class WorkerClock:
         return self.heartbeat + self.grace + self.poll
 
 
-#: How long every Redis command of a worker waits for Redis to come back before it gives up: 0.5, 1, 2, 4, then
-#: 5 s apart, about two minutes in all.
+#: How long every Redis command of a worker waits for Redis to come back, or to take writes again, before it gives
+#: up: 0.5, 1, 2, 4, then 5 s apart, about two minutes in all.
 REDIS_RETRIES = 25
 REDIS_BACKOFF = ExponentialBackoff(cap=5, base=0.25)
+#: Seconds between two tries to claim a job the worker holds while Redis cannot record the claim (on top of the
+#: connection's own wait).
+CLAIM_RETRY = 1.0
+T = TypeVar("T")
 #: Seconds the scheduler process has to release its locks and exit when the worker stops, before it is killed.
 SCHEDULER_STOP_SECONDS = 5
 
@@ -173,7 +184,8 @@ class ServiceJob(Job):
     def retry(self, queue: Queue, pipeline: Any) -> None:
         """A job whose worker died goes back at the front of its queue at once, a retry fewer: the back-off is for a
         job that raised, and waiting for it would also wait for a live scheduler (a dead node's scheduler lock
-        lasts 61 s). Any other failure is retried after its back-off, by the scheduler."""
+        lasts 61 s). Any other failure is retried after its back-off, by the scheduler. Either way it waits again."""
+        track(pipeline, self.id)
         if not getattr(self, "abandoned", False):
             super().retry(queue, pipeline)
             return
@@ -197,6 +209,7 @@ class ServiceJob(Job):
         """A failed or stopped job, and every key it has, expire like a result (RQ would keep its hash for ever)."""
         super()._handle_failure(exc_string, pipeline, *args, **kwargs)
         expire_job(pipeline, self, job_ttl(self))
+        untrack(pipeline, self.id)  # one failed before its claim (RQ's intermediate list's clean-up) still waited
 
 
 class ClaimingWorker(BaseWorker):
@@ -212,21 +225,79 @@ class ClaimingWorker(BaseWorker):
                   "maintenance_interval": self.clock.cleanup, **kwargs}
         super().__init__(*args, **kwargs)
 
+    #: RQ has taken a job from a queue and not yet handed it to `execute_job` (`reorder_queues`).
+    taking = False
+
+    def reorder_queues(self, reference_queue: Queue) -> None:
+        """RQ calls this as soon as it has taken a job from `reference_queue` (then it heartbeats, then it runs the
+        job): from here until the job is claimed it is in no queue, in this worker's hands only."""
+        self.taking = True
+        super().reorder_queues(reference_queue)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        """RQ's heartbeat, but for the one it sends between taking a job and running it: a Redis refusing that write
+        would end the worker with the job in its hands, and the claim that follows at once writes anyway."""
+        if self.taking and pipeline is None:
+            return
+        super().heartbeat(timeout, pipeline)
+
     def execute_job(self, job: Job, queue: Queue) -> None:
-        """Run the job if this worker may; drop it if a cancel came first."""
-        claim = claim_start(self.connection, job.id, self.name)
+        """Run the job if this worker may; drop it if a cancel came first, or if it is a copy of a job no longer
+        queued (put back by the sweep while a live worker held it: whichever claimed first runs it)."""
+        claim = self.claim(job, queue)
         if claim == "run":
             super().execute_job(job, queue)
+            return
+        if claim == "taken":
+            log.warning("job %s was claimed by another worker or has ended: this copy of it is dropped", job.id)
+            self.connection.lrem(queue.intermediate_queue_key, 1, job.id)
             return
         log.info("job %s was canceled before it began: not run", job.id)
         if claim != "gone":
             # A stop asked for while an earlier attempt ran, and the job queued again since: it ends stopped.
             finish_cancel(self.connection, job, job_ttl(job), JobStatus.STOPPED if claim == "stop" else None)
 
+    def claim(self, job: Job, queue: Queue) -> str:
+        """`claim_start` of a job this worker has just taken from its queue. While Redis cannot record the claim
+        (unreachable, or refusing writes: full, unable to save, read-only) the job is in no queue, only in this
+        worker's hands: the worker keeps it and tries again until Redis takes the claim, and a stop meanwhile (or any
+        other failure) puts it back at the front of its queue first."""
+        since = time.monotonic()
+        try:
+            while True:
+                try:
+                    claim = claim_start(self.connection, job.id, self.name)
+                except RedisError as error:
+                    if not waits_out(error):
+                        raise
+                    log.warning("worker %s holds job %s and cannot claim it (%s): it keeps it and tries again",
+                                self.name, job.id, failure(error))
+                    time.sleep(CLAIM_RETRY)
+                    continue
+                if time.monotonic() - since > CLAIM_RETRY:
+                    log.warning("worker %s claimed job %s after %.0f s", self.name, job.id, time.monotonic() - since)
+                return claim
+        except BaseException:
+            self.put_back(job, queue)
+            raise
+        finally:
+            self.taking = False
+
+    def put_back(self, job: Job, queue: Queue) -> None:
+        """Put a job this worker took and never claimed back at the front of its queue; one that cannot be put back
+        now is put back by a worker's sweep later (service/jobs/waiting.py)."""
+        try:
+            if put_back(self.connection, job.id, queue.key):
+                log.warning("worker %s put job %s back at the front of queue %s unclaimed", self.name, job.id,
+                            queue.name)
+        except RedisError as error:
+            log.error("worker %s could not put job %s back on queue %s (%s): a sweep will", self.name, job.id,
+                      queue.name, failure(error))
+
     def clean_registries(self) -> None:
         """RQ's registry clean-ups (a clean-up lock left by a lost worker cut to the clock's `cleanup` first, and
-        this worker's own lost ends expired first), and the canceled registries' jobs whose TTL has passed (RQ
-        keeps them)."""
+        this worker's own lost ends expired first), the canceled registries' jobs whose TTL has passed (RQ
+        keeps them), and the jobs a lost worker took and never claimed, put back after heartbeat + grace."""
         for queue in self.queues:
             if cast(int, self.connection.ttl(queue.registry_cleaning_key)) > self.clock.cleanup:
                 self.connection.expire(queue.registry_cleaning_key, self.clock.cleanup)
@@ -234,6 +305,7 @@ class ClaimingWorker(BaseWorker):
         super().clean_registries()
         for queue in self.queues:
             prune_canceled(self.connection, queue.name)
+        sweep(self.connection, self.clock.heartbeat + self.clock.grace, self.clock.cleanup)
 
     def expire_lost_ends(self, queue: Queue) -> None:
         """A started-registry entry of this worker's own, seen between two of its jobs (RQ cleans registries only
@@ -268,11 +340,43 @@ class ClaimingWorker(BaseWorker):
         super().handle_job_failure(job, queue, started_job_registry=started_job_registry, exc_string=exc_string)
 
 
+def waits_out(error: BaseException) -> bool:
+    """Whether a worker waits for Redis to get over `error`: Redis unreachable, or refusing writes
+    (service/jobs/errors.py `refused`); any other error answer is a bug."""
+    return isinstance(error, (RedisConnectionError, RedisTimeoutError, OSError)) or refused(error) is not None
+
+
+class WaitingRetry(Retry):
+    """redis-py's retry of a command, which also waits out a Redis that refuses writes (`waits_out`), and raises
+    any other error answer at once."""
+
+    def call_with_retry(self, do: Callable[[], T], fail: Callable[[Exception], Any]) -> T:
+        self._backoff.reset()
+        failures = 0
+        while True:
+            try:
+                return do()
+            except self._supported_errors as error:
+                if not waits_out(error):
+                    raise
+                if not failures:
+                    refusal = refused(error)
+                    log.warning("Redis %s: waiting for it", f"refuses writes ({refusal})" if refusal else
+                                f"does not answer ({failure(error)})")
+                failures += 1
+                fail(error)
+                if 0 <= self._retries < failures:
+                    raise
+                time.sleep(self._backoff.compute(failures))
+
+
 def worker_connection(url: str | None = None) -> Redis:
-    """A Redis client whose commands wait for Redis (retrying with back-off) instead of failing at once."""
+    """A Redis client whose commands wait for Redis to answer, or to take writes again (retrying with back-off),
+    instead of failing at once."""
     connection = connect(url)
     # OSError too: a refused or missing socket surfaces as one while a pooled connection reconnects.
-    connection.set_retry(Retry(REDIS_BACKOFF, REDIS_RETRIES, (RedisConnectionError, RedisTimeoutError, OSError)))
+    connection.set_retry(WaitingRetry(REDIS_BACKOFF, REDIS_RETRIES,
+                                      (RedisConnectionError, RedisTimeoutError, OSError, ResponseError)))
     return connection
 
 
@@ -290,40 +394,61 @@ class ServiceWorker(ClaimingWorker, Worker):
         super().__init__(queues, connection=connection, job_class=ServiceJob, **kwargs)
         self.stop_grace = stop_grace
         self.running: tuple[Job, Queue] | None = None  # the job a work horse runs now, and its queue
-        self.stop_timer: threading.Timer | None = None
+        self.stop_timer: threading.Thread | None = None
+        self.job_ended = threading.Event()  # the job a warm shutdown waits for has ended, or a cold one began
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         """Run the job in a work horse, remembering it (a cold shutdown puts it back on its queue)."""
         self.running = (job, queue)
+        self.job_ended.clear()
         try:
             super().execute_job(job, queue)
         finally:
             self.running = None
-            if self.stop_timer is not None:  # the job ended within the grace: the worker stops warm
-                self.stop_timer.cancel()
+            self.job_ended.set()  # the job ended within the grace: the worker stops warm
 
     def request_stop(self, signum: int, frame: Any) -> None:
         """Warm shutdown on SIGTERM/SIGINT, remembered so the process ends instead of starting a new worker. While
         a job runs and a `stop_grace` is set, the worker signals itself again after that long: a cold shutdown."""
         self.stop_signalled = True
-        if self.stop_grace is not None and self.get_state() == WorkerStatus.BUSY and self.stop_timer is None:
-            # RQ ignores a second signal within 1 s of the first (the duplicates of a worker pool).
-            self.stop_timer = threading.Timer(max(self.stop_grace, 1.1), os.kill, (os.getpid(), signal.SIGTERM))
-            self.stop_timer.daemon = True
+        if self.stop_grace is not None and self.running is not None and self.stop_timer is None:
+            self.stop_timer = threading.Thread(target=self.stop_cold_after, args=(self.stop_grace,), daemon=True,
+                                               name="stop-grace")
             self.stop_timer.start()
             log.info("worker %s: stopping once its job ends, at most in %.0f s (then the job goes back on its "
                      "queue)", self.name, self.stop_grace)
         super().request_stop(signum, frame)
 
+    def stop_cold_after(self, grace: float) -> None:
+        """Unless the job ends first, signal this process again `grace` s from now, and every half second until
+        the cold shutdown begins: RQ ignores a signal that comes within 1 s of the first (the duplicates of a worker
+        pool), and on a loaded machine the first handler can set that moment a while after this thread starts, so a
+        single timed signal could be ignored and the job then run to its end."""
+        if self.job_ended.wait(grace):
+            return
+        while True:
+            os.kill(os.getpid(), signal.SIGTERM)
+            if self.job_ended.wait(0.5):
+                return
+
     def request_force_stop(self, signum: int, frame: Any) -> None:
         """Cold shutdown (a second SIGTERM/SIGINT, or the end of `stop_grace`): RQ kills the work horse; the job it
         ran goes back at the front of its queue, its retries untouched, for the next worker to run from the
         start."""
+        requested = getattr(self, "_shutdown_requested_date", None)
+        if requested is not None and now() - requested < timedelta(seconds=1):
+            return  # RQ's own rule: a duplicate of the first signal, not a second one
+        self.job_ended.set()  # the grace's signals stop: one cold shutdown runs
         running = self.running
         try:
             super().request_force_stop(signum, frame)
         except SystemExit:
             if running is not None:
+                # This runs in a signal handler, often inside RQ's 1 s watch of the work horse (an alarm that raises
+                # when it rings): on a loaded machine the alarm cut the put-back off half-way, and the job stayed
+                # started. The worker is ending: the alarm is of no use any more.
+                signal.alarm(0)
+                signal.signal(signal.SIGALRM, signal.SIG_IGN)
                 self.requeue_stopped(*running)
             raise
 
@@ -333,6 +458,9 @@ class ServiceWorker(ClaimingWorker, Worker):
         self.connection.set_retry(Retry(NoBackoff(), 0))
         try:
             job.refresh()
+            if job.get_status(refresh=False) == JobStatus.QUEUED:  # taken and not yet claimed: Redis refused it
+                self.put_back(job, queue)
+                return
             if job.get_status(refresh=False) != JobStatus.STARTED:
                 return
             job.started_at = job.ended_at = None
@@ -340,6 +468,7 @@ class ServiceWorker(ClaimingWorker, Worker):
                 self.cleanup_execution(job, pipeline)
                 # as RQ's registries requeue (enqueue_job would open a transaction in the pipeline)
                 queue._enqueue_job(job, pipeline=pipeline, at_front=True)
+                track(pipeline, job.id)
                 pipeline.execute()
             log.warning("worker %s stopped during job %s: the job is back at the front of queue %s", self.name,
                         job.id, queue.name)
@@ -369,12 +498,15 @@ class ServiceWorker(ClaimingWorker, Worker):
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
         """Extend the worker's key; register again if Redis forgot the worker."""
         super().heartbeat(timeout, pipeline)
-        if pipeline is None:
+        if pipeline is None and not self.taking:
             self.register_if_forgotten()
 
     def maintain_heartbeats(self, job: Job) -> None:
-        """The running job's heartbeats, and registration again if Redis forgot the worker."""
+        """The running job's heartbeats (never bringing back an execution whose end came first), and registration
+        again if Redis forgot the worker."""
         super().maintain_heartbeats(job)
+        if self.execution is not None:
+            drop_late_heartbeat(self.connection, job.id, self.execution.key, self.execution.id)
         self.register_if_forgotten()
 
     def register_if_forgotten(self) -> None:

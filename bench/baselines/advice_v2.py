@@ -24,7 +24,9 @@ WIN_KINDS = ("hu", "win")
 
 
 class RankingV2(Ranking):
-    """The order as it stood (do not change)."""
+    """The order as it stood (do not change): it did not yet answer a claim that cannot take the card as a pass."""
+
+    preempts = False
 
     def hand(self, option: DiscardOption | ClaimOption) -> tuple[float, ...]:
         """Fewest replacements from a win that pays (the paying distance where a win can cost, else the distance),

@@ -7,6 +7,12 @@ its `follow`. Passing leaves the hand as it stands. Every option is counted on t
 minus the player's cards, the public card and the visible cards (the public card is gone from the stock whoever
 takes it). A hu is certain: its gain is the settlement delta of the win (docs/rules.md#fc-settlement; no lucky
 card, it is not known in advance; cardavia-flowers without payments: its points).
+
+A claim that can never take the card is answered for what happens instead (`preempted_at`): a turned-up General
+(cardavia-flowers: or flower) must be taken by its drawer, who can always take it alone, and a tie in priority goes
+to the drawer (docs/rules.md#fc-must-take, #fc-priority, #fl-must-take, #fl-priority). So another seat's claim of no
+higher priority than the drawer's single meld loses the card for certain: the hand stays as it is, and the option
+carries the pass's figures and value, ranked after the pass (`ClaimOption.preempted`).
 """
 
 from __future__ import annotations
@@ -14,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..rules.analysis import WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest
+from ..rules.analysis import KIND_NAMES, WIN_DISTANCE, ClaimAnalysis, ClaimOption, option_at_rest
 from ..rules.errors import DomainError
-from ..rules.fourcolor.cards import code
-from ..rules.fourcolor.claims import Claim
+from ..rules.fourcolor.cards import code, is_flower
+from ..rules.fourcolor.claims import Claim, must_take
 from ..rules.fourcolor.discards import Gains, analyse_discards, at_rest, claimable, unseen_counts
 from ..rules.fourcolor.hand import MAX_CARDS, FourColorHand
 from ..rules.fourcolor.melds import MeldRules
-from ..rules.fourcolor.rulesets import fourcolor_ruleset
+from ..rules.fourcolor.rulesets import FourColorRuleSet, fourcolor_ruleset
 from ..rules.protocol import RuleSet
 from ..rules.text import Text, text
 from .ranking import SHIPPED, Ranking, describe_answer, ranked_claims, standing
@@ -61,20 +67,41 @@ def analyse_ruleset_claims(ruleset: RuleSet, hand: FourColorHand, options: Mappi
     unseen = claim_unseen(hand, seen, family.has_flowers)
     claims, forced = family.legal_claims(hand, role, options)
     return analyse_claims(hand, family.meld_rules(options), options, claims, forced, unseen, seats,
-                          family.has_flowers, ranking)
+                          family.has_flowers, ranking,
+                          preempted_at(family, hand, role, options) if ranking.preempts else 0)
+
+
+def preempted_at(family: FourColorRuleSet, hand: FourColorHand, role: str, options: Mapping[str, Any]) -> int:
+    """The priority at or below which a claim of seat `role` can never take the public card; 0 where nothing is
+    certain. A General or a flower is never discarded (docs/rules.md#fc-generals-discard), so a public one was
+    turned up from the stock; where its drawer must take it, he can always take it alone (a `general` or `flower`
+    meld) and wins a tie in priority, so a claim of another seat takes it only with a higher priority."""
+    card = hand.public_card
+    if role == "drawer" or card is None or not family.must_take_on(options):
+        return 0
+    if not must_take(hand, "drawer", family.has_flowers):  # were this seat its drawer, must it take the card?
+        return 0
+    single = family.claim_class("flower" if is_flower(card) else "general", "drawer")
+    return 0 if single is None else single[1]
 
 
 def analyse_claims(hand: FourColorHand, rules: MeldRules, options: Mapping[str, Any], claims: Sequence[Claim],
-                   forced: bool, unseen: Sequence[int], seats: int, flowers: bool, ranking: Ranking = SHIPPED
-                   ) -> ClaimAnalysis:
+                   forced: bool, unseen: Sequence[int], seats: int, flowers: bool, ranking: Ranking = SHIPPED,
+                   preempted: int = 0) -> ClaimAnalysis:
     """Rank pass (unless the drawer must take the card: then only the legal takes, docs/rules.md#fc-must-take),
-    every legal claim and hu by `ranking` (a claim's follow-up discard too)."""
+    every legal claim and hu by `ranking` (a claim's follow-up discard too); a claim of priority `preempted` or
+    lower never takes the card (`preempted_at`) and is answered as the pass it comes to."""
     found: list[ClaimOption] = []
+    rest = None
     if not forced:
         rest = at_rest(FourColorHand(hand.concealed, hand.exposed, None), rules, options, unseen, seats, flowers)
         found.append(option_at_rest("pass", rest, rest.distance, follows=False, cards=(), claim=None))
     gains = Gains(hand, rules, options, seats, flowers)
     for claim in claims:
+        if claim.meld is not None and claim.priority <= preempted and rest is not None:
+            found.append(option_at_rest(claim.kind, rest, rest.distance, follows=False, cards=claim.meld.cards,
+                                        claim=claim, priority=claim.priority, preempted=True))
+            continue
         if claim.meld is None:  # hu: hand + public card split into melds
             assert hand.public_card is not None  # claims are made on a public card
             gain = gains.wait(hand.concealed, hand.public_card, 0).gain
@@ -95,6 +122,11 @@ def describe(option: ClaimOption) -> Text:
         if gain > 0:
             return text("hu for {points} points: the settlement wins {gain}", points=option.claim.points, gain=gain)
         return text("hu for {points} points: the settlement costs {cost}", points=option.claim.points, cost=-gain)
+    if option.preempted:
+        cards = " ".join(code(c) for c in option.cards)
+        return text("{kind} {cards} cannot take the card: a turned-up General or flower goes to its drawer, who "
+                    "must take it and wins a tie in priority; the hand stays {standing}",
+                    kind=KIND_NAMES.get(option.kind, option.kind), cards=cards, standing=_standing(option))
     return describe_answer(option, code, _standing(option))
 
 

@@ -26,11 +26,19 @@ Features (`LOSS_FEATURES`), the first option F against the option O, U the unsee
 - `sets_kept_gap`: Chắn, the Tôm and Lèo sets F keeps minus O's;
 - `rich_gap`, `paying_improving_gap`: bga-taiwan, O's replacements from a rich win minus F's, and F's unseen
   cards lowering the paying distance minus O's, over U.
+
+Answers to a public card have a loss of their own where the model file has one (`claim_loss`, fitted on paired
+branches of claim decisions: `python -m service learn --claims`): a claim changes the hand by a whole meld and may
+still lose the card to a higher claim, so the discards' weights price it poorly. Its features
+(`CLAIM_LOSS_FEATURES`) are the ones above and:
+- `claim_below`: 1 when O is a claim (the advice passes), 0 when O is the pass (the advice claims);
+- `contested_first`, `contested_other`: 1 when F, or O, is a claim of the lowest priority (chi-type, a next
+  player's mixed meld, a Chắn capture), which a claim of another seat can still take the card from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules.analysis import ClaimOption, DiscardOption, paying_of
 
@@ -39,6 +47,9 @@ Option = DiscardOption | ClaimOption
 LOSS_FEATURES = ("bias", "value_gap", "value_gap_positive", "paying_gap", "distance_gap", "stage",
                  "paying_gap_stage", "breaks_wait", "wait_share_gap", "improving_share_gap", "expected_gain_gap",
                  "card_unseen_gap", "sets_kept_gap", "rich_gap", "paying_improving_gap")
+CLAIM_LOSS_FEATURES = (*LOSS_FEATURES, "claim_below", "contested_first", "contested_other")
+#: The priority of the claims another seat's claim can still take the card from (every family's lowest).
+CONTESTED = 1
 
 
 def waiting(option: Option) -> int:
@@ -68,22 +79,39 @@ def loss_features(first: Option, other: Option, first_value: float, other_value:
             float((first.paying_improving or 0) - (other.paying_improving or 0)) / total)
 
 
+def contested(option: Option) -> bool:
+    """Whether `option` is a claim of the lowest priority (pass, a discard: no)."""
+    return isinstance(option, ClaimOption) and option.kind != "pass" and option.priority == CONTESTED
+
+
+def claim_loss_features(first: Option, other: Option, first_value: float, other_value: float,
+                        unseen_total: int) -> tuple[float, ...]:
+    """The features (`CLAIM_LOSS_FEATURES` order) of the answer `other` against the first answer `first`."""
+    return (*loss_features(first, other, first_value, other_value, unseen_total),
+            float(isinstance(other, ClaimOption) and other.kind != "pass"), float(contested(first)),
+            float(contested(other)))
+
+
+Features = Callable[[Option, Option, float, float, int], tuple[float, ...]]
+
+
 def raw_loss(weights: Sequence[float], row: Sequence[float]) -> float:
     """The linear loss of a feature row, floored at 0."""
     return max(0.0, sum(w * x for w, x in zip(weights, row)))
 
 
 def losses(weights: Sequence[float], options: Sequence[Option], base: Sequence[float],
-           unseen_total: int) -> list[float]:
+           unseen_total: int, features: Features = loss_features) -> list[float]:
     """The loss of every option of a ranked list (`options`, best first, `base` their base values): 0 for the
-    options ranked 1; else the linear loss against the first option, raised to the largest loss ranked above it,
-    and options of one rank share the largest loss among them. O(options)."""
+    options ranked 1; else the linear loss (of `features`: the discards', or the answers' `claim_loss_features`)
+    against the first option, raised to the largest loss ranked above it, and options of one rank share the largest
+    loss among them. O(options)."""
     first = options[0]
     out: list[float] = []
     most = 0.0
     for option, value in zip(options, base):
         if option.rank > first.rank:
-            most = max(most, raw_loss(weights, loss_features(first, option, base[0], value, unseen_total)))
+            most = max(most, raw_loss(weights, features(first, option, base[0], value, unseen_total)))
         out.append(most if option.rank > first.rank else 0.0)
     for i in range(len(out) - 2, -1, -1):  # one rank, one loss: the largest of its options
         if options[i].rank == options[i + 1].rank:

@@ -44,7 +44,10 @@ class Ranking:
     as their `Order`. The advice ranks by `SHIPPED`; the analyses (`ranked`, `ranked_claims`, `analyse.py`'s
     `analyse_discards` and `analyse_claims`) and the arena's `Advice` take another as their `ranking`, so a variant
     of the order (bench/variants.py) is a subclass passed in, never a module attribute replaced. Overriding `hand`
-    changes both orders."""
+    changes both orders. `preempts`: whether a claim that can never take the card is answered as the pass it comes
+    to (`fourcolor_claims.preempted_at`; an order frozen before engine 0.7.0 did not know it)."""
+
+    preempts = True
 
     def hand(self, option: DiscardOption | ClaimOption) -> tuple[float, ...]:
         """What a hand left at rest is worth (`hand_key`)."""

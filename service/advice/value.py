@@ -46,7 +46,15 @@ from typing import Any
 from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnalysis, DiscardOption
 from ..rules.protocol import RuleSet
 from ..rules.registry import ENGINE_VERSION
-from .loss import LOSS_FEATURES, card_unseen, losses, waiting
+from .loss import (
+    CLAIM_LOSS_FEATURES,
+    LOSS_FEATURES,
+    card_unseen,
+    claim_loss_features,
+    loss_features,
+    losses,
+    waiting,
+)
 
 FEATURES = ("bias", "expected_gain", "wait_share", "wait_gain", "costly_share", "improving_share", "stage",
             "expected_gain_stage", "wait_share_stage", "card_unseen", "sets_kept")
@@ -94,6 +102,7 @@ class ValueModel:
     meta: dict[str, Any]
     knots: tuple[tuple[float, float], ...] = ()
     loss: tuple[float, ...] = ()
+    claim_loss: tuple[float, ...] = ()  # the answers' own (`CLAIM_LOSS_FEATURES` order); none: the discards' loss
 
     def base(self, option: DiscardOption | ClaimOption, unseen_total: int) -> float:
         """The base value of `option`: the expected settlement of the hand it leaves at rest as the advice's own
@@ -163,27 +172,32 @@ def parse(document: dict[str, Any], ruleset: str) -> ValueModel:
         raise ValueError(f"value model of {ruleset!r}: unknown objective {document.get('objective')!r}")
     knots = parse_knots(document, ruleset)
     loss = parse_loss(document, ruleset)
-    meta = {k: v for k, v in document.items() if k not in ("weights", "features", "calibration", "loss")}
+    claim_loss = parse_loss(document, ruleset, "claim_loss", CLAIM_LOSS_FEATURES)
+    meta = {k: v for k, v in document.items()
+            if k not in ("weights", "features", "calibration", "loss", "claim_loss")}
     version = str(document["version"])
-    if "loss" in document:
-        version += "/" + str(document["loss"].get("version", "loss"))
-    return ValueModel(ruleset, version, str(document["objective"]), weights, meta, knots, loss)
+    for key in ("loss", "claim_loss"):
+        if key in document:
+            version += "/" + str(document[key].get("version", key))
+    return ValueModel(ruleset, version, str(document["objective"]), weights, meta, knots, loss, claim_loss)
 
 
-def parse_loss(document: dict[str, Any], ruleset: str) -> tuple[float, ...]:
-    """The loss's weights of a model document (none without a `loss` block: every loss 0); ValueError unless one
-    finite weight per `LOSS_FEATURES`, in that order."""
-    block = document.get("loss")
+def parse_loss(document: dict[str, Any], ruleset: str, key: str = "loss",
+               names: tuple[str, ...] = LOSS_FEATURES) -> tuple[float, ...]:
+    """The weights of a loss block `key` of a model document (none without it: `loss`, every loss 0;
+    `claim_loss`, the answers priced by the discards' loss); ValueError unless one finite weight per feature of
+    `names`, in that order."""
+    block = document.get(key)
     if block is None:
         return ()
-    if not isinstance(block, dict) or tuple(block.get("features", ())) != LOSS_FEATURES:
-        raise ValueError(f"value model of {ruleset!r}: loss.features must be {list(LOSS_FEATURES)}")
+    if not isinstance(block, dict) or tuple(block.get("features", ())) != names:
+        raise ValueError(f"value model of {ruleset!r}: {key}.features must be {list(names)}")
     try:
         weights = tuple(float(w) for w in block["weights"])
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"value model of {ruleset!r}: loss.weights must be numbers") from error
-    if len(weights) != len(LOSS_FEATURES) or not all(math.isfinite(w) for w in weights):
-        raise ValueError(f"value model of {ruleset!r}: {len(LOSS_FEATURES)} finite loss weights expected")
+        raise ValueError(f"value model of {ruleset!r}: {key}.weights must be numbers") from error
+    if len(weights) != len(names) or not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"value model of {ruleset!r}: {len(names)} finite {key} weights expected")
     return weights
 
 
@@ -194,21 +208,38 @@ def values_of(model: ValueModel, options: Sequence[Option], unseen_total: int) -
     """The value of every option of a ranked list (best first), in the list's order; never rising along it.
 
     A win is worth what it settles. The options that leave a hand at rest (a discard; pass or a claim) are worth the
-    base value of the first of them minus each one's loss against it (`loss.losses`). Then each value is at most
-    the one before it (a hand kept ranked below a win that gains is worth no more than that win; a win that costs,
-    ranked last, no more than the hands above it). O(options)."""
-    wins = [isinstance(o, ClaimOption) and o.kind in WIN_KINDS for o in options]
-    resting = [o for o, win in zip(options, wins) if not win]
+    base value of the first of them minus each one's loss against it (`loss.losses`). A claim that can never take
+    the card (`ClaimOption.preempted`, ranked after the pass) is worth what happens instead: the pass. Then each
+    value is at most the one before it (a hand kept ranked below a win that gains is worth no more than that win; a
+    win that costs, ranked last, no more than the hands above it). O(options)."""
+    def kind(option: Option) -> str:
+        if not isinstance(option, ClaimOption):
+            return "rest"
+        return "win" if option.kind in WIN_KINDS else "preempted" if option.preempted else "rest"
+
+    kinds = [kind(o) for o in options]
+    resting = [o for o, k in zip(options, kinds) if k == "rest"]
+    answers = any(isinstance(o, ClaimOption) for o in options)
+    weights, row = (model.claim_loss, claim_loss_features) if answers and model.claim_loss else \
+        (model.loss, loss_features)
     kept: list[float] = []
     if resting:
         base = [model.base(o, unseen_total) for o in resting]
-        lost = losses(model.loss, resting, base, unseen_total) if model.loss else [0.0] * len(resting)
+        lost = losses(weights, resting, base, unseen_total, row) if weights else [0.0] * len(resting)
         kept = [model.bounded(base[0] - loss) for loss in lost]
     at_rest = iter(kept)  # the hands at rest, in the list's order
     out: list[float] = []
-    for option, win in zip(options, wins):
-        value = model.base(option, unseen_total) if win else next(at_rest)
+    passing: float | None = None
+    for option, k in zip(options, kinds):
+        if k == "win":
+            value = model.base(option, unseen_total)
+        elif k == "preempted" and passing is not None:
+            value = passing
+        else:
+            value = next(at_rest) if k == "rest" else model.base(option, unseen_total)
         out.append(min(value, out[-1]) if out else value)
+        if isinstance(option, ClaimOption) and option.kind == "pass":
+            passing = out[-1]
     return tuple(out)
 
 
@@ -250,10 +281,11 @@ def _shipped(ruleset: str, models: Path) -> ValueModel | None:
 
 def engine_version(ruleset: RuleSet) -> str:
     """The engine version a rule-set's answers carry: `ENGINE_VERSION`, then `+` and the version of the value model
-    its answers' `value` fields come from, base and loss
-    (`0.6.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`; docs/advice.md#value), so an answer names
-    the model that valued it; a review joins more parts the same way (replay/summary.py). A rule-set without a
-    shipped model: the plain version. A model file that exists but does not load is `ModelMissing`."""
+    its answers' `value` fields come from, base, loss and claim loss
+    (`0.7.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000/claims/seed5-decisions5000`;
+    docs/advice.md#value), so an answer names the model that valued it; a review joins more parts the same way
+    (replay/summary.py). A rule-set without a shipped model: the plain version. A model file that exists but does
+    not load is `ModelMissing`."""
     model = shipped_model(ruleset.id)
     return ENGINE_VERSION if model is None else f"{ENGINE_VERSION}+{model.version}"
 

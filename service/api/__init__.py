@@ -11,6 +11,7 @@ the schemathesis suite checks those answers against the schema. Every other view
 from __future__ import annotations
 
 import http
+import json
 
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_cls
@@ -53,17 +54,45 @@ class Converter(OpenAPIConverter):
 
 
 class DescribedSchemas(MarshmallowPlugin):
-    """The marshmallow plugin, describing each schema component by its class docstring (unless Meta says)."""
+    """The marshmallow plugin, describing each schema component by its class docstring (unless Meta says), and
+    each property's default in words rather than as a `default` keyword (`without_defaults`)."""
 
     Converter = Converter
 
     def schema_helper(self, name, _, schema=None, **kwargs):
-        """The component as MarshmallowPlugin makes it, with a `description`."""
+        """The component as MarshmallowPlugin makes it, with a `description`, and no `default` on a property."""
         json_schema = super().schema_helper(name, _, schema=schema, **kwargs)
         doc = resolve_schema_cls(schema).__doc__ if schema is not None else None  # its own, not a base class's
         if json_schema is not None and doc and "description" not in json_schema:
             json_schema["description"] = " ".join(doc.split())
+        if json_schema is not None:
+            without_defaults(json_schema)
         return json_schema
+
+
+def without_defaults(json_schema: dict) -> None:
+    """Move each property's `default` (a field's `load_default`: what the server assumes when a body leaves it out)
+    into its description, as `default: <value>` (nothing for a null default: left out means null).
+
+    A property that may be left out is one not in `required`, which is how openapi-python-client reads it. But
+    openapi-typescript (7, default settings: `defaultNonNullable`) types every property carrying a `default` as
+    always present, unless the schema is written inline under a `requestBody`; ours are components referred to
+    from the body, so a `default` would make TypeScript callers send every such field (`card_source`, `seat_role`
+    and `public_card` of /v1/hu's body, `seats` of /v1/discards', ...). Parameters (query strings) keep theirs."""
+    for prop in json_schema.get("properties", {}).values():
+        if "default" not in prop:
+            continue
+        value = prop.pop("default")
+        described = prop.get("description", "")
+        if value is None or "Default" in described:
+            continue
+        shown = f"`{value if isinstance(value, str) else json.dumps(value)}`"
+        if not described:
+            prop["description"] = f"Default: {shown}."
+        elif described.endswith("."):
+            prop["description"] = f"{described} Default: {shown}."
+        else:
+            prop["description"] = f"{described}; default: {shown}"
 
 
 class Api(SmorestApi):
@@ -123,6 +152,12 @@ def register_blueprints(app: Flask) -> Api:
         "description": "The languages the reader prefers (RFC 9110): the best supported one is used, else English; "
                        "any Chinese is answered in Traditional Chinese (`zh-Hant`).",
         "required": False, "schema": {"type": "string", "example": "vi, en;q=0.5"}})
+    api.spec.components.parameter("SeatsFrom", "header", {
+        "name": i18n.SEATS_HEADER,
+        "description": "`1`: the answer's texts for people name seats as players count them, from 1 (seat 0 is "
+                       "\"seat 1\"); the fields (`seat`, `winner`, ...) always count from 0. Absent or any other "
+                       "value: texts count from 0 too, as the fields do.",
+        "required": False, "schema": {"type": "string", "example": "1"}})
     for name, component in card_components().items():
         api.spec.components.schema(name, component)
     # POST /v1/hu's body keeps the name generated clients know it by (`HandRequest`), its claim fields optional

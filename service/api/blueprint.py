@@ -74,11 +74,11 @@ def document_keys(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
 
 #: The language parameters (components registered by service/api/__init__.py): every operation whose answers
 #: may hold texts for people (advice reasons, problem titles and details) reads them.
-LANGUAGE_PARAMETERS = ["Lang", "AcceptLanguage"]
+LANGUAGE_PARAMETERS = ["Lang", "AcceptLanguage", "SeatsFrom"]
 
 
 def document_languages(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
-    """Add the `lang` query parameter and the `Accept-Language` header to an operation."""
+    """Add the `lang` query parameter and the `Accept-Language` and `X-Seats-From` headers to an operation."""
     parameters = doc.setdefault("parameters", [])
     parameters.extend(p for p in LANGUAGE_PARAMETERS if p not in parameters)
     return doc

@@ -237,7 +237,7 @@ class EchoSchema(ma.Schema):
     engine_version = fields.String(required=True, metadata={
         "description": "the engine's version, then `+` and the version of the rule-set's value "
                        "model (docs/advice.md#value), e.g. "
-                       "`0.6.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`"})
+                       "`0.7.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000/claims/seed5-decisions5000`"})
 
 
 def resolve(payload: dict[str, Any]) -> tuple[RuleSet, dict[str, Any]]:

@@ -33,7 +33,7 @@ from ..rules.analysis import WIN_KINDS, ClaimAnalysis, ClaimOption, DiscardAnaly
 from ..rules.errors import DomainError
 from ..rules.registry import all_rulesets, get_ruleset
 from .duplicate import SEATS, Arena, play_with, seat_results
-from .learn_loss import LOSS_SEED, learn_loss
+from .learn_loss import CLAIM_SEED, KINDS, LOSS_SEED, learn_loss
 from .parallel import in_order
 from .value import Chooser, ValueTiebreak
 
@@ -224,8 +224,11 @@ def add_parser(sub: Any) -> None:
     learn.add_argument("--loss", action="store_true",
                        help="fit the loss on paired branches instead, beside the file's base (seed default "
                             f"{LOSS_SEED})")
+    learn.add_argument("--claims", action="store_true",
+                       help="fit the answers' own loss on paired branches of claim decisions instead, beside the "
+                            f"file's base (seed default {CLAIM_SEED})")
     learn.add_argument("--decisions", type=int, default=5000,
-                       help="--loss: decisions to branch, one per round (default 5000)")
+                       help="--loss, --claims: decisions to branch, one per round (default 5000)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -242,37 +245,36 @@ def run(args: argparse.Namespace) -> int:
         print(f"learn: {getattr(error, 'message', error)}", file=sys.stderr)
         return 2
     path = Path(args.out) if args.out else model_path(ruleset)
-    if args.loss:
-        return run_loss(ruleset, path, args)
+    if args.loss or args.claims:
+        return run_loss(ruleset, path, args, "claims" if args.claims else "discards")
     started = time.monotonic()
     seed = TRAIN_SEED if args.seed is None else args.seed
     data = collect(ruleset, args.deals, seed, args.explore, args.policy, args.jobs)
     found = document(ruleset, data, args.deals, seed, time.monotonic() - started, args.explore, args.policy)
-    kept = kept_loss(path)
-    if kept is not None:
-        found["loss"] = kept
+    kept = {kind.key: block for kind in KINDS.values() if (block := kept_loss(path, kind.key)) is not None}
+    found.update(kept)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {path}: {found['data']['decisions']} decisions of {data.rounds} rounds "
           f"in {found['training']['seconds']} s")
     print(f"the loss was fitted on the former base values: fit it again with `python -m service learn --ruleset "
-          f"{ruleset} --loss`" if kept is not None else
+          f"{ruleset} --loss`" + (" and `--claims`" if "claim_loss" in kept else "") if "loss" in kept else
           f"no loss yet (every option would be worth the first): `python -m service learn --ruleset {ruleset} --loss`")
     return 0
 
 
-def kept_loss(path: Path) -> dict[str, Any] | None:
-    """The loss block of the model file at `path`, if it has one."""
+def kept_loss(path: Path, key: str = "loss") -> dict[str, Any] | None:
+    """The loss block `key` (`loss`, `claim_loss`) of the model file at `path`, if it has one."""
     try:
-        block = json.loads(path.read_text(encoding="utf-8")).get("loss")
+        block = json.loads(path.read_text(encoding="utf-8")).get(key)
     except (OSError, ValueError, AttributeError):
         return None
     return block if isinstance(block, dict) else None
 
 
-def run_loss(ruleset: str, path: Path, args: argparse.Namespace) -> int:
-    """Fit the loss beside the base of the model file at `path` (a new file: beside the shipped base) and write it
-    there; exit 2 without a valid base."""
+def run_loss(ruleset: str, path: Path, args: argparse.Namespace, kind: str = "discards") -> int:
+    """Fit the loss of `kind` (the discards' `loss`, the answers' `claim_loss`) beside the base of the model file
+    at `path` (a new file: beside the shipped base) and write it there; exit 2 without a valid base."""
     if args.decisions < 1:
         print("learn: --decisions must be at least 1", file=sys.stderr)
         return 2
@@ -280,12 +282,14 @@ def run_loss(ruleset: str, path: Path, args: argparse.Namespace) -> int:
         document = json.loads((path if path.exists() else model_path(ruleset)).read_text(encoding="utf-8"))
         model = parse(document, ruleset)
     except (OSError, ValueError, KeyError, TypeError) as error:
-        print(f"learn: --loss needs a base model at {path}: {error}", file=sys.stderr)
+        print(f"learn: {KINDS[kind].flag} needs a base model at {path}: {error}", file=sys.stderr)
         return 2
-    seed = LOSS_SEED if args.seed is None else args.seed
-    document["loss"] = learn_loss(model, args.decisions, seed, args.jobs)
+    seed = KINDS[kind].seed if args.seed is None else args.seed
+    key = KINDS[kind].key
+    document[key] = learn_loss(model, args.decisions, seed, args.jobs, kind)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote the loss of {path}: {document['loss']['training']['rows']} branches of "
-          f"{document['loss']['training']['decisions']} decisions in {document['loss']['training']['seconds']} s")
+    training = document[key]["training"]
+    print(f"wrote the {key} of {path}: {training['rows']} branches of {training['decisions']} decisions in "
+          f"{training['seconds']} s")
     return 0

@@ -1,7 +1,7 @@
 """API keys: stored as SHA-256 hashes only, checked before every request once `API_KEYS` is configured.
 
 A key is presented as `Authorization: Bearer <key>` or `X-API-Key: <key>`; its name becomes `flask.g.api_key`,
-the owner of the jobs it creates. Liveness, readiness, metrics and the docs stay open.
+the owner of the jobs it creates. Liveness, readiness, metrics, the docs, the pages and their icon stay open.
 """
 
 from __future__ import annotations
@@ -100,28 +100,31 @@ def is_open(method: str) -> bool:
 
 
 def require_key() -> Response | None:
-    """Before each request: 429 for an address over its failed authentications, 401 without a key, 403 with an
-    unknown one; else remember the key's name. CORS preflights pass: browsers send them without the key's
-    header, and they run nothing."""
+    """Before each request: 401 without a key, which costs nothing; a valid key's name remembered, whatever the
+    address did before; an unknown key refused with 403 and counted against the address, or with 429 once the
+    address is over its failed authentications. Only refused keys count: a request without a key (a page's
+    `<img>`, a browser's own `/favicon.ico`) cannot lock an address out, and others' wrong keys from a shared
+    address (an office, a proxy) never lock out a valid key. CORS preflights pass: browsers send them without the
+    key's header, and they run nothing."""
     if is_open(request.method) or is_preflight():
         return None
-    failures: FailureLimit | None = current_app.extensions.get("longcards_auth_failures")
-    address = request.remote_addr or "unknown"
-    wait = failures.retry_after(address) if failures else None
-    if wait is not None:
-        return problem(429, "rate_limited", text("too many failed authentications from this address; retry later"),
-                       headers={"Retry-After": str(wait)})
     key = presented_key()
-    name = None if key is None else key_name(key, current_app.extensions["longcards_api_keys"])
-    if name is None and failures:
-        failures.failed(address)
     if key is None:
         return problem(401, "missing_api_key", text("an API key is required: Authorization: Bearer <key> or X-API-Key"),
                        headers={"WWW-Authenticate": "Bearer"})
-    if name is None:
-        return problem(403, "invalid_api_key", text("the API key is not valid"))
-    g.api_key = name
-    return None
+    name = key_name(key, current_app.extensions["longcards_api_keys"])
+    if name is not None:
+        g.api_key = name
+        return None
+    failures: FailureLimit | None = current_app.extensions.get("longcards_auth_failures")
+    if failures:
+        address = request.remote_addr or "unknown"
+        wait = failures.retry_after(address)
+        if wait is not None:
+            return problem(429, "rate_limited", text("too many failed authentications from this address; retry later"),
+                           headers={"Retry-After": str(wait)})
+        failures.failed(address)
+    return problem(403, "invalid_api_key", text("the API key is not valid"))
 
 
 def init_app(app: Flask) -> None:

@@ -150,14 +150,15 @@ PROBLEMS: dict[str, Problem] = {
                                        "failure) is being recorded."), N_("Nothing to do: read the job.")),
     "job_failed": Problem(500, N_("A job's `error` when it failed after its retries."),
                           N_("Send the job again; if it fails again, report its id.")),
-    "jobs_unavailable": Problem(503, N_("The job queue (Redis) does not answer; nothing was enqueued."),
+    "jobs_unavailable": Problem(503, N_("The job queue (Redis) does not answer, or refuses writes (full, unable to "
+                                   "save, read-only); nothing was enqueued or changed."),
                                 N_("Retry after the `Retry-After` seconds.")),
     "not_replicated": Problem(
         503, N_("No Redis replica acknowledged a new job in time (`LONGCARDS_SUBMIT_REPLICA_WAIT_MS`): the job may "
                 "exist, but a failover now could lose it."),
         N_("Send the same request again (same `Idempotency-Key`, else the same body) after the `Retry-After` "
            "seconds: it answers the same job once a replica has it.")),
-    "not_ready": Problem(503, N_("/readyz: Redis does not answer or no worker is alive."),
+    "not_ready": Problem(503, N_("/readyz: Redis does not answer or refuses writes, or no worker is alive."),
                          N_("Retry after the `Retry-After` seconds; the operator starts Redis or workers.")),
     "internal_error": Problem(500, N_("A bug in the service; it has been logged."), N_("Report the `request_id`.")),
 }

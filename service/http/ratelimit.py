@@ -1,6 +1,6 @@
 """Rate limits (Flask-Limiter): `RATE_LIMIT` per API key, else per client address, counted in Redis; every
 limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds). And
-`AUTH_FAIL_LIMIT`, failed authentications per client address (the `limits` library Flask-Limiter is built on).
+`AUTH_FAIL_LIMIT`, refused API keys per client address (the `limits` library Flask-Limiter is built on).
 
 One budget per caller across the whole API; liveness, readiness and metrics are exempt. Redis being down
 never fails a request: the limiters count in process memory until Redis answers again. Both count in the Redis the
@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 
 
 class FailureLimit:
-    """Failed authentications per client address in a moving window: past the limit, the address is refused
-    (429) whatever key it sends until its oldest failure leaves the window, so keys cannot be guessed at speed."""
+    """Refused keys per client address in a moving window: past the limit, the address's wrong keys answer 429
+    until its oldest refusal leaves the window, so a client that keeps sending a wrong key is told to stop."""
 
     def __init__(self, limit: str, settings: Mapping[str, Any]) -> None:
         self.items: list[RateLimitItem] = parse_many(limit)

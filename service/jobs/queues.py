@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -22,6 +22,7 @@ from rq.job import Callback, Job
 from rq.serializers import JSONSerializer
 
 from ..redisconf import DEFAULT_REDIS_URL, RedisSettings
+from .waiting import track
 
 QUEUE_REPLAYS = "replays"
 QUEUE_SEARCHES = "searches"
@@ -64,12 +65,12 @@ def redis_url() -> str:
     return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
 
 
-def connect(url: str | None = None, settings: Mapping[str, Any] | None = None) -> Redis:
-    """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request: of the
-    server at `url`, else of the one `settings` (an app's config; None: the environment) name, through Sentinel
-    when they name Sentinels (service/redisconf.py)."""
+def connect(url: str | None = None, settings: Mapping[str, Any] | None = None, timeout: float | None = None) -> Redis:
+    """A Redis client with short timeouts, so an unreachable Redis fails fast instead of hanging a request (2 s to
+    connect, 5 s for an answer; `timeout` seconds for both): of the server at `url`, else of the one `settings` (an
+    app's config; None: the environment) name, through Sentinel when they name Sentinels (service/redisconf.py)."""
     where = RedisSettings(url=url) if url else RedisSettings.read(settings)
-    return where.client(socket_connect_timeout=2, socket_timeout=5, health_check_interval=15)
+    return where.client(socket_connect_timeout=timeout or 2, socket_timeout=timeout or 5, health_check_interval=15)
 
 
 def queue(name: str, connection: Redis) -> Queue:
@@ -88,6 +89,23 @@ class JobView(Job):
 
     def restore(self, raw_data: Any) -> Any:
         return super().restore({**raw_data, b"data": b""})
+
+    @classmethod
+    def fetch_many(cls, job_ids: Iterable[str], connection: Redis, serializer: Any = None) -> list[Job | None]:
+        """Jobs by id (None for one that does not exist), read in one round trip outside a transaction: a Redis at
+        `maxmemory` refuses every command queued in a MULTI, reads included, while it answers them one by one."""
+        ids = list(job_ids)
+        with connection.pipeline(transaction=False) as pipe:
+            for job_id in ids:
+                pipe.hgetall(cls.key_for(job_id))
+            hashes = pipe.execute()
+        jobs: list[Job | None] = []
+        for job_id, raw in zip(ids, hashes):
+            job = cls(job_id, connection=connection, serializer=serializer) if raw else None
+            if job is not None:
+                job.restore(raw)
+            jobs.append(job)
+        return jobs
 
 
 def view(job_id: str, connection: Redis) -> JobView:
@@ -115,14 +133,24 @@ def enqueue(func: str | Callable[..., Any], connection: Redis, *args: Any, job_i
             pipeline: Any = None, ttl: int | None = None) -> Job:
     """Enqueue a job function (by name) with its spec: retries with backoff, time limit, and how long it is kept
     once it has ended (`ttl`, else the spec's result TTL: results and failures alike); the callbacks by name too.
-    With `pipeline` the job's writes are queued there, for the caller to run with its own. The description is the
+    The job is recorded among the waiting jobs (service/jobs/waiting.py) in the transaction that queues it: with
+    `pipeline` the job's writes are queued there, for the caller to run with its own. The description is the
     function's name: RQ would otherwise store a copy of the arguments there (a megabyte for a large batch)."""
     name, settings = job_name(func), spec(func)
     kept = ttl or settings.result_ttl
-    return queue(settings.queue, connection).enqueue(
-        name, *args, job_id=job_id or new_job_id(), meta=meta or {}, description=name,
-        retry=Retry(max=settings.retries, interval=list(settings.intervals)) if settings.retries else None,
-        job_timeout=settings.timeout, result_ttl=kept, failure_ttl=kept,
-        on_success=Callback(on_success) if on_success else None,
-        on_failure=Callback(on_failure) if on_failure else None, pipeline=pipeline,
-    )
+    pipe = connection.pipeline() if pipeline is None else pipeline
+    try:
+        job = queue(settings.queue, connection).enqueue(
+            name, *args, job_id=job_id or new_job_id(), meta=meta or {}, description=name,
+            retry=Retry(max=settings.retries, interval=list(settings.intervals)) if settings.retries else None,
+            job_timeout=settings.timeout, result_ttl=kept, failure_ttl=kept,
+            on_success=Callback(on_success) if on_success else None,
+            on_failure=Callback(on_failure) if on_failure else None, pipeline=pipe,
+        )
+        track(pipe, job.id)
+        if pipeline is None:
+            pipe.execute()
+    finally:
+        if pipeline is None:
+            pipe.reset()
+    return job

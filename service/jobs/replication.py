@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from redis import Redis
+from redis.exceptions import ResponseError
 
 from ..redisconf import RedisSettings
-from .errors import NotReplicated
+from .errors import NotReplicated, refused
 
 #: The key every confirmed submission writes before it waits (its value is of no interest).
 MARK = "longcards:replication-mark"
@@ -58,7 +59,13 @@ def confirm(connection: Redis, wanted: int, timeout_ms: int) -> int:
     with connection.pipeline(transaction=False) as pipe:
         pipe.set(MARK, b"1", px=60_000)
         pipe.execute_command("WAIT", needed, timeout_ms)
-        acknowledged = int(pipe.execute()[1])
+        try:
+            acknowledged = int(pipe.execute()[1])
+        except ResponseError as error:
+            if refused(error) is None:
+                raise
+            # The job was written (it may have filled Redis): unconfirmed, as when no replica acknowledges it.
+            raise NotReplicated(needed, 0, timeout_ms, RETRY_AFTER) from error
     if acknowledged < needed:
         raise NotReplicated(needed, acknowledged, timeout_ms, RETRY_AFTER)
     return acknowledged

@@ -24,6 +24,7 @@ from rq.job import Job
 
 from ..rules.errors import DomainError
 from .callbacks import SECRET_ENV, CallbackRefused
+from .callbacks import endpoint as callback_endpoint
 from .callbacks import resolve as resolve_callback
 from .errors import JobNotFound, TooManyActiveJobs
 from .lifecycle import ENDED as ENDED_STATUSES
@@ -90,15 +91,16 @@ def idempotency(owner: str, header: str | None, payload: Any) -> tuple[str, str]
 
 
 def check_callback(url: str, settings: Mapping[str, Any]) -> None:
-    """Webhooks need the shared secret, and go to public addresses only unless WEBHOOK_ALLOW_PRIVATE is set
-    (a callback to loopback or a private network would let a caller make this service probe them). The
-    workers check the address again at every delivery."""
+    """Webhooks need the shared secret and a URL a delivery can carry, and go to public addresses only unless
+    WEBHOOK_ALLOW_PRIVATE is set (a callback to loopback or a private network would let a caller make this service
+    probe them). The workers check the address again at every delivery."""
     if not settings.get("WEBHOOK_SECRET"):
         raise DomainError(f"webhooks are off: set {SECRET_ENV}", "callback_url", code="webhooks_disabled")
-    if settings.get("WEBHOOK_ALLOW_PRIVATE"):
-        return
     try:
-        resolve_callback(url)
+        if settings.get("WEBHOOK_ALLOW_PRIVATE"):
+            callback_endpoint(url)  # the URL's form only: any address may be reached
+        else:
+            resolve_callback(url)
     except CallbackRefused as refused:
         raise DomainError(f"callback_url refused: {refused}", "callback_url", code="invalid_callback_url") from None
 
@@ -121,7 +123,7 @@ def queue_job(connection: Redis, settings: Mapping[str, Any], caller: Caller, na
 #: The submission, in one step of Redis: the job the idempotency key names, if it lives (refused when it was made
 #: from another payload); else the caller's active jobs counted (their ids pruned of ended ones) against the limit;
 #: else the key, the caller's set and the new job's own writes (queued by RQ on a pipeline that is never executed,
-#: and replayed here: the job's hash, its queue, the caller's job list).
+#: and replayed here: the job's hash, its queue, its entry among the waiting jobs, the caller's job list).
 #: KEYS: idempotency key, the caller's active set. ARGV: job id, payload digest, the key's TTL, the limit (0: none),
 #: the set's TTL, the job hash prefix, the number of commands, then each command as its length and its words.
 SUBMIT = """
@@ -195,8 +197,9 @@ def submit(connection: Redis, caller: Caller, key: str, digest: str, ttl: int, m
 
 def _recorded(connection: Redis, owner: str, make: Callable[[Pipeline, str], Job],
               job_id: str) -> tuple[Job, list[Any]]:
-    """The new job, and the commands that write it (its hash, its queue) and add it to its owner's job list, as they
-    were queued on a pipeline that is then dropped unexecuted."""
+    """The new job, and the commands that write it (its hash, its queue, its entry among the waiting jobs:
+    service/jobs/waiting.py) and add it to its owner's job list, as they were queued on a pipeline that is then
+    dropped unexecuted."""
     recorder = connection.pipeline(transaction=True)
     try:
         job = make(recorder, job_id)

@@ -127,6 +127,9 @@ class ClaimOption:
     rich: int | None = None  # as DiscardOption
     sets_kept: int | None = None  # as DiscardOption, of the hand left at rest (the value reads it; the order does not)
     value: float | None = None  # as DiscardOption
+    #: a claim the rules give to another seat for certain (a turned-up General goes to its drawer,
+    #: docs/rules.md#fc-must-take): what happens is a pass, and its figures and value are the pass's
+    preempted: bool = False
 
 
 @dataclass(frozen=True)

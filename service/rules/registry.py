@@ -20,7 +20,7 @@ from .text import text
 __all__ = ["ENGINE_VERSION", "RULESETS", "RuleSet", "all_rulesets", "check_extras", "get_ruleset", "register",
            "registered", "unregister"]
 
-ENGINE_VERSION = "0.6.0"
+ENGINE_VERSION = "0.7.0"
 
 #: Every rule-set the service plays.
 RULESETS: tuple[RuleSet, ...] = (BGA_TAIWAN, CARDAVIA_FLOWERS, CARDAVIA_CHAN)

@@ -18,6 +18,10 @@ Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
 
+#: The parameters of a text that name a seat: a seat number (an int), shown counted from 0 or from 1 (`render`).
+SEAT_PARAMS = frozenset({"seat", "due", "winner", "payer", "payee", "dealer", "drawer", "discarder", "claimer"})
+
+
 class Text(str):
     """An English text for people with what it takes to translate it: message id, parameters, plural and count."""
 
@@ -41,12 +45,15 @@ class Text(str):
         """Pickle by the message and its parameters (a str subclass otherwise re-creates from the English only)."""
         return (Text, (self.message, self.params, self.plural, self.n))
 
-    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
-        """The text translated by the given catalog functions, nested texts among the parameters too."""
+    def render(self, gettext: Gettext, ngettext: Ngettext, seats_from: int = 0) -> str:
+        """The text translated by the given catalog functions, nested texts among the parameters too; the seats it
+        names (SEAT_PARAMS) counted from `seats_from` (0 as the API's fields count them, 1 as players do)."""
         found = gettext(self.message) if self.plural is None else ngettext(self.message, self.plural, self.n or 0)
         if not self.params:
             return found
-        values = {k: v.render(gettext, ngettext) if isinstance(v, Text) else str(v) for k, v in self.params.items()}
+        values = {k: v.render(gettext, ngettext, seats_from) if isinstance(v, Text)
+                  else str(v + seats_from) if k in SEAT_PARAMS and type(v) is int else str(v)
+                  for k, v in self.params.items()}
         try:
             return found.format(**values)
         except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder: the English instead

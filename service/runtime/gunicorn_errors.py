@@ -33,6 +33,7 @@ from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 from ..http import requestid, security_headers
 from ..http.errors import PROBLEM_TYPE, title
 from ..http.problems import uri
+from ..redaction import request_target
 
 #: Exceptions gunicorn answers 400, with what the client sent wrong (gunicorn's own wording would quote the request).
 MALFORMED = (
@@ -121,8 +122,10 @@ class ProblemAnswers:
         ip = (addr or ("", -1))[0]  # a unix socket has no address
         if status == 500:
             self.log.exception("Error handling request (answered 500 internal_error, rid=%s)", rid)
-        else:  # gunicorn's warning, which quotes the request with repr(): no control character reaches the log
-            self.log.warning("Invalid request from ip=%s: %s (answered %d %s, rid=%s)", ip, exc, status, code, rid)
+        else:  # gunicorn's warning, which quotes the request with repr(): no control character reaches the log,
+            # nor a key put in the query (service/runtime/access_log.py)
+            self.log.warning("Invalid request from ip=%s: %s (answered %d %s, rid=%s)", ip, request_target(str(exc)),
+                             status, code, rid)
         headers, body = render(status, code, detail, rid)
         if req is not None and hasattr(req, "method"):
             self._log_access(req, client, addr, status, headers, len(body))

@@ -6,7 +6,8 @@ nothing started. Then it starts a private Redis when neither `REDIS_URL` nor `RE
 outlives the workers however serve ends), N RQ workers (`python -m workers`) and gunicorn serving the API (its
 control socket `.run/gunicorn.ctl`). A child that dies is started again after a back-off (1 s, doubling to 30 s;
 back to 1 s once it has run a minute), with a line on stdout, except gunicorn ending with its codes for a worker
-that cannot boot or an app that cannot load: serve stops then, exit code 1. Otherwise everything stops only on
+that cannot boot, an app that cannot load or a configuration it refuses (a path that went bad since serve's own
+check): serve stops then, exit code 1. Otherwise everything stops only on
 SIGINT or SIGTERM. With `REDIS_URL` set it uses that server, with `REDIS_SENTINELS` the primary the Sentinels name
 (service/redisconf.py).
 
@@ -15,17 +16,19 @@ alone, which stops the children in order: gunicorn and the workers first (a work
 seconds for its running job, then puts it back at the front of its queue), Redis once they are gone, and then
 whatever is left in each child's group. Each child also gets SIGTERM if serve dies without stopping it
 (`PR_SET_PDEATHSIG`), and the workers' own children die with them (workers/__main__.py).
+
+One serve runs on a data directory at a time (service/runtime/datalock.py): a second one exits at once with code 2,
+naming the running one, and touches nothing of it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -37,8 +40,9 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import RedisError
 
-from ..config import ConfigError, check_environment, value
+from ..config import CONFIG_EXIT, ConfigError, check_environment, value
 from ..redisconf import RedisSettings
+from .datalock import DataDirInUse, lock_data_dir
 from .lifetime import exec_hook
 from .localredis import RedisServer, socket_path
 
@@ -54,6 +58,9 @@ REDIS_STOP_SECONDS = 10.0  # Redis saves its data on SIGTERM; SIGKILL after this
 HURRY_AFTER = 1.2
 #: gunicorn's exit codes when a worker cannot boot and when the app cannot load.
 GUNICORN_WORKER_BOOT_ERROR, GUNICORN_APP_LOAD_ERROR = 3, 4
+#: The files prometheus_client's multiprocess mode writes, one per metric type and process (its values.py): the only
+#: files serve removes from the metrics directory, which may hold others.
+METRIC_FILE = re.compile(r"(counter|histogram|summary|gauge_[a-z]+)_[0-9]+\.db")
 
 
 def say(message: str) -> None:
@@ -183,9 +190,11 @@ def run_dir_socket(run_dir: Path, name: str) -> Path:
     return path
 
 
-def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: float = STOP_GRACE) -> list[Child]:
+def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: float = STOP_GRACE,
+                stopping: Stopping | None = None) -> list[Child]:
     """Redis (when neither REDIS_URL nor REDIS_SENTINELS is set), the workers and gunicorn, in start order; `env`
-    gets the embedded Redis's REDIS_URL."""
+    gets the embedded Redis's REDIS_URL. None of them when a stop signal came while an earlier serve's Redis was
+    stopping; NotStarted when it did not stop in time."""
     children = []
     if not env.get("REDIS_URL") and not env.get("REDIS_SENTINELS"):
         server = RedisServer(run_dir / "redis", persist=True)
@@ -193,7 +202,9 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
             say(f"{server.data_dir / 'redis.sock'} is too long for a unix socket: using {server.socket}")
         env["REDIS_URL"] = server.url
         say(f"embedded Redis at {server.url}, data in {server.data_dir}")
-        wait_for_earlier(server, stop_grace + STOP_MARGIN + REDIS_STOP_SECONDS)
+        wait = stop_grace + STOP_MARGIN + REDIS_STOP_SECONDS
+        if not wait_for_earlier(server, wait, Stopping() if stopping is None else stopping):
+            return []
         # Under its keeper, Redis outlives the workers even when serve is killed outright (service/runtime/keeper.py).
         keeper = [sys.executable, "-m", "service.runtime.keeper", "--url", server.url,
                   "--within", str(stop_grace + STOP_MARGIN), "--stop", str(REDIS_STOP_SECONDS), "--"]
@@ -206,34 +217,54 @@ def children_of(env: dict[str, str], workers: int, run_dir: Path, stop_grace: fl
     for i in range(workers):
         children.append(Child(f"worker-{i + 1}", lambda: spawn(worker, env=env)))
     env["GUNICORN_CONTROL_SOCKET"] = str(run_dir_socket(run_dir, "gunicorn.ctl"))
-    metrics = Path(env.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="longcards-metrics-")))
+    # gunicorn runs in ROOT: it gets the paths serve checked, absolute. Unset (or empty): `metrics/` of the data
+    # directory, serve's own (its lock keeps any other serve out of it), used again by the next start.
+    metrics = Path(env.get("PROMETHEUS_MULTIPROC_DIR") or run_dir / "metrics").absolute()
+    metrics.mkdir(exist_ok=True)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
+    if env.get("GUNICORN_ACCESSLOG") not in (None, "", "-"):
+        env["GUNICORN_ACCESSLOG"] = os.path.abspath(env["GUNICORN_ACCESSLOG"])
 
     def gunicorn() -> subprocess.Popen:
         for stale in metrics.glob("*.db"):  # files of a gunicorn that died would be summed into /metrics
-            stale.unlink()
+            if METRIC_FILE.fullmatch(stale.name):
+                stale.unlink(missing_ok=True)
         return spawn([str(Path(python).with_name("gunicorn")), "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
                       "service.app:create_app()"], env=env, cwd=ROOT)
 
-    # gunicorn's exit codes for a worker that cannot boot and an app that cannot load: starting it again changes nothing
-    children.append(Child("gunicorn", gunicorn, fatal=(GUNICORN_WORKER_BOOT_ERROR, GUNICORN_APP_LOAD_ERROR)))
+    # gunicorn's exit codes for a worker that cannot boot, an app that cannot load and a configuration refused by
+    # deploy/gunicorn.conf.py: starting it again changes nothing
+    children.append(Child("gunicorn", gunicorn,
+                          fatal=(CONFIG_EXIT, GUNICORN_WORKER_BOOT_ERROR, GUNICORN_APP_LOAD_ERROR)))
     return children
 
 
-def wait_for_earlier(server: RedisServer, seconds: float) -> None:
-    """When the Redis of an earlier serve on the same data still answers (its keeper waits for that serve's workers
-    to end), wait for it to stop, at most `seconds`: two servers must never write the same append-only file."""
+class NotStarted(Exception):
+    """serve stops before it starts anything; the message says why."""
+
+
+def wait_for_earlier(server: RedisServer, seconds: float, stopping: Stopping) -> bool:
+    """When the Redis of an earlier serve on the same data still answers (that serve was killed, and its keeper
+    waits for its workers to end), wait for it to stop, at most `seconds`: two servers must never write the same
+    append-only file. True once it has stopped, False on a stop signal meanwhile; NotStarted after `seconds`."""
     probe = Redis.from_url(server.url, socket_connect_timeout=1, socket_timeout=1)
     deadline = time.monotonic() + seconds
+    said = False
     try:
-        for attempt in itertools.count():
+        while True:
             try:
                 probe.ping()
             except (RedisError, OSError):
-                return
+                return True
+            if stopping:
+                return False
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the Redis at {server.socket} of an earlier serve is still running")
-            if attempt == 0:
-                say("the Redis of an earlier serve on this data is still stopping: waiting for it")
+                raise NotStarted(f"the Redis at {server.socket} of an earlier serve on this data is still running "
+                                 f"after {seconds:.0f} s")
+            if not said:
+                say("the Redis of an earlier serve on this data is still stopping (that serve has ended): waiting "
+                    "for it")
+                said = True
             time.sleep(0.2)
     finally:
         probe.close()
@@ -277,19 +308,34 @@ def serve(workers: int | None = None, data_dir: str | None = None, stop_grace: f
     setting is checked first: 2, with the message, when one cannot be used; 1 when gunicorn cannot load the app."""
     env = dict(os.environ)
     try:
-        settings = check_environment(env)
+        settings = check_environment(env, role="serve")
     except ConfigError as error:
         print(f"serve: not started: {error}", file=sys.stderr, flush=True)
         return 2
     workers = workers if workers is not None else value(settings, "LONGCARDS_WORKERS")
     stop_grace = stop_grace if stop_grace is not None else value(settings, "LONGCARDS_STOP_GRACE")
     run_dir = Path(data_dir or env.get("LONGCARDS_DATA_DIR") or ROOT / ".run").absolute()
-    run_dir.mkdir(parents=True, exist_ok=True)
+    try:  # checked above; this is what can still go wrong since
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"serve: not started: cannot create {run_dir} (LONGCARDS_DATA_DIR): {error.strerror}", file=sys.stderr,
+              flush=True)
+        return CONFIG_EXIT
+    try:  # one serve per data directory: a second one stops here, having touched nothing of the first one's
+        lock = lock_data_dir(run_dir)
+    except (DataDirInUse, OSError) as error:
+        reason = error if isinstance(error, DataDirInUse) else f"cannot lock {run_dir}: {error.strerror}"
+        print(f"serve: not started: {reason}", file=sys.stderr, flush=True)
+        return CONFIG_EXIT
     stopping = Stopping()
     failed = 0
     signal.signal(signal.SIGTERM, stopping)
     signal.signal(signal.SIGINT, stopping)
-    children = children_of(env, workers, run_dir, stop_grace)
+    try:
+        children = children_of(env, workers, run_dir, stop_grace, stopping)
+    except NotStarted as refusal:
+        print(f"serve: not started: {refusal}", file=sys.stderr, flush=True)
+        return CONFIG_EXIT
     site = site_of(env.get("BIND", "127.0.0.1:8000"))  # deploy/gunicorn.conf.py's default
     try:
         while not stopping:
@@ -313,4 +359,5 @@ def serve(workers: int | None = None, data_dir: str | None = None, stop_grace: f
         began = time.monotonic()
         stop_all(children, stop_grace, stopping)
         say(f"stopped in {time.monotonic() - began:.1f} s")
+        lock.close()  # the data directory is free once everything on it has stopped
     return failed

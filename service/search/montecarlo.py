@@ -155,6 +155,8 @@ def search(position: Position, candidates: Sequence[int] | None = None, *, sampl
             if len(playing) == 1:
                 stopped = "leader_clear"
                 break
+    if progress is not None and deals % PROGRESS_EVERY and deals != samples:
+        progress(deals, samples)  # a search stopped early ends its progress at the deals its result counts
     stats = sorted((run.stats(z) for run in runs), key=lambda s: _best_first(s, objective))
     return SearchResult(tuple(stats), objective, stopped, deals, sum(run.n for run in runs), clock() - start, seed,
                         samples, confidence, min_samples, dict(table.policies), table.planner.analyses, position.code,

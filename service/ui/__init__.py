@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, redirect, render_template, request
+from flask import Blueprint, Flask, Response, redirect, render_template
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
-from service.ui import rules_doc
+from service.ui import rule_titles, rules_doc
 
 from .. import i18n
 
@@ -39,13 +39,14 @@ def keys(text: str) -> Markup:
 
 def page(name: str, **context) -> Response:
     """An HTML page (a few KB, its template compiled once) in the reader's language, revalidated on every load so a
-    new release is picked up. A `?lang=` choice is kept in a cookie: the next page opens in that language."""
-    answer = Response(render_template(f"ui/{name}", **i18n.template_globals(), **context), mimetype="text/html")
+    new release is picked up. A `?lang=` shows this page in that language and is not remembered (a shared link may
+    carry one; the reader keeps their language): the language switch remembers a choice itself, in the cookie
+    (i18n.COOKIE) that i18n.js sets on a click."""
+    titles = rule_titles.titles(rules_doc.language_of(i18n.language()))
+    answer = Response(render_template(f"ui/{name}", **i18n.template_globals(), rule_titles=titles, **context),
+                      mimetype="text/html")
     answer.headers["Cache-Control"] = "no-cache"
     answer.vary.update(("Accept-Language", "Cookie"))
-    asked = request.args.get("lang")
-    if asked and i18n.supported(asked):
-        answer.set_cookie(i18n.COOKIE, i18n.tag(i18n.language()), max_age=365 * 24 * 3600, samesite="Lax")
     return answer
 
 
@@ -53,6 +54,13 @@ def page(name: str, **context) -> Response:
 def home() -> BaseResponse:
     """The site's root leads to the hand lab."""
     return redirect("/ui", code=302)
+
+
+@blp.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where a browser looks for it unasked (a problem page, a JSON answer): the pages' SVG, served
+    as what it is (`image/svg+xml`), open like every page."""
+    return blp.send_static_file("favicon.svg")
 
 
 @blp.get("/ui")

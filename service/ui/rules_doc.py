@@ -11,8 +11,20 @@ header's (the document's `#` becomes an `<h2>`), and every table scrolls inside 
 The document is read from `rules.md` beside this module: in the repository a symbolic link to docs/rules.md (so
 there is one text), in an installed package (a wheel, the Docker image) a copy of it, as package data. The page
 speaks the reader's language: `rules.<tag>.md` (docs/rules.vi.md, docs/rules.zh-Hant.md, ...) is the same
-document written for that language's players, with the same anchors, headings and tables (a test holds every
-translation to the English); a language without one reads the English.
+document written for that language's players, with the same anchors, headings, tables and developer blocks (a
+test holds every translation to the English); a language without one reads the English.
+
+The page is the rules as a player reads them. What the service names things and how a client sends them (rule-set
+ids, option and field names, API paths) stays in the document for developers, each time in a developer block:
+`<details class="dev"><summary>For developers</summary>`, a blank line, markdown, a blank line, `</details>` (the
+summary in the document's language). On GitHub the block is a closed `<details>` as written; on the page too, so
+a player's visible text holds none of it.
+
+The documents are trusted but rendered as if they were not: the raw HTML they write, an explicit anchor (`<a id="...">`
+with a plain id, then `</a>`) and a developer block's opening and closing lines, is kept (the summary's text
+escaped); any other HTML shows as text, and a link or image leads only to a relative address, a `#fragment`, or an
+http, https or mailto one (a `<meta http-equiv="refresh">`, which the Content-Security-Policy does not stop, a
+`javascript:` link or an `onerror` attribute never reach the page).
 """
 
 from __future__ import annotations
@@ -24,6 +36,7 @@ from functools import cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 
 from .. import i18n
@@ -37,6 +50,12 @@ URL = "/docs/rules"
 CITED = "docs/rules.md"
 #: An explicit anchor as the document writes it.
 ANCHOR = re.compile(r'<a id="([A-Za-z0-9_-]+)"></a>')
+#: The two halves of an explicit anchor, as the parser splits them.
+ANCHOR_OPEN, ANCHOR_CLOSE = re.compile(r'<a id="[A-Za-z0-9_-]+">'), "</a>"
+#: A developer block's opening and closing lines, as the document writes them (one block at a time, never nested).
+DEV_OPEN, DEV_CLOSE = re.compile(r'<details class="dev"><summary>([^<>]+)</summary>'), "</details>"
+#: The schemes a link may name; a link without one (relative, `#fragment`) is kept too.
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 #: Heading levels listed in the table of contents (the document's `##` and `###`).
 TOC_LEVELS = (2, 3)
 
@@ -109,6 +128,52 @@ def leading_anchor(inline: Token) -> str | None:
     return found.group(1)
 
 
+def safe_link(url: str) -> bool:
+    """Whether a link or image may lead to `url`: no scheme (a colon only after a `/`, `?` or `#`), or one of
+    LINK_SCHEMES."""
+    head = re.split(r"[/?#]", url, maxsplit=1)[0]
+    return ":" not in head or head.partition(":")[0].lower() in LINK_SCHEMES
+
+
+def dev_summary(token: Token) -> str | None:
+    """The summary's text when `token` opens a developer block."""
+    found = DEV_OPEN.fullmatch(token.content.strip()) if token.type == "html_block" else None
+    return found.group(1).strip() if found else None
+
+
+def anchors_only(tokens: list[Token]) -> None:
+    """Show every piece of raw HTML as text, but an explicit anchor (`<a id="...">` followed at once by `</a>`) and a
+    developer block's opening and closing lines, which become a closed `<details class="dev">` (a closing line
+    without an open block, or an opening one inside a block, shows as text; a block left open is closed at the
+    document's end)."""
+    inside = False
+    for token in tokens:
+        summary = dev_summary(token)
+        if summary is not None and not inside:
+            token.content = f'<details class="dev"><summary>{escapeHtml(summary)}</summary>\n'
+            inside = True
+        elif token.type == "html_block" and inside and token.content.strip() == DEV_CLOSE:
+            token.content = f"{DEV_CLOSE}\n"
+            inside = False
+        elif token.type == "html_block":
+            token.content = f"<p>{escapeHtml(token.content.strip())}</p>\n"
+        children = token.children or []
+        i = 0
+        while i < len(children):
+            if (children[i].type == "html_inline" and ANCHOR_OPEN.fullmatch(children[i].content)
+                    and i + 1 < len(children) and children[i + 1].type == "html_inline"
+                    and children[i + 1].content == ANCHOR_CLOSE):
+                i += 2
+                continue
+            if children[i].type == "html_inline":
+                children[i].type = "text"  # the text renderer escapes it
+            i += 1
+    if inside:
+        closing = Token("html_block", "", 0)
+        closing.content = f"{DEV_CLOSE}\n"
+        tokens.append(closing)
+
+
 def region(label: str) -> Token:
     """The box a table scrolls in: focusable, so a keyboard can scroll it too, and named for screen readers."""
     token = Token("html_block", "", 0)
@@ -120,7 +185,9 @@ def region(label: str) -> Token:
 def render(text: str) -> RulesPage:
     """The document's HTML, table of contents and ids."""
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md.validateLink = safe_link  # type: ignore[method-assign]
     tokens = md.parse(text)
+    anchors_only(tokens)
     out: list[Token] = []
     seen: dict[str, int] = {}
     toc: list[Entry] = []

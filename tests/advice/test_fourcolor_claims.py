@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from service.advice.analyse import analyse_claims
 from service.advice.fourcolor_claims import after_claim
 from service.advice.ranking import claim_rank_key
+from service.replay.decisions import Pricing
 from service.rules.errors import DomainError
 from service.rules.fourcolor.cards import code
 from service.rules.fourcolor.distance import distance
@@ -111,6 +112,53 @@ def test_drawn_flower_must_be_taken():
     assert found.forced and shown(found) == [("flower", "F2", 1)]
 
 
+# PAIR_C with wE for yH: the next seat can meld a turned-up wG into the command wG wA wE (and then discard yC,
+# leaving 17 cards in melds: waiting) or take it alone as a `general`; both are chi-type claims (priority 1).
+COMMAND_WAITS = "rG rA rE yG yA yE gC gH gP wC wH wP rC rC yS gS wS yC wE wA"
+# Three white Generals: with a fourth they are a general_quad, a quad claim (priority 2).
+THREE_WG = "rG rA rE yG yA yE gC gH gP wC wH wP rC rC rC yS gS wG wG wG"
+
+
+def test_a_next_seats_claim_on_a_turned_up_general_is_never_advised_nor_charged():
+    """A General is never discarded, so a public wG was turned up; its drawer must take it, can always take it
+    alone as a `general` (chi-type), and a tie in priority goes to the drawer (docs/rules.md#fc-must-take,
+    #fc-priority). The next seat's command and general claims (chi-type too) therefore never take the card: the
+    round goes on as if it passed. Pass is the advice, and each claim is worth exactly what passing is worth, so a
+    review charges nothing whichever the seat answered."""
+    found = advise(BGA, COMMAND_WAITS, "wG", "next")
+    assert [o.kind for o in found.options] == ["pass", "command", "general"]
+    passing, *claims = found.options
+    assert passing.rank == 1 and not passing.preempted and passing.value is not None
+    pricing = Pricing.of(get_ruleset(BGA), get_ruleset(BGA).resolve_options(None), 4)
+    for claim in claims:
+        assert claim.preempted and claim.rank > 1 and claim.value == passing.value
+        assert (claim.distance, claim.waits, claim.follow) == (passing.distance, passing.waits, None)
+        assert "drawer" in claim.reason
+        assert pricing.price(passing, claim, found.unseen_total)["expected_loss"] == 0
+
+
+def test_a_claim_above_the_drawers_take_still_contests_a_turned_up_general():
+    """Four identical Generals are a general_quad, claimed with quad priority (2) above the drawer's chi-type take
+    (1, docs/rules.md#fc-priority): that claim can take the card, so it is advised on its merits."""
+    found = advise(BGA, THREE_WG, "wG", "next")
+    quad = next(o for o in found.options if o.kind == "general_quad")
+    assert not quad.preempted and quad.follow is not None
+
+
+@pytest.mark.parametrize(("must_take", "preempted"), [(True, True), (False, False)])
+def test_flowers_next_seats_mixed_meld_on_a_drawn_general_follows_the_must_take_option(must_take, preempted):
+    """cardavia-flowers: the drawer's own meld (priority 2) outranks the next player's mixed meld (1,
+    docs/rules.md#fl-priority). Where the drawer must meld a drawn General (docs/rules.md#fl-must-take, the default)
+    the next seat's command never takes it; where he may pass it, the command is a real chance."""
+    found = advise(FLOWERS, COMMAND_WAITS, "wG", "next", options={"must_take_drawn_general": must_take})
+    command = next(o for o in found.options if o.kind == "command")
+    assert command.preempted is preempted
+    if preempted:
+        assert found.options[0].kind == "pass" and command.value == found.options[0].value
+    else:
+        assert command.follow is not None
+
+
 def test_discarder_may_only_pass():
     """Nobody claims his own discard (docs/rules.md#fc-claims): the discarder's only option is to pass."""
     assert [o.kind for o in advise(BGA, PAIR_C, "rC", "discarder").options] == ["pass"]
@@ -156,11 +204,20 @@ def test_every_option_is_a_legal_claim_with_a_legal_follow_up(seed, ruleset_id, 
     found = analyse_claims(rs, parsed, o, role, [rs.card_code(c) for c in seen], 4)
     legal, forced = rs.legal_claims(parsed, role, o)
     taken = [x for x in found.options if x.kind != "pass"]
+    passing_distance = next((x.distance for x in found.options if x.kind == "pass"), None)
     assert sorted(map(repr, (x.claim for x in taken))) == sorted(map(repr, legal))
     assert found.forced == forced and any(x.kind == "pass" for x in found.options) == (not forced)
     for option in taken:
         if option.claim.meld is None:
             assert option.follow is None and option.distance == -1
+            continue
+        # A General or flower is only ever public as a turned-up card, which its drawer must take: another seat's
+        # chi-type (flowers: mixed) claim, no higher than the drawer's own take, never gets it (fc-priority).
+        turned_up = code(public)[1:] == "G" or code(public).startswith("F")
+        assert option.preempted == (turned_up and role != "drawer" and option.claim.priority_class in ("chi",
+                                                                                                      "next_mixed"))
+        if option.preempted:
+            assert option.follow is None and option.distance == passing_distance
             continue
         after = after_claim(parsed, option.claim)
         assert option.follow is not None and option.follow.card in rs.discardable(after.concealed.cards())

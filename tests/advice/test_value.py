@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
 from service.advice import value
-from service.advice.loss import LOSS_FEATURES, loss_features, losses
+from service.advice.loss import CLAIM_LOSS_FEATURES, LOSS_FEATURES, loss_features, losses
 from service.advice.value import (
     DISTANCES,
     FEATURES,
@@ -122,21 +123,27 @@ def test_every_ruleset_ships_a_valid_model(ruleset):
     assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} ")
     assert training["seed"] < 7001 and "7001" in training["judged_on"]
     assert data["decisions"] > data["rounds"] > 0 and data["target_sd"] > 0
-    assert loaded.version == f"{document['version']}/{document['loss']['version']}"
+    parts = [document["version"], document["loss"]["version"], document["claim_loss"]["version"]]
+    assert loaded.version == "/".join(parts)
 
 
+@pytest.mark.parametrize(("key", "names", "flag", "judge"), [("loss", LOSS_FEATURES, "--loss", "7011"),
+                                                            ("claim_loss", CLAIM_LOSS_FEATURES, "--claims", "9711")])
 @pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
-def test_every_ruleset_ships_a_loss_fitted_apart_from_the_seeds_that_judge_it(ruleset):
-    """The loss block: one weight per loss feature, the command that fits it, its training seed apart from the
-    off-path calibration's (7011) and the arena's (7001 and up), the base it was fitted beside, and some loss."""
+def test_every_ruleset_ships_its_losses_fitted_apart_from_the_seeds_that_judge_them(ruleset, key, names, flag, judge):
+    """The discards' loss and the answers' own loss: one weight per feature, the command that fits each, its
+    training seed apart from the base's, from the other loss's, from its off-path check's (discards 7011, claims
+    9711) and from the arena's (7001 and up), the base it was fitted beside, and some rows."""
     document = json.loads(value.model_path(ruleset).read_text(encoding="utf-8"))
-    loss = document["loss"]
-    assert loss["features"] == list(LOSS_FEATURES) and len(loss["weights"]) == len(LOSS_FEATURES)
-    assert load_model(ruleset).loss == tuple(loss["weights"])
-    training = loss["training"]
-    assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} --loss ")
-    assert training["seed"] < 7001 and training["seed"] != document["training"]["seed"]
-    assert training["base"] == document["version"] and training["rows"] > training["decisions"] > 0
+    block = document[key]
+    assert block["features"] == list(names) and len(block["weights"]) == len(names)
+    assert getattr(load_model(ruleset), key) == tuple(block["weights"])
+    training = block["training"]
+    assert training["command"].startswith(f"python -m service learn --ruleset {ruleset} {flag} ")
+    other = document["claim_loss" if key == "loss" else "loss"]["training"]["seed"]
+    assert training["seed"] < 7001 and training["seed"] not in (document["training"]["seed"], other)
+    assert judge in training["judged_on"] and training["base"] == document["version"]
+    assert training["rows"] >= training["decisions"] > 0 and "/" + block["version"] in load_model(ruleset).version
 
 
 def test_a_missing_model_is_an_error_not_zero(tmp_path, monkeypatch):
@@ -244,3 +251,43 @@ def test_without_a_loss_every_option_is_worth_the_first():
     """A model file without a loss block (a base fitted before its loss) values every option as the first."""
     options = [at_rest(1, 0, 1, 1.0), at_rest(2, 2, 2)]
     assert value.values_of(model(), options, 80) == (2.0, 2.0)
+
+
+def test_answers_to_a_public_card_are_priced_by_their_own_loss_where_the_model_has_one():
+    """With a claim loss (bias 0.5, 2 more when the answer below is a claim, 1 more when the first answer is a
+    contested claim of priority 1), pass below a contested claim loses 0.5 + 1, a claim below pass 0.5 + 2; the
+    discards keep the discards' loss (bias 3). Without a claim loss the answers take the discards' loss."""
+    claim_weights = {"bias": 0.5, "claim_below": 2.0, "contested_first": 1.0}
+    toy = replace(lossy({"bias": 3.0}), claim_loss=tuple(claim_weights.get(n, 0.0) for n in CLAIM_LOSS_FEATURES))
+    contested = option_at_rest("command", at_rest(8, 0, 1, 1.0), 0, cards=(8, 9, 10), claim=object(), rank=1,
+                               priority=1)
+    passing = option_at_rest("pass", at_rest(9, 1, 2), 1, follows=False, cards=(), claim=None, rank=2)
+    claim = option_at_rest("triple", at_rest(7, 1, 3), 1, cards=(7, 7, 7), claim=object(), rank=3, priority=2)
+    assert value.values_of(toy, [contested, passing], 80) == pytest.approx((2.0, 0.5))
+    first = option_at_rest("pass", at_rest(9, 0, 1, 1.0), 0, follows=False, cards=(), claim=None, rank=1)
+    assert value.values_of(toy, [first, claim], 80) == pytest.approx((2.0, -0.5))
+    assert value.values_of(toy, [at_rest(1, 0, 1, 1.0), at_rest(2, 1, 2)], 80) == pytest.approx((2.0, -1.0))
+    assert value.values_of(lossy({"bias": 3.0}), [first, claim], 80) == pytest.approx((2.0, -1.0))
+
+
+def test_a_preempted_claim_is_worth_the_pass_whatever_the_loss():
+    """A claim that cannot take the card (ranked after the pass) is worth what passing is worth; the claims ranked
+    below it keep their own loss."""
+    passing = option_at_rest("pass", at_rest(9, 0, 1, 1.0), 0, follows=False, cards=(), claim=None, rank=1)
+    futile = replace(option_at_rest("general", at_rest(9, 0, 1, 1.0), 0, follows=False, cards=(3,), claim=object(),
+                                    rank=2, priority=1), preempted=True)
+    quad = option_at_rest("general_quad", at_rest(6, 2, 3), 2, cards=(3, 3, 3, 3), claim=object(), rank=3,
+                          priority=2)
+    assert value.values_of(lossy({"bias": 3.0}), [passing, futile, quad], 80) == pytest.approx((2.0, 2.0, -1.0))
+
+
+def test_a_claim_loss_block_is_read_and_checked_like_the_loss():
+    document = json.loads(value.model_path("bga-taiwan").read_text(encoding="utf-8"))
+    block = {"version": "claims/toy", "features": list(CLAIM_LOSS_FEATURES),
+             "weights": [0.1] * len(CLAIM_LOSS_FEATURES)}
+    read = parse({**document, "claim_loss": block}, "bga-taiwan")
+    assert read.claim_loss == (0.1,) * len(CLAIM_LOSS_FEATURES) and read.version.endswith("/claims/toy")
+    with pytest.raises(ValueError, match="claim_loss.features"):
+        parse({**document, "claim_loss": {**block, "features": list(LOSS_FEATURES)}}, "bga-taiwan")
+    with pytest.raises(ValueError, match="finite claim_loss weights"):
+        parse({**document, "claim_loss": {**block, "weights": [math.inf] * len(CLAIM_LOSS_FEATURES)}}, "bga-taiwan")

@@ -1,4 +1,5 @@
-"""Failed authentications are limited per client address: a key guesser is cut off, other callers are not."""
+"""Refused keys are limited per client address: a client sending wrong keys is cut off; requests without a key
+cost nothing, and a valid key is never locked out by others' wrong keys from the same address."""
 
 from __future__ import annotations
 
@@ -32,15 +33,32 @@ def test_a_key_guesser_is_cut_off_while_a_valid_key_still_works(redis_db, redis_
     assert refused.status_code == 429
     assert refused.json["code"] == "rate_limited"
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
-    # cut off whatever it sends, or a right guess would show through the 429s
-    assert attempt(client, GUESSER, KEY).status_code == 429
     assert attempt(client, OTHER, KEY).status_code == 200
     assert attempt(client, OTHER, None).status_code == 401
 
 
-def test_missing_keys_count_as_failures(redis_db, redis_url):
+def test_a_valid_key_passes_from_an_address_over_its_limit(redis_db, redis_url):
+    """Behind one address (an office, a proxy) someone else's wrong keys do not lock out a client with a right one."""
     client = make_app(redis_url, "3/minute").test_client()
-    assert [attempt(client, GUESSER, None).status_code for _ in range(4)] == [401, 401, 401, 429]
+    assert [attempt(client, GUESSER, "wrong-key-0000000000").status_code for _ in range(4)] == [403, 403, 403, 429]
+    answer = attempt(client, GUESSER, KEY)
+    assert answer.status_code == 200 and "hu" in answer.json
+    assert attempt(client, GUESSER, "wrong-key-0000000000").status_code == 429
+
+
+def test_requests_without_a_key_cost_nothing(redis_db, redis_url):
+    """A page's `<img src=".../x">` and a browser's own favicon request carry no key: 401 (or the icon), never a
+    lock-out, whatever path they ask for."""
+    client = make_app(redis_url, "3/minute").test_client()
+    paths = ["/v1/x", "/x", "/v1/rulesets", "/favicon.ico", "/problems/x/y"] * 5
+    codes = set()
+    for path in paths:
+        with client.get(path, environ_base={"REMOTE_ADDR": GUESSER}) as answer:
+            codes.add(answer.status_code)
+    assert codes == {401, 200}  # the favicon is open
+    assert [attempt(client, GUESSER, None).status_code for _ in range(10)] == [401] * 10
+    assert attempt(client, GUESSER, "wrong-key-0000000000").status_code == 403
+    assert attempt(client, GUESSER, KEY).status_code == 200
 
 
 def test_the_count_is_shared_by_every_process(redis_db, redis_url):

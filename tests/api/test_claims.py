@@ -70,6 +70,22 @@ def test_bga_drawn_general_is_forced(client):
         ("general", ["wG"], True)]
 
 
+def test_bga_next_seat_never_takes_a_turned_up_general_from_its_drawer(client):
+    """Seat 2 is next after seat 1, who turned up wG. Holding wA and wE it may legally claim the command wG wA wE
+    or the single General, both chi-type; but the drawer must take wG, can always take it alone and wins the tie
+    (docs/rules.md#fc-must-take, #fc-priority). So the advice is pass and both claims are marked as coming to a
+    pass, with its value."""
+    hand = [*PAIR_C[:-2], "wE", "wA"]
+    body = claims(client, ruleset="bga-taiwan", hand=hand, public_card="wG", card_source="stock", from_seat=1,
+                  seat=2, seats=4).get_json()
+    assert body["seat_role"] == "next" and body["advice"] == "pass" and not body["forced"], body
+    passing, *rest = body["choices"]
+    assert [(c["kind"], c["preempted"], c["follow"]) for c in rest] == [("command", True, None),
+                                                                       ("general", True, None)]
+    assert all(c["value"] == passing["value"] and c["distance"] == passing["distance"] for c in rest)
+    assert not passing["preempted"]
+
+
 @pytest.mark.parametrize(("seat", "gain"), [
     # own gate: Bạch định (no red card) 7 + Bạch thủ dịch 1 + Ù chì dịch 1 = 9, from each of three losers
     (1, 27),

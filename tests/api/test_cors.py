@@ -145,3 +145,40 @@ def test_an_entry_that_is_no_origin_fails_at_startup(origin):
 def test_only_the_api_gets_cors_headers(client):
     """The docs, health and metrics are not cross-origin resources."""
     assert "Access-Control-Allow-Origin" not in client.get("/healthz", headers={"Origin": ALLOWED}).headers
+
+
+def vary(response) -> set[str]:
+    """The answer's `Vary` values, from its single `Vary` header."""
+    assert len(response.headers.getlist("Vary")) == 1, response.headers.getlist("Vary")
+    return {v.strip() for v in response.headers["Vary"].split(",")}
+
+
+@pytest.mark.parametrize("configured", [ALLOWED, f"{ALLOWED},https://club.example"])
+def test_every_api_answer_varies_by_origin_with_or_without_one(redis_url, configured):
+    """Named origins: the grant depends on `Origin`, so a shared cache must key on it; one origin named included,
+    and the answer to a request without `Origin` too (a cache would else hand it, grant-less, to a browser)."""
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url, "CORS_ORIGINS": configured}).test_client()
+    for origin in (ALLOWED, OTHER, None):
+        headers = {"Origin": origin} if origin else {}
+        answer = client.get("/v1/rulesets", headers=headers)
+        assert answer.status_code == 200 and answer.headers["Cache-Control"].startswith("public")
+        assert {"Origin", "Accept-Encoding"} <= vary(answer), origin
+        assert ("Access-Control-Allow-Origin" in answer.headers) is (origin == ALLOWED)
+        again = client.get("/v1/rulesets", headers={**headers, "If-None-Match": answer.headers["ETag"]})
+        assert again.status_code == 304 and "Origin" in vary(again)
+        gzipped = client.get("/v1/rulesets", headers={**headers, "Accept-Encoding": "gzip", "Accept-Language": "vi"})
+        assert gzipped.headers["Content-Encoding"] == "gzip" and {"Origin", "Accept-Language"} <= vary(gzipped)
+        assert "Origin" in vary(client.get("/v1/nothing-here", headers=headers))
+        assert "Origin" in vary(client.post("/v1/hu", json=HAND, headers=headers))
+    assert "Origin" not in vary(client.get("/healthz", headers={"Origin": ALLOWED}))  # no CORS there
+
+
+def test_any_origin_is_granted_alike_with_or_without_one(redis_url):
+    """`*`: every /v1 answer grants `*`, `Origin` or not, so it is the same for every site (no `Vary: Origin` needed,
+    a shared cache keeps one copy)."""
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url, "CORS_ORIGINS": "*"}).test_client()
+    answers = [client.get("/v1/rulesets", headers={"Origin": origin} if origin else {})
+               for origin in (ALLOWED, OTHER, None)]
+    assert [a.headers.getlist("Access-Control-Allow-Origin") for a in answers] == [["*"]] * 3
+    assert len({a.headers["Access-Control-Expose-Headers"] for a in answers}) == 1
+    assert all("Origin" not in vary(a) for a in answers)

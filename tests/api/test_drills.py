@@ -103,3 +103,12 @@ def test_a_drill_whose_rounds_hold_no_such_position_is_a_problem(client, monkeyp
     assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
     body = answer.get_json()
     assert body["code"] == "no_drill_position" and "difficulty" in body["errors"]
+
+
+@pytest.mark.parametrize(("ruleset", "unit"), [("bga-taiwan", "points"), ("cardavia-flowers", "wins"),
+                                               ("cardavia-chan", "points")])
+def test_a_drill_names_the_unit_of_its_values_and_losses(client, ruleset, unit):
+    """The pages say a loss in words: points, or (cardavia-flowers, where nobody pays) the chance to win."""
+    found = drill(client, ruleset=ruleset, difficulty="easy", seed=1, index=0)
+    assert found["loss_unit"] == unit
+    assert all(o["value"] is not None for o in options_of(client, found))

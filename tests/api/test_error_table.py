@@ -92,7 +92,7 @@ CASES = {
     "job_not_cancelable": ({"REDIS_URL": "redis"}, "DELETE", "canceled job", {}, 409),
     "webhooks_disabled": ({"REDIS_URL": "redis"}, "POST", "/v1/replays", {"json": {
         "logs": [LOG], "callback_url": "https://example.org/hook"}}, 422),
-    "invalid_callback_url": ({"REDIS_URL": "redis", "WEBHOOK_SECRET": "s"}, "POST", "/v1/replays", {"json": {
+    "invalid_callback_url": ({"REDIS_URL": "redis", "WEBHOOK_SECRET": "s" * 16}, "POST", "/v1/replays", {"json": {
         "logs": [LOG], "callback_url": "http://127.0.0.1/hook"}}, 422),
     "wrong_card_count": ({}, "POST", "/v1/discards", {"json": {**DECISION, "hand": DISCARD_HAND[:5]}}, 422),
     "illegal_discard": ({"REDIS_URL": "redis"}, "POST", "/v1/searches", {"json": {**DECISION, "candidates": ["rG"]}},

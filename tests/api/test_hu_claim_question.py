@@ -71,3 +71,31 @@ def test_a_reason_reads_in_the_readers_language(client):
     answer = client.post("/v1/hu", json={"ruleset": "cardavia-chan", "hand": NINE_C, "public_card": "9c",
                                          "card_source": "discard"}, headers={"Accept-Language": "vi"}).get_json()
     assert answer["reasons"][0]["message"].startswith("chỉ được ù bằng lá lật từ nọc")
+
+
+@pytest.mark.parametrize("ruleset", ["bga-taiwan", "cardavia-chan"])
+@pytest.mark.parametrize(("asked", "named"), [({"seat_role": "next"}, "seat_role"),
+                                              ({"card_source": "stock"}, "card_source"),
+                                              ({"seat_role": "drawer", "card_source": "stock"}, "seat_role")])
+def test_the_claim_question_without_a_public_card_is_refused_by_name(client, ruleset, asked, named):
+    """The question asks about a public card: without one it is 422 `missing_public_card` naming the field given,
+    as on /v1/melds, not an answer about the cards alone that the caller would read as the answer to it."""
+    answer = client.post("/v1/hu", json={"ruleset": ruleset, "hand": BGA_HAND if ruleset == "bga-taiwan" else
+                                         NINE_C, **asked})
+    problem = answer.get_json()
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
+    assert problem["code"] == "missing_public_card" and list(problem["errors"]) == ["public_card"]
+    assert problem["detail"].startswith(f"{named} asks whether this seat may win on a public card")
+    assert client.post("/v1/hu", json={"ruleset": ruleset, "hand": NINE_C if ruleset == "cardavia-chan" else
+                                       BGA_HAND, "seat_role": None, "card_source": None}).status_code == 200
+
+
+@pytest.mark.parametrize(("path", "language", "said"), [
+    ("/v1/hu", "vi", "seat_role hỏi nhà này có thắng được bằng một lá ngửa không"),
+    ("/v1/melds", "zh-Hant", "seat_role 問的是對公開牌的要牌"),
+])
+def test_the_refusal_without_a_public_card_reads_in_the_readers_language(client, path, language, said):
+    """The field's name stays the code a request sends; the rest is the reader's language."""
+    answer = client.post(path, json={"ruleset": "bga-taiwan", "hand": BGA_HAND, "seat_role": "next"},
+                         headers={"Accept-Language": language})
+    assert answer.status_code == 422 and answer.get_json()["detail"].startswith(said)

@@ -134,7 +134,8 @@ def test_claim_advice_names_the_meld_in_the_readers_language(client):
     assert response.status_code == 200, body
     triple, passing = body["choices"]
     assert triple["kind"] == "triple" and passing["kind"] == "pass"
-    assert triple["reason"].startswith("khạp rC rC rC, rồi đánh wA: chờ yP (4 lá chưa lộ), lợi kỳ vọng một lá ")
+    assert triple["reason"].startswith(
+        "khạp rC rC rC, rồi đánh wA: chờ yP (4 lá chưa lộ), lời dự tính sau một lá bốc ")
     assert passing["reason"].startswith("bỏ qua: tay bài vẫn còn 1 lá phải thay mới vào chờ, ")
 
 
@@ -186,16 +187,19 @@ def test_a_page_in_traditional_chinese_has_its_lang_the_switch_and_its_catalog(c
     assert ">手牌實驗室</a>" in page and ">API 金鑰</summary>" in page  # base.html's texts
     assert '<script type="application/json" id="i18n-catalog">' in page and '"網路錯誤"' in page
     assert "<script>" not in page  # a data block, never an inline script (the pages' CSP allows none)
-    # the choice is kept: the next page (no parameter) opens in it
-    assert "longcards_lang=zh-Hant" in response.headers["Set-Cookie"]
-    again = client.get("/ui/replay")
-    assert '<html lang="zh-Hant">' in again.get_data(as_text=True)
+    # a `?lang=` shows this page in it and is not remembered (a shared link may carry one): the switch's click
+    # keeps a choice, in the cookie the next page (no parameter) opens in
+    assert "Set-Cookie" not in response.headers
+    assert '<html lang="en">' in client.get("/ui/replay").get_data(as_text=True)
+    client.set_cookie("longcards_lang", "zh-Hant")
+    assert '<html lang="zh-Hant">' in client.get("/ui/replay").get_data(as_text=True)
     assert '<html lang="vi">' in client.get("/ui/replay?lang=vi").get_data(as_text=True)
 
 
 def test_the_switch_cookie_does_not_change_the_apis_language(client):
     """The cookie is the pages' memory; an API client says its language itself."""
-    client.get("/ui?lang=uk")
+    client.set_cookie("longcards_lang", "uk")
+    assert '<html lang="uk">' in client.get("/ui").get_data(as_text=True)
     assert discards(client).headers["Content-Language"] == "en"
 
 
@@ -322,6 +326,30 @@ def test_an_audit_violation_is_in_the_readers_language(client):
     found = vi_catalog.get("{card} is not in seat {seat}'s hand")
     assert found is not None and found.string and not found.fuzzy, "the message awaits its Vietnamese translation"
     assert vietnamese[0]["message"] == found.string.format(card=card, seat=seat)
+
+
+def test_texts_count_seats_from_one_when_asked_and_fields_never_change(client):
+    """X-Seats-From: 1 (what the pages send): a text names the seat as players count, the API's seat 2 as "seat 3",
+    in English and in Vietnamese; the fields keep the API's seats, from 0; without it texts count from 0 too."""
+    log, index, card = planted()
+    seat = log["events"][index]["seat"]
+    plain = client.post("/v1/audits", json=log).get_json()["violations"]
+    counted = client.post("/v1/audits", json=log, headers={"X-Seats-From": "1"}).get_json()["violations"]
+    vietnamese = client.post("/v1/audits", json=log, headers={"X-Seats-From": "1", "Accept-Language": "vi"})
+    assert plain[0]["message"] == f"{card} is not in seat {seat}'s hand"
+    assert counted[0]["message"] == f"{card} is not in seat {seat + 1}'s hand"
+    assert counted[0]["seat"] == plain[0]["seat"] == seat
+    vi_catalog = catalogs.read(catalogs.po_path("vi", "messages"), "vi", "messages")
+    found = vi_catalog.get("{card} is not in seat {seat}'s hand")
+    assert vietnamese.get_json()["violations"][0]["message"] == found.string.format(card=card, seat=seat + 1)
+
+
+def test_a_settlement_names_payers_as_players_count_when_asked():
+    """A payment line's payer and payee are seats too (`paid`): seat 0 pays seat 2 reads "seat 1 pays seat 3"."""
+    line = text("seat {payer} pays seat {payee}: {amount}", payer=0, payee=2, amount=5)
+    assert line.render(lambda m: m, lambda one, many, n: one if n == 1 else many, 1) == "seat 1 pays seat 3: 5"
+    assert line.render(lambda m: m, lambda one, many, n: one if n == 1 else many) == "seat 0 pays seat 2: 5"
+    assert str(text("{amount} points", amount=3).render(lambda m: m, lambda o, m, n: o, 1)) == "3 points"  # no seat
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])

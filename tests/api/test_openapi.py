@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+from marshmallow import missing
 
 from service.__main__ import main, openapi_document, render
+from service.api import DescribedSchemas
 from service.api.examples import EXAMPLES
 from service.app import create_app
 
@@ -115,6 +118,58 @@ def test_inline_enums_do_not_collide_with_schema_names():
         for prop, field in schema.get("properties", {}).items():
             if "enum" in field or "enum" in field.get("items", {}):
                 assert _pascal(name, prop) not in names, f"{name}.{prop}"
+
+
+def _refs(node: object) -> Iterator[str]:
+    """The names of the schema components a node of the document refers to."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value.rsplit("/", 1)[-1]
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def _request_components() -> set[str]:
+    """Every schema component a request body uses, directly or through another component."""
+    schemas = DOC["components"]["schemas"]
+    todo = [name for _, _, op in OPERATIONS.values() for name in _refs(op.get("requestBody", {}))]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += _refs(schemas[name])
+    return seen
+
+
+def test_a_request_field_that_may_be_left_out_is_optional_for_every_generator():
+    """In every component a request body uses, a property is `required` exactly when its marshmallow field is
+    `required=True` (so none with a `load_default`), and none carries a `default`: openapi-typescript 7, by
+    default, types a component's property with a `default` as always present, and TypeScript callers of /v1/hu
+    then had to send `card_source` and `seat_role` (the default goes into the description instead)."""
+    app = create_app()
+    plugin = next(p for p in app.extensions["longcards_api"].spec.plugins if isinstance(p, DescribedSchemas))
+    classes = {name: key[0] for key, name in plugin.converter.refs.items()}
+    components = DOC["components"]["schemas"]
+    checked = []
+    for name in sorted(_request_components()):
+        if name not in classes:  # the card components: enums of codes, no fields
+            assert "properties" not in components[name], name
+            continue
+        fields = {field.data_key or key: field for key, field in classes[name]().fields.items()}
+        needed = sorted(key for key, field in fields.items() if field.required and field.load_default is missing)
+        assert sorted(components[name].get("required", [])) == needed, name
+        with_default = [key for key, prop in components[name]["properties"].items() if "default" in prop]
+        assert with_default == [], name
+        checked.append(name)
+    hu = components["HandRequest"]
+    assert {"card_source", "seat_role", "public_card"} <= set(hu["properties"]) - set(hu["required"])
+    assert components["DiscardsRequest"]["properties"]["seats"]["description"].endswith("; default: `4`")
+    assert {"HandRequest", "ClaimsRequest", "SearchRequest", "GameLog", "ChanContext"} <= set(checked)
 
 
 @pytest.fixture

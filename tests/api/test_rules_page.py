@@ -116,6 +116,75 @@ def test_headings_without_an_anchor_get_githubs_slug(text, slug):
     assert f'<h2 id="{slug}">' in html and f'<h3 id="{slug}-1">' in html
 
 
+class Elements(HTMLParser):
+    """Every element of an HTML text: its tag and attributes."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
+
+
+@pytest.mark.parametrize("attack", [
+    '<meta http-equiv="refresh" content="0;url=https://elsewhere.example">',
+    'text <meta http-equiv="refresh" content="0;url=https://elsewhere.example">',
+    '<img src="x" onerror="alert(1)">', 'a <img src=x onerror=alert(1)> b', '<script>alert(1)</script>',
+    '<a href="javascript:alert(1)">rule</a>', 'see <a href="javascript:alert(1)">rule</a>',
+    '[rule](javascript:alert(1))', '[rule](JavaScript:alert(1))', '[rule](&#106;avascript:alert(1))',
+    '<javascript:alert(1)>', '[rule](data:text/html;base64,PHNjcmlwdD4=)', '![card](javascript:alert(1))',
+    '[rule](vbscript:msgbox)', '<a id="fc-x" onclick="alert(1)"></a>', '<a id="fc-x" href="javascript:q"></a>',
+    '<a id="x y"></a>', '<div onmouseover="alert(1)">rule</div>', '<svg onload="alert(1)"></svg>',
+    '| a |\n|---|\n| <img src=x onerror=alert(1)> |', '<iframe src="https://elsewhere.example"></iframe>',
+    '<details open class="dev"><summary>For developers</summary>', '<details class="dev" open><summary>x</summary>',
+    '<details class="dev"><summary><img src=x onerror=alert(1)></summary>', '</details>',
+    '<details>\n\nx\n\n</details>',
+])
+def test_the_documents_raw_html_is_text_but_an_anchor(attack):
+    html = rules_doc.render(f"# Rules\n\n{attack}\n\n<a id=\"fc-kept\"></a>\nA rule.\n").html
+    elements = Elements(html).found
+    assert {tag for tag, _ in elements} <= {"h2", "p", "a", "div", "table", "thead", "tbody", "tr", "th", "td"}
+    assert ("p", {"id": "fc-kept"}) in elements  # the one raw HTML the documents write still works
+    for tag, attrs in elements:
+        assert not any(name.startswith("on") for name in attrs), html
+        href = attrs.get("href")
+        if href is not None:
+            assert href.startswith(("https:", "http:", "mailto:", "#")) or ":" not in href, html
+        if tag == "a":
+            assert set(attrs) <= {"id", "href"}, html
+
+
+def test_a_developer_block_is_closed_details_the_player_can_skip():
+    html = rules_doc.render('# Rules\n\nA rule.\n\n<details class="dev"><summary>Pour les développeurs & co</summary>'
+                            "\n\nThe option `general_triple`.\n\n</details>\n\n</details>\n\n"
+                            '<details class="dev"><summary>Again</summary>\n\nLeft open.\n').html
+    assert ('<details class="dev"><summary>Pour les développeurs &amp; co</summary>\n'
+            "<p>The option <code>general_triple</code>.</p>\n</details>") in html
+    assert "<p>&lt;/details&gt;</p>" in html  # a closing line with no block open is text
+    assert html.count("<details") == html.count("</details>") == 2  # one left open is closed
+    assert not re.search(r"<details[^>]*\bopen", html)  # a player opens a block, the page never does
+
+
+def test_links_keep_to_safe_schemes():
+    html = rules_doc.render("[a](https://a.example/x) [b](http://b.example) [c](mailto:c@d.example) [d](api.md#e) "
+                            "[f](#fc-claims) [g](ftp://g.example) [h](file:///etc/passwd)\n").html
+    hrefs = [attrs["href"] for tag, attrs in Elements(html).found if tag == "a"]
+    assert hrefs == ["https://a.example/x", "http://b.example", "mailto:c@d.example", "api.md#e", "#fc-claims"]
+
+
+@pytest.mark.parametrize("document", sorted(p.name for p in DOCUMENT.parent.glob("rules*.md")))
+def test_every_document_still_renders_its_anchors_and_no_html_as_text(document):
+    text = (DOCUMENT.parent / document).read_text(encoding="utf-8")
+    written = set(re.findall(r'<a id="([A-Za-z0-9_-]+)"></a>', re.sub(r"`[^`]*`", "", text)))
+    page = rules_doc.render(text)
+    assert len(written) > 60 and written <= page.ids
+    assert "&lt;a id=" not in re.sub(r"<code>.*?</code>", "", page.html, flags=re.S)
+    assert "&lt;details" not in page.html and "&lt;/details" not in page.html  # every developer block is one
+    assert page.html.count('<details class="dev">') == text.count('<details class="dev">') > 10
+
+
 @pytest.mark.parametrize("docs_url", ["/docs", "/apidocs"])
 def test_the_page_needs_no_key_wherever_the_api_docs_are(docs_url):
     keyed = create_app({"TESTING": True, "DOCS_URL": docs_url, "API_KEYS": entry("ui", KEY)}).test_client()

@@ -19,7 +19,7 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 FUZZ_REDIS = test_redis_url(14)
 
 schema = schemathesis.openapi.from_path(SPEC)
-schema.app = create_app({"TESTING": True, "REDIS_URL": FUZZ_REDIS, "WEBHOOK_SECRET": "fuzz"})
+schema.app = create_app({"TESTING": True, "REDIS_URL": FUZZ_REDIS, "WEBHOOK_SECRET": "fuzz-webhook-secret"})
 
 
 def teardown_module():

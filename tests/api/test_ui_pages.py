@@ -26,6 +26,7 @@ def keyed():
     ("/ui/static/lab.js", "text/javascript"), ("/ui/static/replay.js", "text/javascript"),
     ("/ui/static/drill.js", "text/javascript"), ("/ui/static/ui.css", "text/css"),
     ("/ui/static/fonts/glyphs.woff2", "font/woff2"), ("/ui/static/favicon.svg", "image/svg+xml"),
+    ("/favicon.ico", "image/svg+xml"),
 ])
 def test_pages_and_their_files_are_served_without_a_key(keyed, path, mimetype):
     with keyed.get(path) as answer:

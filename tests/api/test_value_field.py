@@ -83,9 +83,9 @@ def test_no_value_where_the_model_was_not_trained(client):
 
 
 def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
-    """The engine version of a rule-set's answers carries, after a `+`, the versions of the base and of the loss
-    written in that rule-set's model file (read here from the file itself); GET /v1/rulesets names it per rule-set;
-    a rule-set with no model file answers the plain engine version."""
+    """The engine version of a rule-set's answers carries, after a `+`, the versions of the base, of the loss and of
+    the claim loss written in that rule-set's model file (read here from the file itself); GET /v1/rulesets names it
+    per rule-set; a rule-set with no model file answers the plain engine version."""
     import json
 
     from service.advice import value
@@ -93,7 +93,8 @@ def test_every_answer_names_the_model_version(client, tmp_path, monkeypatch):
 
     for ruleset, body in (("bga-taiwan", {"hand": BGA_HAND}), ("cardavia-chan", {"hand": CHAN_HAND})):
         shipped = json.loads((value.MODELS / f"{ruleset}.json").read_text(encoding="utf-8"))
-        wanted = f"{registry.ENGINE_VERSION}+{shipped['version']}/{shipped['loss']['version']}"
+        parts = (shipped["version"], shipped["loss"]["version"], shipped["claim_loss"]["version"])
+        wanted = f"{registry.ENGINE_VERSION}+{'/'.join(parts)}"
         answer = client.post("/v1/discards", json={"ruleset": ruleset, "seats": 4, "seat": 0, **body}).get_json()
         assert answer["engine_version"] == wanted
         assert client.get(f"/v1/rulesets/{ruleset}").get_json()["engine_version"] == wanted

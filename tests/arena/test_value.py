@@ -9,9 +9,15 @@ import pytest
 
 from bench.calibration import deciles
 from service.__main__ import main
-from service.advice.loss import LOSS_FEATURES
+from service.advice.loss import CLAIM_LOSS_FEATURES, LOSS_FEATURES
 from service.advice.value import DISTANCES, FEATURES, model_path, parse
-from service.arena.branches import _training_pairs, deals_in_order
+from service.arena.branches import (
+    _claim_training_pairs,
+    _training_pairs,
+    answer_from,
+    answer_record,
+    deals_in_order,
+)
 from service.arena.duplicate import Arena, play_round
 from service.arena.learn import TOP, Decisions, Explorer, calibrate, play_recorded
 from service.arena.learn_loss import OTHERS
@@ -33,27 +39,59 @@ def test_a_tiny_training_run_writes_a_valid_model(ruleset, tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
-def test_a_tiny_loss_run_writes_its_block_beside_the_base(tmp_path, capsys):
-    """`--loss` plays paired branches of its seed (one decision a round, the first option and up to three ranked
-    below it) and writes the loss block beside the shipped base; fitting the base again keeps the block and says to
-    fit the loss again."""
-    out = tmp_path / "model.json"
-    assert main(["learn", "--ruleset", "cardavia-chan", "--loss", "--decisions", "4", "--seed", "5",
+def tiny_fit(flag: str, decisions: int, out) -> tuple[dict, dict, dict]:
+    """`learn --ruleset cardavia-chan <flag> --decisions N --seed 5 --out out`: the document written, the shipped
+    one, and the block the flag fits (checked: its features, weights and command)."""
+    assert main(["learn", "--ruleset", "cardavia-chan", flag, "--decisions", str(decisions), "--seed", "5",
                  "--out", str(out)]) == 0
     document = json.loads(out.read_text(encoding="utf-8"))
     shipped = json.loads(model_path("cardavia-chan").read_text(encoding="utf-8"))
-    assert document["weights"] == shipped["weights"] and document["version"] == shipped["version"]
-    loss, training = document["loss"], document["loss"]["training"]
-    assert loss["features"] == list(LOSS_FEATURES) and len(loss["weights"]) == len(LOSS_FEATURES)
-    assert training["command"] == "python -m service learn --ruleset cardavia-chan --loss --decisions 4 --seed 5"
-    assert training["seed"] == 5 and training["decisions"] == 4 and 4 <= training["rows"] <= 4 * OTHERS
-    assert parse(document, "cardavia-chan").loss == tuple(loss["weights"])
-    assert "wrote the loss" in capsys.readouterr().out
+    block = document["loss" if flag == "--loss" else "claim_loss"]
+    names = LOSS_FEATURES if flag == "--loss" else CLAIM_LOSS_FEATURES
+    assert block["features"] == list(names) and len(block["weights"]) == len(names)
+    training = block["training"]
+    assert training["command"] == f"python -m service learn --ruleset cardavia-chan {flag} --decisions {decisions} " \
+                                  "--seed 5"
+    assert training["seed"] == 5 and training["decisions"] == decisions
+    assert decisions <= training["rows"] <= decisions * OTHERS
+    return document, shipped, block
+
+
+@pytest.mark.parametrize(("flag", "key", "decisions"), [("--loss", "loss", 4), ("--claims", "claim_loss", 3)])
+def test_a_tiny_loss_run_writes_its_block_beside_the_rest(flag, key, decisions, tmp_path, capsys):
+    """`--loss` plays paired branches of discard decisions of its seed, `--claims` of claim decisions (one decision
+    a round, the first option and up to three ranked below it), and each writes its block beside the shipped base
+    and the other block, left as they were; fitting the base again keeps both blocks and says to fit them again."""
+    out = tmp_path / "model.json"
+    document, shipped, block = tiny_fit(flag, decisions, out)
+    other = "claim_loss" if key == "loss" else "loss"
+    assert document["weights"] == shipped["weights"] and document.get(other) == shipped.get(other)
+    assert getattr(parse(document, "cardavia-chan"), key) == tuple(block["weights"])
+    assert f"wrote the {key}" in capsys.readouterr().out
     assert main(["learn", "--ruleset", "cardavia-chan", "--deals", "2", "--seed", "5", "--out", str(out)]) == 0
     again = json.loads(out.read_text(encoding="utf-8"))
-    assert again["loss"] == loss and again["weights"] != shipped["weights"]
+    assert again[key] == block and again["weights"] != shipped["weights"]
     assert "fit it again with `python -m service learn --ruleset cardavia-chan --loss`" in capsys.readouterr().out
-    assert main(["learn", "--ruleset", "cardavia-chan", "--loss", "--decisions", "0"]) == 2
+    assert main(["learn", "--ruleset", "cardavia-chan", flag, "--decisions", "0"]) == 2
+
+
+def test_claim_branches_set_the_first_answer_against_the_answers_below_it():
+    """Each record is one claim decision with a choice (no forced take, no win offered): its first answer, and
+    answers ranked below it that can take the card, each with the seat's realised settlement; an answer read back
+    from its record is the answer written; the same records for one process and two."""
+    jobs = lambda d: ("cardavia-chan", 5, d, 2)  # noqa: E731
+    one = [r for _, r in zip(range(4), deals_in_order(_claim_training_pairs, jobs, 1))]
+    two = [r for _, r in zip(range(4), deals_in_order(_claim_training_pairs, jobs, 2))]
+    assert one == two
+    found = [r for r in one if r["decision"] is not None]
+    assert found
+    for record in found:
+        answers = [record["first"], *record["others"]]
+        assert record["first"]["rank"] == 1 and all(o["rank"] > 1 and not o["preempted"] for o in record["others"])
+        assert all(a["kind"] not in ("win", "hu") for a in answers)
+        for answer in answers:
+            read = answer_from({k: v for k, v in answer.items() if k != "realised"})
+            assert answer_record(read) == {k: v for k, v in answer.items() if k != "realised"}
 
 
 def test_paired_branches_are_the_same_in_one_process_and_in_two():

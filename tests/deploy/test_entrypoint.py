@@ -24,16 +24,19 @@ def run_entrypoint(tmp_path: Path, argv: list[str], multiproc_dir: Path | None) 
                           check=False)
 
 
-def test_entrypoint_clears_stale_metrics_files_before_gunicorn(tmp_path):
+def test_entrypoint_clears_stale_metrics_files_before_gunicorn_and_no_other_file(tmp_path):
+    """Only the files prometheus_client names as its own are removed: the directory may hold an operator's."""
     metrics = tmp_path / "metrics"
     metrics.mkdir()
-    (metrics / "counter_123.db").write_bytes(b"stale")
-    (metrics / "notes.txt").write_text("kept")
+    stale = ["counter_123.db", "histogram_7.db", "summary_8.db", "gauge_livesum_9.db", "gauge_all_10.db"]
+    others = ["notes.txt", "notes.db", "counter.db", "counter_12a.db", "my_counter_1.db"]  # not prometheus_client's
+    for name in stale + others:
+        (metrics / name).write_bytes(b"x")
     result = run_entrypoint(tmp_path, ["gunicorn", "--config", "x"], metrics)
     assert result.returncode == 0, result.stderr
     assert f"dir={metrics}" in result.stdout
-    assert not (metrics / "counter_123.db").exists()
-    assert (metrics / "notes.txt").exists()
+    assert sorted(path.name for path in metrics.iterdir()) == sorted(others)
+    assert "warning" not in result.stderr
 
 
 def test_entrypoint_creates_the_metrics_dir_for_gunicorn(tmp_path):

@@ -92,14 +92,42 @@ def test_the_image_command_stops_at_once_on_a_bad_setting(tmp_path, name, value)
 
 def test_every_value_the_deploy_files_set_is_one_the_service_accepts():
     """Compose's defaults and the Kubernetes objects' literal values pass the check every process makes at start
-    (secrets are placeholders there, to be replaced)."""
-    from service.config import SETTINGS, check_environment
+    (secrets are placeholders there, to be replaced). A path is one inside the container: its text is checked here,
+    what is there in test_workload_environments.py."""
+    from service.config import PATH_CHECKS, SETTINGS, check_environment
 
     checked = 0
     for setting in (s for s in SETTINGS if not s.secret):
         for value in deployed_values(setting.env).values():
             if value is not None and "$" not in value:
                 others = {"REDIS_SENTINEL_MASTER": "m", "LONGCARDS_API_KEYS": f"k:{'0' * 64}"}
-                check_environment({**others, setting.env: value})
+                if setting.env in PATH_CHECKS:
+                    setting.read(value)
+                else:
+                    check_environment({**others, setting.env: value})
                 checked += 1
     assert checked >= 5, checked
+
+
+def test_keys_are_required_where_the_api_runs_and_a_malformed_value_everywhere(monkeypatch, capsys):
+    """LONGCARDS_REQUIRE_AUTH without keys stops the API (gunicorn, the app, serve), not a worker, whose pods are not
+    given the keys (k8s/worker.yaml); a malformed value, and a rule every process needs, stop every process."""
+    from service.__main__ import main
+    from service.config import ROLES, ConfigError, check_environment
+
+    auth = {"LONGCARDS_REQUIRE_AUTH": "true"}
+    assert check_environment(auth, role="worker") == {"LONGCARDS_REQUIRE_AUTH": True}
+    for role in ("api", "serve"):
+        with pytest.raises(ConfigError, match="LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key"):
+            check_environment(auth, role=role)
+    for role in ROLES:
+        with pytest.raises(ConfigError, match="LONGCARDS_API_KEYS is not valid"):
+            check_environment({**auth, "LONGCARDS_API_KEYS": "alice"}, role=role)
+        with pytest.raises(ConfigError, match="REDIS_SENTINEL_MASTER"):
+            check_environment({"REDIS_SENTINELS": "a:1"}, role=role)
+    for name in [n for n in os.environ if n.startswith(("LONGCARDS_", "REDIS_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("LONGCARDS_REQUIRE_AUTH", "true")
+    assert main(["check-config", "--for", "worker"]) == 0
+    assert main(["check-config", "--for", "api"]) == 2 and main(["check-config"]) == 2
+    assert capsys.readouterr().err.count("names no key") == 2

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from service.replay.families import simulate
@@ -17,16 +15,24 @@ def log() -> dict:
     return simulate("bga-taiwan", 1, 2, "greedy")
 
 
+class Unread(list):
+    """A JSON array whose length may be read, and not one of its items."""
+
+    def __iter__(self):
+        raise AssertionError("an item of the list was read")
+
+    def __getitem__(self, index):
+        raise AssertionError("an item of the list was read")
+
+
 @pytest.mark.parametrize(("field", "value", "code"), [
-    ("stock", ["rG"] * 500_000, "impossible_card_count"),
-    ("hands", [["rG"] * 500_000, []], "wrong_deal_size"),
+    ("stock", Unread(["rG"] * 500_000), "impossible_card_count"),
+    ("hands", [Unread(["rG"] * 500_000), []], "wrong_deal_size"),
 ])
 def test_a_huge_list_is_refused_before_its_cards_are_parsed(log, field, value, code):
-    start = time.perf_counter()
     with pytest.raises(DomainError) as caught:
         parse_log({**log, field: value})
     assert caught.value.code == code
-    assert time.perf_counter() - start < 0.05
 
 
 @pytest.mark.parametrize(("result", "field"), [

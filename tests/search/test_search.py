@@ -192,6 +192,20 @@ def test_a_tiny_budget_still_plays_one_deal_per_candidate() -> None:
     assert all(c.playouts == 1 for c in result.candidates)
 
 
+def test_a_search_stopped_by_its_budget_ends_its_progress_where_its_result_does() -> None:
+    """The progress a job shows (deals done) was the last multiple of 50 when the time budget stopped a search in
+    between (500 shown, 529 in the result): the last report is the deals the result counts. The clock is read
+    thousands of times; it passes the budget at its 1,000th reading."""
+    position = position_of(small_position())
+    readings = itertools.count()
+    seen: list[tuple[int, int]] = []
+    result = search(position, None, samples=5000, time_budget=1.0, seed=1, min_samples=10**6,
+                    clock=lambda: 0.0 if next(readings) < 1_000 else 2.0,
+                    progress=lambda done, total: seen.append((done, total)))
+    assert result.stopped == "time_budget" and result.deals % 50 != 0
+    assert seen[-1] == (result.deals, 5000) and seen[-2] == (result.deals // 50 * 50, 5000)
+
+
 def test_progress_is_reported_every_50_deals() -> None:
     position = position_of(small_position())
     seen: list[tuple[int, int]] = []

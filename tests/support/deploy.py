@@ -1,8 +1,10 @@
 """The deployment files under deploy/ as the deploy tests read them: the paths and the names they share, every
-YAML file, the Kubernetes objects and their pods, Compose's services, and Kubernetes quantities."""
+YAML file, the Kubernetes objects and their pods, Compose's services, Kubernetes quantities, and the environment a
+container gets from Kubernetes (ConfigMaps, Secrets, `$(VAR)`) or from Compose (`${VAR:-default}`)."""
 
 from __future__ import annotations
 
+import base64
 import functools
 import re
 from pathlib import Path
@@ -143,3 +145,77 @@ def compose_service(name: str) -> dict[str, Any]:
     services = compose()["services"]
     assert name in services, f"compose.yaml has no service {name!r}"
     return services[name]
+
+
+# --- the environment a workload's process starts with ------------------------------------------------------------
+
+K8S_REFERENCE = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
+COMPOSE_VARIABLE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def k8s_data(obj: dict[str, Any]) -> dict[str, str]:
+    """A ConfigMap's or a Secret's keys and values as a container sees them (a Secret's `data` is base64)."""
+    if obj["kind"] == "Secret":
+        found = {key: base64.b64decode(text).decode() for key, text in (obj.get("data") or {}).items()}
+        return {**found, **{key: str(text) for key, text in (obj.get("stringData") or {}).items()}}
+    return {key: str(text) for key, text in (obj.get("data") or {}).items()}
+
+
+def k8s_expand(text: str, defined: dict[str, str]) -> str:
+    """`$(VAR)` replaced by a variable defined before it (left as it is otherwise), `$$` by `$`, as the kubelet
+    does."""
+    return K8S_REFERENCE.sub(lambda m: "$" if m.group(0) == "$$" else defined.get(m.group(1), m.group(0)), text)
+
+
+def k8s_environment(cont: dict[str, Any], config_maps: dict[str, dict[str, Any]],
+                    secrets: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """The variables Kubernetes gives a container: `envFrom` in order (each ConfigMap's or Secret's keys, with its
+    prefix), then `env` in order (a value, or a key of a Secret or ConfigMap), a later one replacing an earlier one;
+    `$(VAR)` in a value is expanded from the variables defined before it."""
+    defined: dict[str, str] = {}
+    for source in cont.get("envFrom", []):
+        kind, objs = ("configMapRef", config_maps) if "configMapRef" in source else ("secretRef", secrets)
+        data = k8s_data(objs[source[kind]["name"]])
+        defined.update({source.get("prefix", "") + key: text for key, text in data.items()})
+    for item in cont.get("env", []):
+        reference = item.get("valueFrom")
+        if reference is None:
+            defined[item["name"]] = k8s_expand(str(item.get("value", "")), defined)
+            continue
+        kind, objs = ("secretKeyRef", secrets) if "secretKeyRef" in reference else ("configMapKeyRef", config_maps)
+        assert kind in reference, f"{cont['name']}: {item['name']} comes from {reference}, which is not read here"
+        defined[item["name"]] = k8s_data(objs[reference[kind]["name"]])[reference[kind]["key"]]
+    return defined
+
+
+def compose_interpolate(text: str, shell: dict[str, str]) -> str:
+    """Compose's interpolation of `text` from the shell's variables: `$VAR`, `${VAR}`, `${VAR:-default}` (`-`:
+    only when unset), `${VAR:?message}` (Compose refuses to start: AssertionError), `$$` for `$`."""
+    def one(match: re.Match[str]) -> str:
+        if match.group(0) == "$$":
+            return "$"
+        name, operator, argument = match.group(1) or match.group(4), match.group(2), match.group(3)
+        found = shell.get(name)
+        missing = found is None or found == "" and bool(operator) and operator.startswith(":")
+        if operator and operator.endswith("-") and missing:
+            return argument
+        assert not (operator and operator.endswith("?") and missing), f"compose refuses to start: {argument}"
+        return found or ""
+    return COMPOSE_VARIABLE.sub(one, text)
+
+
+def compose_environment(service: dict[str, Any], shell: dict[str, str]) -> dict[str, str]:
+    """The variables Compose gives a service's container: its `environment` interpolated from the shell; a name
+    without a value is passed through from the shell when set there, and left out otherwise."""
+    assert "env_file" not in service, "env_file is not read here"
+    environment = service.get("environment") or {}
+    if isinstance(environment, list):
+        environment = dict(entry.split("=", 1) if "=" in entry else (entry, None) for entry in environment)
+    found = {}
+    for name, text in environment.items():
+        if text is None:
+            if name in shell:
+                found[name] = shell[name]
+        else:
+            found[name] = compose_interpolate(str(text), shell)
+    return found

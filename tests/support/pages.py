@@ -55,3 +55,14 @@ def simulate_in_viewer(page, seed: int, rounds: int, seats: int = 3) -> None:
     page.fill("#sim-seed", str(seed))
     page.fill("#sim-rounds", str(rounds))
     page.click("#simulate")
+
+
+#: The English names of the cards' colours and characters (docs/rules.md#fc-cards), as the pages say a card.
+COLOURS = {"r": "red", "y": "yellow", "g": "green", "w": "white"}
+CHARACTERS = {"G": "General", "A": "Advisor", "E": "Elephant", "C": "Chariot", "H": "Horse", "P": "Cannon",
+              "S": "Soldier"}
+
+
+def card_name(code: str) -> str:
+    """A Four Color Cards card as the English pages name it in a sentence: "red General (rG)"."""
+    return f"{COLOURS[code[0]]} {CHARACTERS[code[1]]} ({code})"

@@ -21,19 +21,28 @@ from rq import Worker
 from rq.job import JobStatus
 
 from service.jobs.queues import fetch
+from workers.worker import WorkerClock
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def wait_for(check: Callable[[], Any], timeout: float, what: str, every: float = 0.05) -> Any:
-    """Poll `check` until it returns something true; fail (never hang) after `timeout` seconds."""
+#: The workers' intervals in this run (the session's, tests/conftest.py WORKER_CLOCK).
+CLOCK = WorkerClock.from_environment()
+#: Seconds the machine may add to a bound of the clock (a worker process busy forking a job, a loaded CI).
+SLACK = 5
+
+
+def wait_for(check: Callable[[], Any], timeout: float, what: str, every: float = 0.05,
+             left: Callable[[], Any] | None = None) -> Any:
+    """Poll `check` until it returns something true; fail (never hang) after `timeout` seconds, saying what `left`
+    returns then (what the wait was still waiting on), when given."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = check()
         if value:
             return value
         time.sleep(every)
-    pytest.fail(f"gave up after {timeout} s waiting for {what}")
+    pytest.fail(f"gave up after {timeout} s waiting for {what}" + (f" (left: {left()!r})" if left else ""))
 
 
 def running(process: psutil.Process) -> bool:

@@ -5,18 +5,22 @@ start more and stop them at will); each test package's database on it, flushed a
 from __future__ import annotations
 
 import os
+import time
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import OutOfMemoryError, RedisError
 
 from service.jobs.queues import DEFAULT_REDIS_URL, connect
 from service.runtime.localredis import RedisServer, redis_server_binary
 
-__all__ = ["PRIVATE_REDIS", "RedisServer", "flushed_redis", "redis_server_binary", "test_redis_url", "with_db"]
+from .ports import free_port
+
+__all__ = ["PRIVATE_REDIS", "REFUSALS", "RedisServer", "flushed_redis", "redis_server_binary", "refusing_writes",
+           "test_redis_url", "with_db"]
 
 
 def with_db(url: str, db: int) -> str:
@@ -69,3 +73,53 @@ def flushed_redis(url: str) -> Iterator[Redis]:
     finally:
         connection.flushdb()
         connection.close()
+
+
+#: The ways `refusing_writes` makes a Redis refuse writes, by the code of its refusal.
+REFUSALS = ("OOM", "READONLY", "MISCONF")
+FILLER = "longcards-test:filler:"
+
+
+@contextmanager
+def refusing_writes(connection: Redis, cause: str) -> Iterator[None]:
+    """The private Redis of `connection` refuses writes for real until the block ends, as `cause` says: OOM (full:
+    `maxmemory` just above what it holds, `noeviction`, filled up to it, then its limit a little below what it holds,
+    so a client's buffer freed meanwhile makes no room), READONLY (a replica: REPLICAOF an
+    address where no primary listens; it keeps its data and serves reads) or MISCONF (a save failed, its directory
+    being /proc, with `stop-writes-on-bgsave-error`). Afterwards it takes writes again, its fillers deleted."""
+    if cause == "OOM":
+        connection.config_set("maxmemory-policy", "noeviction")
+        connection.config_set("maxmemory", int(connection.info("memory")["used_memory"]) + 256 * 1024)
+        try:
+            for index in range(1000):
+                connection.set(f"{FILLER}{index}", b"x" * 16384)
+            pytest.fail("Redis took 16 MB past its maxmemory")
+        except OutOfMemoryError:  # full; kept full when a client's buffer is freed, which would make room
+            connection.config_set("maxmemory", int(connection.info("memory")["used_memory"]) - 512 * 1024)
+    elif cause == "READONLY":
+        connection.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))
+    elif cause == "MISCONF":
+        directory = connection.config_get("dir")["dir"]
+        connection.config_set("save", "3600 1")
+        connection.config_set("stop-writes-on-bgsave-error", "yes")
+        connection.config_set("dir", "/proc")
+        connection.bgsave()
+        deadline = time.monotonic() + 10
+        while connection.info("persistence")["rdb_last_bgsave_status"] != "err" or \
+                connection.info("persistence")["rdb_bgsave_in_progress"]:
+            if time.monotonic() > deadline:
+                pytest.fail("the save in /proc did not fail")
+            time.sleep(0.02)
+    else:
+        raise ValueError(cause)
+    try:
+        yield
+    finally:
+        if cause == "OOM":
+            connection.config_set("maxmemory", 0)
+            connection.delete(*connection.keys(f"{FILLER}*"))
+        elif cause == "READONLY":
+            connection.execute_command("REPLICAOF", "NO", "ONE")
+        else:
+            connection.config_set("dir", directory)
+            connection.config_set("save", "")

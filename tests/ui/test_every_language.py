@@ -1,7 +1,8 @@
 """Every page in every language, driven to the states a player sees: the lab with a hand, its answers and its rule
 options, and with a hand to discard from searched deeper; the replay viewer stepped through an analysed simulated
-round of each family; a drill of each family after an answer; the rules. In each of the six languages on a phone
-(375 px) the page says its language, shows no loose card code, shows (when translated) no word the English page
+round of each family; a drill of each family after an answer; the rules; the lab refusing a hand. In each of the
+six languages on a phone (375 px) the page says its language, shows no developer's word (`code_shaped`) and no card
+code in prose but as the hint after the card's name, shows (when translated) no word the English page
 shows too (outside codes, inputs and parts marked as another language) unless the language's own texts use that
 word, nothing is wider than the screen or cut off inside its box, and axe-core finds no serious or critical
 violation. One browser serves the whole matrix; the catalogs' completeness is checked without one
@@ -10,8 +11,10 @@ violation. One browser serves the whole matrix; the catalogs' completeness is ch
 from __future__ import annotations
 
 import functools
+import http
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -20,11 +23,14 @@ from playwright.sync_api import expect
 
 from service import i18n
 from service.api.examples import AUDIT_LOG
+from service.rules.registry import RULESETS
 from service.ui import rules_doc
 from tests.support.browser import ARTIFACTS, open_page
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
+RULESET_IDS = [ruleset.id for ruleset in RULESETS]
+HTTP_PHRASES = "|".join(re.escape(status.phrase) for status in http.HTTPStatus)
 LANGUAGES = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]  # the translated ones
 PHONE = (375, 740)
 
@@ -87,6 +93,48 @@ CUT = """() => {
   return found.slice(0, 10);
 }"""
 
+#: What a player reads on the page, codes included: its visible text but the cards' faces (pictures, each labelled
+#: with the card's name) and the example of what a field for codes takes (`code.syntax`); a closed `<details>`, a
+#: tooltip, a label is where a code may stay for the curious.
+SHOWN_TEXT = """(roots) => {
+  const parts = (roots || ["body"]).map((r) => document.querySelector(r));
+  const hide = parts.flatMap((p) => [...p.querySelectorAll("svg, script, style, code.syntax")]);
+  const before = hide.map((e) => e.style.display);
+  hide.forEach((e) => { e.style.display = "none"; });
+  const text = parts.map((p) => p.innerText).join("\\n");
+  hide.forEach((e, i) => { e.style.display = before[i]; });
+  return text;
+}"""
+#: A card code, or a run of them (spaced, or written together as a Chắn hand).
+ONE_CARD = r"(?:[rygw][GAECHPS]|[2-9][msc]|CC|F[1-5])"
+CARD_RUN = re.compile(rf"(?<![\w-]){ONE_CARD}(?: ?{ONE_CARD})*(?![\w-])")
+
+
+def codes_outside_names(text: str) -> list[str]:
+    """The card codes `text` shows in prose other than as the hint after a card's name ("red General (rG)"): a table
+    cell holding only codes (a column of them beside the names) is no prose."""
+    found = []
+    for line in text.splitlines():
+        for cell in line.split("\t"):
+            if CARD_RUN.fullmatch(cell.strip()):
+                continue
+            for match in CARD_RUN.finditer(cell):
+                hinted = cell[match.start() - 1:match.start()] in "(（" and cell[match.end():match.end() + 1] in ")）"
+                if not hinted:
+                    found.append(cell.strip()[:120])
+    return found
+
+
+def code_shaped(text: str) -> list[Seen]:
+    """The developer's words in `text`: identifiers (`snake_case`), seat chips counted from 0 (`S0`), rule-set ids,
+    document paths and anchors, API paths, and HTTP's status words. A player reads names, never codes."""
+    ids = "|".join(re.escape(ruleset) for ruleset in sorted(RULESET_IDS, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w-])(?:[a-z0-9]+(?:_[a-z0-9]+)+|S\d|{ids})(?![\w-])|\S*\.md\b\S*|\S*docs/\S*"
+                         r"|/v1/\S*|(?<!\w)(?:GET|POST|PUT|DELETE) /\S*|\S*problem\+json\S*|\bHTTP\b"
+                         rf"|\b\d{{3}} (?:{HTTP_PHRASES})")
+    return sorted({match.group(0) for match in pattern.finditer(text)})
+
+
 WORD = re.compile(r"[^\W\d_]{2,}")
 #: Card codes (docs/rules.md#fc-cards, #chan-cards), which labels name beside the card's words: codes, not words.
 CARD_CODE = re.compile(r"(?<!\w)(?:[rygw][GAECHPS]|[2-9][msc]|CC|F[1-5])(?!\w)")
@@ -98,11 +146,11 @@ def words(text: str) -> set[str]:
 
 #: Words a language's players write as they are, though the English page shows them too: Chắn's cards, pairs and
 #: sets, which every language of the pages names in Vietnamese (docs/rules.md#chan-cards), as the Nho script they
-#: are printed in, "API" and "Monte Carlo";
+#: are printed in, "API", "Monte Carlo" and the names of the sites whose rules a rule-set follows (BGA, Cardavia);
 #: in Italian, the table calls of the Italian rule text ("hu", "pong", "gan") and the loanwords "browser" and
 #: "file".
 LOANWORDS = {"*": {"chắn", "cạ", "chíu", "tôm", "lèo", "chi", "nhị", "tam", "tứ", "ngũ", "lục", "thất", "bát", "cửu",
-                   "vạn", "sách", "văn", "nho", "api", "monte", "carlo"},
+                   "vạn", "sách", "văn", "nho", "api", "monte", "carlo", "bga", "cardavia"},
              "it": {"hu", "pong", "gan", "browser", "file"}}
 
 
@@ -128,6 +176,23 @@ def own_words(lang: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """One state as a player reads it: the words (PLAYER_TEXT) and everything shown, codes too (SHOWN_TEXT)."""
+
+    player: str
+    shown: str
+
+
+def read(page, roots: list[str] | None = None) -> Seen:
+    return Seen(page.evaluate(PLAYER_TEXT, roots), page.evaluate(SHOWN_TEXT, roots))
+
+
+def context_of(text: str, found: str, around: int = 60) -> str:
+    at = text.find(found)
+    return text[max(at - around, 0):at + len(found) + around]
+
+
 def ready(page, selector: str) -> None:
     expect(page.locator(selector).first).to_be_attached()
     page.wait_for_load_state("networkidle")
@@ -136,20 +201,22 @@ def ready(page, selector: str) -> None:
 # ------------------------------------------------------------------------------------------------------ the states
 # Each drives a fresh page to one state (or a walk through several) and returns the player's text at each.
 
-def lab(query: str) -> Callable:
-    def drive(page, server: str) -> list[str]:
+def lab(query: str, answered: str = "#claims-panel .body") -> Callable:
+    """The lab with a hand, once `answered` shows (the claims panel's answer; a refusal's problem), its rule options
+    open."""
+    def drive(page, server: str) -> list[Seen]:
         page.goto(f"{server}/ui?{query}")
         ready(page, "#palette button.card")
-        expect(page.locator("#claims-panel .body")).not_to_be_empty()
+        expect(page.locator(answered)).not_to_be_empty()
         page.locator("#options-box").evaluate("box => { box.open = true; }")
         page.wait_for_load_state("networkidle")
-        return [page.evaluate(PLAYER_TEXT)]
+        return [read(page)]
     return drive
 
 
 def lab_search(query: str) -> Callable:
     """The lab with a hand to discard from: its discards ranked, then a short deeper search run to its end."""
-    def drive(page, server: str) -> list[str]:
+    def drive(page, server: str) -> list[Seen]:
         page.goto(f"{server}/ui?{query}")
         ready(page, "#palette button.card")
         expect(page.locator("#discards-panel table")).to_be_attached()
@@ -158,12 +225,12 @@ def lab_search(query: str) -> Callable:
         page.click("#search")
         expect(page.locator("#search-panel table.search-table")).to_be_attached(timeout=60_000)
         page.wait_for_load_state("networkidle")
-        return [page.evaluate(PLAYER_TEXT)]
+        return [read(page)]
     return drive
 
 
 def viewer(ruleset: str, seats: int, seed: int) -> Callable:
-    def drive(page, server: str) -> list[str]:
+    def drive(page, server: str) -> list[Seen]:
         page.goto(f"{server}/ui/replay")
         ready(page, "#sim-ruleset option")
         page.select_option("#sim-ruleset", ruleset)
@@ -174,32 +241,32 @@ def viewer(ruleset: str, seats: int, seed: int) -> Callable:
         expect(page.locator("#events li").nth(1)).to_be_attached()
         page.click("#analyse")
         expect(page.locator("#analysis svg").first).to_be_attached(timeout=60_000)
-        texts = [page.evaluate(PLAYER_TEXT)]
+        texts = [read(page)]
         events = page.locator("#events li").count() - 1
         page.locator("#events").focus()
         for _ in range(events):
             page.keyboard.press("ArrowRight")
-            texts.append(page.evaluate(PLAYER_TEXT, ["#now", "#table"]))  # what a step changes
+            texts.append(read(page, ["#now", "#table"]))  # what a step changes
         return texts
     return drive
 
 
 def drill(query: str) -> Callable:
-    def drive(page, server: str) -> list[str]:
+    def drive(page, server: str) -> list[Seen]:
         page.goto(f"{server}/ui/drill?{query}")
         ready(page, "button.choice")
-        texts = [page.evaluate(PLAYER_TEXT)]
+        texts = [read(page)]
         page.locator("button.choice").nth(1).click()
         expect(page.locator("#verdict")).not_to_have_text("")
-        texts.append(page.evaluate(PLAYER_TEXT))
+        texts.append(read(page))
         return texts
     return drive
 
 
-def rules(page, server: str) -> list[str]:
+def rules(page, server: str) -> list[Seen]:
     page.goto(f"{server}/docs/rules")
     ready(page, ".toc a")
-    return [page.evaluate(PLAYER_TEXT)]
+    return [read(page)]
 
 
 STATES: dict[str, Callable] = {
@@ -208,6 +275,8 @@ STATES: dict[str, Callable] = {
     # docs/rules.md#chan-win-stock: 9c completes the pairs, but a discarded 9c is no win for the next seat
     "lab-chan": lab("ruleset=cardavia-chan&seats=4&seat=1&from=0&source=discard&public=9c"
                     "&hand=2m,2m,3s,3s,4c,4c,6m,6m,7s,7s,2s,2c,4m,4s,5m,5s,6s,6c,9c"),
+    # five copies of the yellow Chariot: a deck holds four (docs/rules.md#fc-cards)
+    "lab-problem": lab("ruleset=bga-taiwan&seats=3&seat=0&hand=yC,yC,yC,yC,yC", "#hu-panel .problem"),
     # the dealer's 21 cards of the API's example log (service/api/examples.py): a discard to choose
     "lab-search": lab_search("ruleset=bga-taiwan&seats=3&seat=1&hand=" + ",".join(AUDIT_LOG["hands"][1])),
     "viewer-fourcolor": viewer("bga-taiwan", 3, 3),
@@ -217,6 +286,9 @@ STATES: dict[str, Callable] = {
     "rules": rules,
 }
 
+
+#: The states whose request the service refuses on purpose.
+REFUSED = {"lab-problem"}
 
 #: The words each state shows in English, kept by the English case (or met on demand when another language's case
 #: runs first), so each English state is driven once.
@@ -228,7 +300,7 @@ def english_words(browser, server: str, state: str) -> set[str]:
         context, page, _ = open_page(browser, *PHONE)
         try:
             page.context.add_cookies([{"name": "longcards_lang", "value": "en", "url": server}])
-            ENGLISH[state] = words("\n".join(STATES[state](page, server)))
+            ENGLISH[state] = words("\n".join(seen.player for seen in STATES[state](page, server)))
         finally:
             context.close()
     return ENGLISH[state]
@@ -240,13 +312,19 @@ def test_each_state_in_each_language(browser, server, state, lang):
     context, page, console = open_page(browser, *PHONE)
     try:
         page.context.add_cookies([{"name": "longcards_lang", "value": i18n.tag(lang), "url": server}])
-        texts = STATES[state](page, server)
+        if state in REFUSED:
+            console.expect(r"status of 422")  # the browser logs the refusal the state provokes
+        seen = STATES[state](page, server)
+        texts = [one.player for one in seen]
+        page_texts = [one.shown for one in seen]
         expect(page.locator("html")).to_have_attribute("lang", i18n.tag(lang))
 
+        codes = {text: code_shaped(text) for text in page_texts}
+        assert not any(codes.values()), f"developer's words on {state} in {lang}: " + "; ".join(
+            f"{found} in {context_of(text, found[0])!r}" for text, found in codes.items() if found)[:1500]
+        prose = [line for text in page_texts for line in codes_outside_names(text)]
+        assert prose == [], f"card codes in prose, not named, on {state} in {lang}: {prose[:5]}"
         shown = words("\n".join(texts))
-        # a card's code is shown as a code: never loose in the words a player reads
-        loose = [line for text in texts for line in text.split(LABELS)[0].splitlines() if CARD_CODE.search(line)]
-        assert loose == [], f"card codes not marked as codes on {state} in {lang}: {loose[:5]}"
         if lang == i18n.DEFAULT:
             ENGLISH[state] = shown  # the reference of the other languages
         else:
@@ -265,15 +343,23 @@ def test_each_state_in_each_language(browser, server, state, lang):
         context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "uk"])
-@pytest.mark.parametrize("state", ["lab-fourcolor", "lab-chan"])
-def test_nothing_in_the_lab_is_cut_off_on_a_desktop(browser, server, state, lang):
-    # the answers' "why" column wraps inside its panel at 1280 px, in English and in the longest words (Ukrainian)
+@pytest.mark.parametrize("lang", [i18n.DEFAULT, "vi", "zh_Hant", "uk"])
+@pytest.mark.parametrize("state", list(STATES))
+def test_each_state_on_a_desktop(browser, server, state, lang):
+    """Every state at 1280 px in English, Vietnamese, Chinese and Ukrainian (the longest words): no developer's
+    word, no card code in prose but as a name's hint, nothing wider than the screen or cut off (a wide screen lays
+    out other boxes: the lab's answers beside the cards, their "why" column wrapping inside its panel)."""
     context, page, console = open_page(browser, 1280, 900)
     try:
-        page.context.add_cookies([{"name": "longcards_lang", "value": lang, "url": server}])
-        STATES[state](page, server)
-        assert page.evaluate(CUT) == []
+        page.context.add_cookies([{"name": "longcards_lang", "value": i18n.tag(lang), "url": server}])
+        if state in REFUSED:
+            console.expect(r"status of 422")
+        shown = [one.shown for one in STATES[state](page, server)]
+        assert [found for text in shown for found in code_shaped(text)] == [], f"developer's words on {state}"
+        assert [line for text in shown for line in codes_outside_names(text)] == [], f"card codes in prose on {state}"
+        assert page.evaluate(CUT) == [], "something is wider than the screen or cut off"
+        if lang != i18n.DEFAULT:
+            page.screenshot(path=str(ARTIFACTS / f"lang-{state}-{lang}-1280.png"), full_page=True)
         assert console.unexpected() == []
     finally:
         context.close()

@@ -32,11 +32,13 @@ def test_a_hand_built_by_clicking_cards_shows_hu_and_its_points_line_by_line(pag
     hu = page.locator("#hu-panel")
     expect(hu.locator(".verdict")).to_contain_text("hu: 6 points")
     rows = hu.locator("table.breakdown tr")
-    expect(rows.filter(has_text="exposed triple wS wS wS")).to_contain_text("1")
-    expect(rows.filter(has_text="concealed command rG rA rE")).to_contain_text("2")
-    expect(rows.filter(has_text="concealed triple yC yC yC")).to_contain_text("3")
-    expect(hu).to_contain_text("seat 0 pays seat 1: 11")
-    expect(hu).to_contain_text("seat 0 -22")
+    # the cards named, a card held three times counted once; seats counted from 1, as players count
+    expect(rows.filter(has_text="exposed triple 3 × white Soldier (wS)")).to_contain_text("1")
+    expect(rows.filter(has_text="concealed command red General (rG), red Advisor (rA), red Elephant (rE)")
+           ).to_contain_text("2")
+    expect(rows.filter(has_text="concealed triple 3 × yellow Chariot (yC)")).to_contain_text("3")
+    expect(hu).to_contain_text("seat 1 pays seat 2: 11")
+    expect(hu).to_contain_text("seat 1 -22")
     # the deck shows what is left: five yC would be impossible, four are used
     expect(page.locator("#palette button.card[data-code='yC'] .badge")).to_have_text("×1")
 
@@ -68,7 +70,7 @@ def test_picking_a_public_card_shows_the_claim_advice(page, server):
     for kind in ("pair", "triple"):
         expect(claims.locator(f"tr[data-kind={kind}] td").nth(2).locator(".card")).to_have_count(1)
     # the discarder himself may claim nothing: passing is all that is left (docs/rules.md#fc-claims)
-    page.fill("#from-seat", "2")
+    page.fill("#from-seat", "3")  # seat 3 as players count: the API's seat 2, this seat
     page.press("#from-seat", "Tab")
     expect(page.locator("#role")).to_contain_text("are discarder")
     expect(rows).to_have_count(1)
@@ -129,14 +131,20 @@ def test_an_api_error_is_shown_next_to_its_field(page, server):
     page.fill("#hand-codes", "rG rA zz")
     page.press("#hand-codes", "Enter")
     error = page.locator(".field-error[data-field=hand]")
-    expect(error).to_contain_text("hand.2")
+    expect(error).to_contain_text("Hand, card 3")
     expect(error).to_contain_text("not a card code")
     expect(page.locator("#hand-codes")).to_have_attribute("aria-invalid", "")
-    expect(page.locator("#melds-panel .problem")).to_contain_text("unknown_card")
+    # the problem in the player's words; its code only under "Details", for developers
+    problem = page.locator("#melds-panel .problem")
+    expect(problem).to_have_attribute("data-code", "unknown_card")
+    expect(problem.locator("strong")).to_have_text("A card here is not in this game's deck.")
+    expect(problem.locator("details")).not_to_have_attribute("open", "")
+    # the code's description for a client, in the page's language (a ?lang= there is remembered by nothing)
+    expect(problem.locator("details a")).to_have_attribute("href", "/problems/unknown_card?lang=en")
     # an option out of range is named next to the option
     page.fill("#opt-threshold", "-5")
     page.press("#opt-threshold", "Tab")
-    expect(page.locator(".field-error[data-field='options.threshold']")).to_contain_text("options.threshold")
+    expect(page.locator(".field-error[data-field='options.threshold']")).to_contain_text("Rule options:")
 
 
 def test_chan_cards_show_value_suit_and_their_names(page, server):

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from service.replay.families import simulate
-from tests.support.pages import RULESET, open_viewer, planted, simulate_in_viewer
+from tests.support.pages import RULESET, card_name, open_viewer, planted, simulate_in_viewer
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
 
@@ -23,9 +23,13 @@ def test_a_planted_violation_is_highlighted_at_its_event(page, server):
     page.click("#load-paste")
     item = page.locator(f"#event-{index}")
     expect(item).to_have_class("violation")
-    expect(item.locator(".tag.bad")).to_have_text("⚠ not_in_hand")
+    # marked in words, its code and the service's text for the curious; the seat as players count, from 1
+    tag = item.locator(".tag.bad")
+    expect(tag).to_have_text("⚠ against the rules")
+    expect(tag).to_have_attribute("data-code", "not_in_hand")
     assert page.locator("#events li.violation").count() >= 1
-    expect(page.locator("#audit")).to_contain_text(f"{card} is not in seat {log['events'][index]['seat']}'s hand")
+    seat = log["events"][index]["seat"]
+    expect(page.locator("#audit")).to_contain_text(f"{card_name(card)} is not in seat {seat + 1}'s hand")
 
     # step to it with the arrow keys, from the deal
     page.locator("#events").focus()
@@ -34,8 +38,9 @@ def test_a_planted_violation_is_highlighted_at_its_event(page, server):
     expect(page.locator("#position")).to_have_text(f"event {index + 1} / {len(log['events'])}")
     expect(item).to_have_attribute("aria-selected", "true")
     box = page.locator("#now .violation-box")
-    expect(box).to_contain_text("not_in_hand")
-    expect(box).to_contain_text("docs/rules.md#fc-turn")
+    expect(box).to_have_attribute("data-code", "not_in_hand")
+    expect(box).to_contain_text(f"{card_name(card)} is not in seat {seat + 1}'s hand")
+    expect(box.locator("a.rule-link[href='/docs/rules#fc-turn']").first).to_be_visible()
     # the public card is the planted one, and the discarder's hand is unchanged (the card was never in it)
     expect(page.locator(f"#now .card[data-code='{card}']")).to_have_count(1)
     page.keyboard.press("ArrowLeft")
@@ -62,7 +67,8 @@ def test_a_log_file_with_a_wrong_result_shows_both_settlements(page, server, tmp
     open_viewer(page, server)
     page.set_input_files("#file", str(path))
     audit = page.locator("#audit")
-    expect(audit).to_contain_text("result_mismatch")
+    expect(audit.locator("[data-code=result_mismatch]")).to_have_text(
+        "the recorded result differs from the recomputed one (below)")  # no JSON of the two results
     expect(audit).to_contain_text("✗ the recorded result differs")
     expect(audit.locator(".settle > div").nth(0)).to_contain_text(f"{true_points} points")
     expect(audit.locator(".settle > div").nth(1)).to_contain_text(f"{true_points + 5} points")
@@ -82,7 +88,8 @@ def test_an_unreadable_paste_is_reported_next_to_the_box(page, server):
     log["hands"][1][0] = "zz"
     page.fill("#paste", json.dumps(log))
     page.click("#load-paste")
-    expect(page.locator(".field-error[data-field=log]")).to_contain_text("hands.1.0")
+    # hands.1.0: the deal of the API's seat 1, seat 2 as players count
+    expect(page.locator(".field-error[data-field=log]")).to_contain_text("Deal, seat 2: 'zz' is not a card code")
     expect(page.locator("#viewer")).to_be_hidden()
 
 
@@ -118,7 +125,7 @@ def test_the_analysis_runs_and_annotates_every_decision(page, server):
     expect(advice).to_contain_text("expected loss")
     # three seats: no value model speaks of them, so the loss is named as the one-card expected gain's
     expect(advice).to_contain_text(re.compile(r"expected loss \d+\.\d{3} in one-card expected gain"))
-    expect(advice).to_contain_text(f"Seat {logs[0]['events'][discards[0]]['seat']} discarded")
+    expect(advice).to_contain_text(f"Seat {logs[0]['events'][discards[0]]['seat'] + 1} discarded")  # from 1
     expect(advice).to_contain_text(re.compile(r"the advised discard|rank \d+ of \d+; advice"))
     # the second round has its own annotations
     page.select_option("#round", "1")
@@ -135,3 +142,39 @@ def test_the_viewer_fits_a_phone(phone, server):
     phone.locator(f"#event-{index}").click()
     expect(phone.locator("#now .violation-box")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def post_json(url: str, body: dict) -> dict:
+    """POST a JSON body to the session's server; its JSON answer."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.mark.parametrize("ruleset", ["bga-taiwan", "cardavia-flowers", "cardavia-chan"])
+def test_the_pages_say_where_a_card_came_from_as_the_audit_does(page, server, ruleset):
+    """Every `source` an audit's tables send for a public card, read by the pages' one function (words.js
+    `turnedUp`, behind the viewer's Table panel and every page's role words), says what the log's own event says:
+    a card a seat turned up from the stock after a `draw` event (Four Color Cards) or a Chắn stock card, a discard
+    after a `discard` event; the seat named is the event's. A Four Color Cards draw was once read as a discard."""
+    log = post_json(f"{server}/v1/simulations", {"ruleset": ruleset, "seed": 3, "rounds": 1})["logs"][0]
+    audit = post_json(f"{server}/v1/audits?tables=true", log)
+    expected = []  # (source, turned up?, seat) of each table's public card, from the event that put it there
+    for table in audit["tables"]:
+        offer, event = table["public"], log["events"][table["event"]] if table["event"] >= 0 else None
+        if offer is None or event is None or event["type"] not in ("draw", "discard"):
+            continue
+        expected.append((offer["source"], event["type"] == "draw", event["seat"], offer["seat"]))
+    kinds = {turned for _, turned, _, _ in expected}
+    assert kinds == {True, False}, expected  # the round shows both: a test of both words
+    open_viewer(page, server)
+    words = page.evaluate("""async (sources) => {
+        const words = await import("/ui/static/words.js");
+        return sources.map((s) => [words.turnedUp(s), words.fromSeat(7, s)]);  // the API's seat 7: "seat 8"
+    }""", [source for source, _, _, _ in expected])
+    for (source, turned, event_seat, offer_seat), (read, said) in zip(expected, words):
+        assert read is turned, (source, turned)
+        assert said == ("turned up by seat 8" if turned else "discarded by seat 8"), (source, said)
+        if ruleset != "cardavia-chan":  # a Chắn card lies at a gate, which may be another seat's
+            assert offer_seat == event_seat

@@ -9,9 +9,11 @@ import time
 from dataclasses import replace
 
 import pytest
+from rq.executions import Execution
 
 from service.app import create_app
-from service.jobs.queues import SPECS, job_name, spec
+from service.jobs.lifecycle import expire_job
+from service.jobs.queues import SERIALIZER, SPECS, enqueue, job_name, spec
 from tests.support.jobs import WEBHOOK_SECRET, batch
 from tests.support.logs import dealt_log
 from tests.support.processes import registered, wait_for, worker_processes
@@ -19,6 +21,7 @@ from tests.support.receivers import receiving
 from workers.callbacks import ALLOW_PRIVATE_ENV
 from workers.replays import analyse_replays
 from workers.webhooks import SECRET_ENV
+from workers.worker import ServiceWorker
 
 TTL = 2
 #: Keys that belong to one job (RQ's and the service's); none may outlive the job's TTL.
@@ -79,7 +82,7 @@ def test_every_job_expires_whatever_its_end(redis_db, redis_url, tmp_path, monke
                 ended = time.monotonic()
                 assert per_job_keys(redis_db)  # each is still there, until its TTL has passed
                 gone = wait_for(lambda: not per_job_keys(redis_db) and time.monotonic(), 30, "every job to expire",
-                                every=0.25)
+                                every=0.25, left=lambda: {key: redis_db.ttl(key) for key in per_job_keys(redis_db)})
                 # The queues' registries forget them at the worker's next clean-up (every LONGCARDS_WORKER_POLL s at
                 # most when idle: 1 s in the tests).
                 wait_for(lambda: not registered_jobs(redis_db), 45, "the registries to forget the jobs", every=0.5)
@@ -92,3 +95,30 @@ def test_every_job_expires_whatever_its_end(redis_db, redis_url, tmp_path, monke
         redis_client = app.extensions.get("longcards_redis")
         if redis_client is not None:
             redis_client.close()
+
+
+@pytest.mark.parametrize("ended", [True, False], ids=["after its end", "while it runs"])
+def test_a_heartbeat_after_a_jobs_end_brings_nothing_of_it_back(redis_db, ended):
+    """RQ's monitor heartbeats a running job's execution every heartbeat; waking as the work horse records the end
+    (seen on a loaded machine), its heartbeat recreated the execution the end deleted, and RQ gave the set of the
+    job's executions 60 s past the heartbeat's TTL: a key that outlived the job. After the end nothing comes back;
+    while the job runs its execution keeps its heartbeat."""
+    worker = ServiceWorker(["replays"], connection=redis_db, serializer=SERIALIZER)
+    worker.register_birth()
+    job = enqueue(analyse_replays, redis_db, batch(1), ttl=TTL)
+    with redis_db.pipeline() as pipe:
+        worker.execution = Execution.create(job, ttl=60, pipeline=pipe, worker_name=worker.name)
+        pipe.execute()
+    if ended:  # as the end does: the execution deleted, the job's keys given its TTL
+        with redis_db.pipeline() as pipe:
+            worker.execution.delete(job, pipe)
+            expire_job(pipe, job, TTL)
+            pipe.execute()
+    worker.maintain_heartbeats(job)
+    executions = [key for key in redis_db.scan_iter(count=1000)
+                  if key.startswith((b"rq:execution:", b"rq:executions:"))]
+    if ended:
+        assert executions == []
+    else:
+        assert sorted(executions) == sorted([worker.execution.key.encode(), f"rq:executions:{job.id}".encode()])
+        assert 0 < redis_db.ttl(f"rq:executions:{job.id}")

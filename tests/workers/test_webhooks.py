@@ -157,3 +157,32 @@ def test_a_delivery_run_again_after_its_worker_was_lost_sends_nothing_twice(rece
     hooks._enqueue_job(hooks.fetch_job(job.id), at_front=True)  # as the clean-up queues an abandoned job again
     assert run_worker(redis_db, (QUEUE_WEBHOOKS,))
     assert len(first.requests) == 1 and hooks.fetch_job(job.id).get_status() == "finished"
+
+
+@pytest.mark.parametrize("address", ["::1", "::"])
+def test_ipv6_loopback_and_unspecified_are_refused_as_not_public(app, redis_db, address):
+    """:: and ::1 lie inside the IPv4-compatible prefix but embed no IPv4 address: the refusal says why they are
+    refused, they are not public."""
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = False
+    response = app.test_client().post("/v1/replays", json={"logs": batch(1), "callback_url": f"http://[{address}]/h"})
+    assert response.status_code == 422, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "invalid_callback_url" and f"{address} is not a public address" in body["detail"], body
+    assert "callback_url" in body["errors"] and queue(QUEUE_REPLAYS, redis_db).count == 0
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["public_only", "private_allowed"])
+@pytest.mark.parametrize("url", ["https://example.com/hook\x00", "https://example.com/h\x7fook",
+                                 "https://example.com/hook\x1b[0m"], ids=["nul", "del", "escape"])
+def test_a_control_character_in_the_callback_url_is_refused_at_submission(app, redis_db, monkeypatch, url, private):
+    """No delivery could carry it: 422 naming the field, nothing queued, whether private addresses are allowed or
+    not; a delivery refuses it too."""
+    monkeypatch.setenv(SECRET_ENV, WEBHOOK_SECRET)
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = private
+    response = app.test_client().post("/v1/replays", json={"logs": batch(1), "callback_url": url})
+    assert response.status_code == 422, response.get_json()
+    body = response.get_json()
+    assert body["code"] == "invalid_callback_url" and "control character" in body["detail"], body
+    assert "callback_url" in body["errors"] and queue(QUEUE_REPLAYS, redis_db).count == 0
+    with pytest.raises(WebhookRefused, match="control character"):
+        deliver_webhook(url, PAYLOAD)

@@ -67,7 +67,8 @@ def analysis_json(ruleset: RuleSet, analysis: ClaimAnalysis, seats: int, seat: i
                                                  "sets_kept": o.follow.sets_kept,
                                                  "value": shown_value(o.follow)}
         out.append({"kind": o.kind, "cards": [show(c) for c in o.cards], "rank": o.rank, "reason": localize(o.reason),
-                    "priority": o.priority, "forced": o.forced, "follow": follow, "gain": o.gain,
+                    "priority": o.priority, "forced": o.forced, "preempted": o.preempted, "follow": follow,
+                    "gain": o.gain,
                     **_figures(ruleset, o, others), "value": shown_value(o)})
     return {"forced": analysis.forced, "advice": out[0]["kind"], "choices": out}
 

@@ -53,8 +53,13 @@ class ClaimOptionSchema(ma.Schema):
         "description": "the claim's priority (higher takes the card; /v1/rulesets lists the classes); pass 0"})
     forced = fields.Boolean(required=True, metadata={
         "description": "the drawer must take this card (a General; cardavia-flowers: or a flower)"})
+    preempted = fields.Boolean(required=True, metadata={
+        "description": "the claim can never take the card: a turned-up General (cardavia-flowers: or flower) goes "
+                       "to its drawer unless a claim of higher priority takes it, so this answer comes to a pass "
+                       "and carries the pass's figures and value (docs/rules.md#fc-must-take)"})
     follow = fields.Nested(FollowSchema, required=True, allow_none=True, metadata={
-        "description": "the discard to make after the claim (null: pass, a win, or no legal discard after it)"})
+        "description": "the discard to make after the claim (null: pass, a win, a claim that cannot take the card, "
+                       "or no legal discard after it)"})
     distance = fields.Integer(required=True, metadata={
         "description": "of the hand the option leaves between turns (pass: the hand as it stands); a win: -1"})
     paying_distance = fields.Integer(required=True, allow_none=True, metadata={

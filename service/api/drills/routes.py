@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...arena.drills import deal_drill
+from ...arena.drills import SEATS, deal_drill
+from ...replay.decisions import Pricing
 from ...rules.registry import get_ruleset
 from ..blueprint import Blueprint
 from ..caching import cached
@@ -27,6 +28,7 @@ class Drills(MethodView):
         """Deal drill `index` of `seed`: a discard or an answer to a public card of the difficulty asked, with the
         exact request whose answer (/v1/discards or /v1/claims) ranks its options. Same arguments, same drill."""
         ruleset = get_ruleset(args["ruleset"])
+        options = dict(ruleset.resolve_options(None))
         drill = deal_drill(ruleset, args["difficulty"], args["seed"], args["index"], args["kind"])
-        return {**echo(ruleset, dict(ruleset.resolve_options(None))), "seed": args["seed"], "index": args["index"],
-                "difficulty": args["difficulty"], **drill}
+        return {**echo(ruleset, options), "seed": args["seed"], "index": args["index"],
+                "difficulty": args["difficulty"], "loss_unit": Pricing.of(ruleset, options, SEATS).unit, **drill}

@@ -67,6 +67,10 @@ class DrillSchema(EchoSchema):
     seed = fields.Integer(required=True)
     index = fields.Integer(required=True)
     difficulty = fields.String(required=True)
+    loss_unit = fields.String(required=True, metadata={"enum": ["points", "wins", "expected_gain"], "description": (
+        "the unit of the options' `value` and of a loss against the advice (the advised option's value minus the "
+        "one chosen): `points`, or `wins` (the chance to win) where nobody pays; `expected_gain` where no value "
+        "model applies (the options' one-card expected gains)")})
     kind = fields.String(required=True, metadata={"enum": ["discard", "claim"]})
     distance = fields.Integer(required=True, metadata={
         "description": "the smallest `distance` among the options the request answers"})

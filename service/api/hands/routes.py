@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import jsonify
 from flask.views import MethodView
 
+from ...i18n import N_
 from ...rules.errors import DomainError
+from ...rules.text import text
 from ..blueprint import Blueprint
 from ..common import echo, meld_json, resolve
 from ..examples import EVALUATE_HU, LIST_MELDS
@@ -22,6 +24,22 @@ def _parse(payload: dict):
     return ruleset, options, ruleset.meld_rules(options), hand
 
 
+#: What `seat_role` or `card_source` asks of a hand, by endpoint: the detail of its 422 without a public card.
+QUESTIONS = {
+    "melds": N_("{field} asks for the claims on a public card; give public_card"),
+    "hu": N_("{field} asks whether this seat may win on a public card; give public_card"),
+}
+
+
+def require_public_card(payload: dict, hand, endpoint: str) -> None:
+    """422 `missing_public_card` when `seat_role` or `card_source` asks the endpoint's question (QUESTIONS) of a
+    hand without a public card: the answer would leave the question out, and the caller would take the answer for
+    one."""
+    if hand.public_card is None and (payload["seat_role"] or payload["card_source"]):
+        asked = "seat_role" if payload["seat_role"] else "card_source"
+        raise DomainError(text(QUESTIONS[endpoint], field=asked), "public_card", code="missing_public_card")
+
+
 @blp.route("/melds")
 class Melds(MethodView):
     """Legal melds of a hand and legal claims on a public card."""
@@ -32,10 +50,7 @@ class Melds(MethodView):
     def post(self, payload: dict):
         """List every meld (Chắn: pair) the concealed cards can form; with `public_card`, the claims on it."""
         ruleset, options, rules, hand = _parse(payload)
-        if hand.public_card is None and (payload["seat_role"] or payload["card_source"]):
-            asked = "seat_role" if payload["seat_role"] else "card_source"
-            raise DomainError(f"{asked} asks for the claims on a public card; give public_card", "public_card",
-                              code="missing_public_card")
+        require_public_card(payload, hand, "melds")
         answer = echo(ruleset, options)
         answer["melds"] = [meld_json(m, rules) for m in ruleset.legal_melds(hand, options)]
         answer.update(public_card=payload["public_card"], seat_role=None, card_source=None, claims=None,
@@ -66,6 +81,7 @@ class Hu(MethodView):
 def hu_answer(payload: dict) -> dict:
     """The answer of POST /v1/hu to a loaded request."""
     ruleset, options, _, hand = _parse(payload)
+    require_public_card(payload, hand, "hu")
     answer = echo(ruleset, options)
     family = answers_for(ruleset)
     answer.update(family.hu(ruleset, options, hand))

@@ -67,10 +67,12 @@ class HuRequestSchema(HandRequestSchema):
     seat_role = seat_role_field(
         "with public_card: drawer (turned it up), next (seat after the discarder or drawer), other, discarder. "
         "Given (or card_source given), `hu` is true only when a win on the card is among this seat's legal claims "
-        "(docs/rules.md#fc-claims, docs/rules.md#chan-win-stock); else reason `win_not_open`. Default: other.")
+        "(docs/rules.md#fc-claims, docs/rules.md#chan-win-stock); else reason `win_not_open`. Without public_card: "
+        "422 `missing_public_card`. Default: other.")
     card_source = card_source_field(
         "cardavia-chan: where the public card comes from (a win needs a turned-up stock card, or a Chíu completing "
-        "it). Given (or seat_role given), `hu` asks the claim question as seat_role says. Default: discard.")
+        "it). Given (or seat_role given), `hu` asks the claim question as seat_role says; without public_card: 422 "
+        "`missing_public_card`. Default: discard.")
 
     #: A request without the claim question is a plain hand request (the hot path).
     PLAIN_DEFAULTS = {"seat_role": None, "card_source": None}

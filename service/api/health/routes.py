@@ -1,4 +1,4 @@
-"""Liveness (no Redis, no tables) and readiness (Redis answers, a worker is alive)."""
+"""Liveness (no Redis, no tables) and readiness (Redis takes writes, a worker is alive)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from redis.exceptions import RedisError
 from rq import Worker
 
 from ...http.errors import problem
+from ...jobs.errors import refused
+from ...jobs.queues import connect
 from ...redisconf import failure
 from ...rules.registry import ENGINE_VERSION
 from ...rules.text import text
@@ -24,6 +26,12 @@ blp = Blueprint("health", __name__, description="Liveness")
 
 #: The liveness answer, as HealthSchema gives it.
 ALIVE = orjson.dumps({"status": "ok", "engine_version": ENGINE_VERSION})
+#: The key /readyz writes (kept PROBE_TTL_MS) to learn that Redis takes writes: a full, read-only or unsaving Redis
+#: answers PING and reads but refuses every job. The probe waits PROBE_TIMEOUT s for Redis, well within the
+#: orchestrator's own timeout (3 s on Kubernetes), on a connection of its own, closed after it.
+PROBE_KEY = "longcards:readyz"
+PROBE_TTL_MS = 10_000
+PROBE_TIMEOUT = 1.0
 
 
 class HealthSchema(ma.Schema):
@@ -55,21 +63,26 @@ class ReadySchema(ma.Schema):
 
 @blp.route("/readyz")
 class Ready(MethodView):
-    """Redis answers and at least one worker is alive."""
+    """Redis takes writes and at least one worker is alive."""
 
     @blp.response(200, ReadySchema)
     @blp.doc(security=[], operationId="get_readiness")  # open even when API keys are on
-    @blp.alt_response(503, description="`not_ready`: Redis unreachable or no worker alive; the detail says which",
+    @blp.alt_response(503, description="`not_ready`: Redis unreachable or refusing writes (full, unable to save, "
+                                       "read-only), or no worker alive; the detail says which",
                       headers={"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}})
     def get(self):
         """Report whether jobs can run now."""
         try:
-            connection = redis()
-            connection.ping()
-            workers = Worker.count(connection=connection)
+            with connect(settings=current_app.config, timeout=PROBE_TIMEOUT) as probe:
+                probe.set(PROBE_KEY, b"1", px=PROBE_TTL_MS)
+            workers = Worker.count(connection=redis())
         except RedisError as error:  # a fixed text: the error's own can hold a password
-            log.warning("not ready: %s", failure(error, current_app.config))
-            return problem(503, "not_ready", text("Redis does not answer"), headers={"Retry-After": "5"})
+            refusal = refused(error)
+            log.warning("not ready: %s%s", f"Redis refuses writes ({refusal}): " if refusal else "",
+                        failure(error, current_app.config))
+            detail = text("Redis refuses writes (full, unable to save, or read-only)") if refusal else \
+                text("Redis does not answer")
+            return problem(503, "not_ready", detail, headers={"Retry-After": "5"})
         if workers < 1:
             return problem(503, "not_ready", text("no worker is alive"), headers={"Retry-After": "5"})
         return {"status": "ready", "redis": "ok", "workers": workers}

@@ -13,11 +13,11 @@ from flask import current_app, g, has_app_context, request
 from redis import Redis
 from rq.job import Job, JobStatus
 
-from ...config import redact
 from ...i18n import _, localize
 from ...jobs import submit
 from ...jobs.pages import read
 from ...jobs.queues import connect
+from ...redaction import redact
 from ...rules.text import read_texts
 
 #: Where the app keeps its Redis client (tests close it through this name).

@@ -9,11 +9,11 @@ from typing import Any
 
 from flask import Flask, Response, current_app
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ReadOnlyError, ResponseError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ...http.errors import handle_unexpected, problem
-from ...jobs.errors import JobNotFound, NotReplicated, TooManyActiveJobs
+from ...jobs.errors import JobNotFound, NotReplicated, TooManyActiveJobs, refused
 from ...redisconf import failure
 from ...rules.text import text
 from .access import CLIENT
@@ -21,8 +21,7 @@ from .access import CLIENT
 log = logging.getLogger(__name__)
 #: Seconds a client is told to wait while Redis is unavailable.
 REDIS_RETRY_AFTER = 5
-#: Errors a Redis node answers while it is not, or not yet, a primary that takes writes. A Lua script wraps them in
-#: its own error (Redis 6: "Error running script ... -READONLY ..."), which redis-py does not recognise.
+#: Refusals (service/jobs/errors.py `refused`) of a Redis node that is not, or not yet, a primary.
 NOT_A_PRIMARY = ("READONLY", "LOADING", "MASTERDOWN")
 
 
@@ -47,21 +46,22 @@ def handle_not_replicated(error: NotReplicated) -> Response:
 
 
 def handle_redis_down(error: Exception) -> Response:
-    """Redis unreachable (or a primary demoted to a read-only replica): job endpoints answer 503 with Retry-After;
-    nothing was enqueued."""
+    """Redis unreachable, or refusing writes (full, unable to save, a read-only replica): job endpoints answer 503
+    with Retry-After; no job was made."""
     log.warning("redis unavailable: %s", failure(error, current_app.config))
     return problem(503, "jobs_unavailable", text("the job queue (Redis) is unavailable; retry later"),
                    headers={"Retry-After": str(REDIS_RETRY_AFTER)})
 
 
 def handle_redis_response(error: ResponseError) -> Response:
-    """A Redis error answer: from a node that is no longer the primary (a demoted primary still connected to), 503
-    as for an unreachable Redis, the connections dropped so the next ones ask the Sentinels again; any other is a
-    bug (500)."""
-    if not any(word in str(error) for word in NOT_A_PRIMARY):
+    """A Redis error answer: a refusal of writes (OOM, MISCONF, READONLY, EXECABORT ...: `refused`) is 503 as for
+    an unreachable Redis, and from a node that is no longer the primary (a demoted primary still connected to) the
+    connections are dropped so the next ones ask the Sentinels again; any other is a bug (500)."""
+    refusal = refused(error)
+    if refusal is None:
         return handle_unexpected(error)
     client = current_app.extensions.get(CLIENT)
-    if client is not None:
+    if client is not None and refusal in NOT_A_PRIMARY:
         client.connection_pool.disconnect()
     return handle_redis_down(error)
 
@@ -69,9 +69,8 @@ def handle_redis_response(error: ResponseError) -> Response:
 #: What the job endpoints may raise, and its problem.
 HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Response]], ...] = (
     (JobNotFound, handle_job_not_found), (TooManyActiveJobs, handle_too_many_active),
-    (NotReplicated, handle_not_replicated), (ReadOnlyError, handle_redis_response),
-    (ResponseError, handle_redis_response), (RedisConnectionError, handle_redis_down),
-    (RedisTimeoutError, handle_redis_down),
+    (NotReplicated, handle_not_replicated), (ResponseError, handle_redis_response),
+    (RedisConnectionError, handle_redis_down), (RedisTimeoutError, handle_redis_down),
 )
 
 

@@ -324,7 +324,8 @@ class ReplayResultSchema(ma.Schema):
     review = fields.String(required=True, metadata={"enum": ["none", "exact", "deep"]})
     engine_version = fields.String(required=True, metadata={"description": (
         "the engine's version, the review's and every value model that priced a log of the batch, joined by `+` "
-        "(e.g. `0.6.0+review-3+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000`)")})
+        "(e.g. `0.7.0+review-3+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000/claims/"
+        "seed5-decisions5000`)")})
     summary = fields.Nested(ReplaySummarySchema, required=True)
     logs_page = fields.Nested(LogsPageSchema, metadata={"description": "with `logs_limit` only"})
 

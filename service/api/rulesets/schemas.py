@@ -86,7 +86,7 @@ class RulesetSchema(ma.Schema):
     engine_version = fields.String(metadata={
         "description": "the engine version this rule-set's answers carry: the engine's, then `+` and "
                        "the version of the value model behind its `value` fields (docs/advice.md#value)",
-        "example": "0.6.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000"})
+        "example": "0.7.0+value-3/bga-taiwan/seed1-deals4000/loss/seed3-decisions5000/claims/seed5-decisions5000"})
     id = fields.String(required=True)
     game = fields.String(required=True)
     title = fields.String(required=True)

@@ -41,6 +41,12 @@ const PAPER = "#fbf7ec"; // the cream of printed cards
 const RED_INK = "#b3261e";
 const BLACK_INK = "#1d1d1d";
 
+/** A card code in a text (`[rygw][GAECHPS]`, `[2-9][msc]`, `CC`, `F1`..`F5`), as a pattern's source: the pages
+ * find codes in the service's texts with it (rulelinks.js, common.js). */
+export const CARD_CODE = "(?:[rygw][GAECHPS]|[2-9][msc]|CC|F[1-5])";
+/** Each card code standing alone in a text (not inside a word), for `matchAll` and `replace`. */
+export const CARD_IN_TEXT = new RegExp(`(?<![\\w-])${CARD_CODE}(?![\\w-])`, "g");
+
 /** The family of a card code ("chan" or "fourcolor"). */
 export const familyOf = (code) => (/^([2-9][msc]|CC)$/.test(code) ? "chan" : "fourcolor");
 
@@ -59,6 +65,18 @@ export function cardName(code) {
   const piece = lang === "zh-Hant"
     ? (FOURCOLOR.redPieceColours.has(code[0]) ? FOURCOLOR.redPieces[code[1]] : character[0]) : PIECE_WORDS()[code[1]];
   return t("{colour} {piece} ({code})", { colour: COLOUR_WORDS()[code[0]], piece, code });
+}
+
+/** Cards in words, each by its name with its code as a hint, copies of one card in a row counted once
+ * ("3 × red Chariot (rC)"); a Chinese list is counted off with 、. */
+export function cardNames(codes) {
+  const counted = [];
+  for (const code of codes) {
+    const last = counted[counted.length - 1];
+    if (last && last.code === code) last.n += 1; else counted.push({ code, n: 1 });
+  }
+  const comma = lang.startsWith("zh") ? "、" : ", ";
+  return counted.map(({ code, n }) => (n > 1 ? t("{n} × {card}", { n, card: cardName(code) }) : cardName(code))).join(comma);
 }
 
 function node(tag, attrs, text) {

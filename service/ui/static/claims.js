@@ -6,13 +6,13 @@ import { cardElement } from "./cards.js";
 import { ruleLinks } from "./rulelinks.js";
 import { t, tn } from "./i18n.js";
 import { kindName } from "./lab-panels.js";
-import { roleName } from "./words.js";
+import { roleName, turnedUp } from "./words.js";
 
 const row = (list) => h("span", { class: "cards small" }, (list || []).map((c) => cardElement(c)));
 
 /** The seat's role on a card from `from` (drawer, discarder, next or other). */
 export function roleOf(seat, from, seats, source) {
-  if (seat === from) return source === "stock" ? "drawer" : "discarder";
+  if (seat === from) return turnedUp(source) ? "drawer" : "discarder";
   return seat === (from + 1) % seats ? "next" : "other";
 }
 
@@ -31,7 +31,7 @@ function waits(option) {
 function adviceTable(answer) {
   return h("div", {},
     h("p", { class: "verdict" }, t("Advice: {advice}", { advice: kindName(answer.advice) }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
-      h("span", { class: "muted" }, " — ", answer.card_source === "stock"
+      h("span", { class: "muted" }, " — ", turnedUp(answer.card_source)
         ? t("you are {role} on this stock card", { role: roleName(answer.seat_role) })
         : t("you are {role} on this discard", { role: roleName(answer.seat_role) }))),
     scrollBox(t("Claims ranked"), stacked(h("table", { class: "ranked claim-advice" },

@@ -1,5 +1,6 @@
 // Shared by the pages: DOM helpers, calls to the /v1 API, problem documents shown next to their fields, jobs.
 
+import { CARD_IN_TEXT, cardName } from "./cards.js";
 import { lang, t } from "./i18n.js";
 
 export const $ = (selector, root = document) => root.querySelector(selector);
@@ -83,7 +84,8 @@ export class Problem extends Error {
 
 /** Call the API; answers {data, response}, throws a Problem for any error answer. */
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json", "Accept-Language": lang };
+  // texts for people count seats from 1, as the pages do (the fields keep the API's seats, from 0)
+  const headers = { Accept: "application/json", "Accept-Language": lang, "X-Seats-From": "1" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const key = apiKey();
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -158,7 +160,9 @@ export class FieldErrors {
       for (const [path, list] of entries) {
         const slot = this.slotFor(path);
         if (!slot) continue;
-        const text = `${path}: ${[].concat(list).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("; ")}`;
+        const said = namedCards([].concat(list).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("; "));
+        const name = fieldName(path);
+        const text = name ? `${name}: ${said}` : said;
         if (!messages.has(slot)) messages.set(slot, new Set());
         messages.get(slot).add(text);
       }
@@ -176,12 +180,76 @@ export class FieldErrors {
   }
 }
 
-/** A problem as a block: its code, its detail, a link to what the code means. */
+/** What went wrong, said to a player: the problem codes a page meets, each in the player's frame (the cards, the
+ * table, the log, the service being busy); any other by its kind. Each is a literal message for the catalogs. */
+export function problemWords(problem) {
+  const words = {
+    unknown_card: t("A card here is not in this game's deck."),
+    impossible_card_count: t("There are more copies of a card here than the deck has."),
+    too_many_cards: t("There are more cards here than a hand can hold."),
+    wrong_card_count: t("This hand does not have the number of cards this question needs."),
+    invalid_meld: t("One of the exposed melds is not a meld of this game."),
+    invalid_seat: t("A seat here is not at this table."),
+    missing_public_card: t("Choose the card on offer first."),
+    not_a_win: t("This hand does not win, so there is nothing to pay."),
+    inconsistent_context: t("The table does not add up: check the cards, the seats and the card on offer."),
+    illegal_discard: t("That card may not be discarded here."),
+    no_legal_discard: t("This hand has no card it may discard."),
+    invalid_log: t("This game log cannot be read: a move or a deal in it is not one of this game."),
+    wrong_deal_size: t("A hand in this game log was not dealt the right number of cards."),
+    review_too_long: t("This log is too long to review at once: review fewer rounds."),
+    no_drill_position: t("No question could be set from these choices: try another set."),
+    missing_api_key: t("This service asks for an access key: enter yours under “API key”."),
+    invalid_api_key: t("This access key is not accepted: check it under “API key”."),
+    rate_limited: t("Too many questions in a short time: wait a moment and try again."),
+    too_many_active_jobs: t("You already have analyses running: wait for one to finish."),
+    payload_too_large: t("This is too large to send at once."),
+    job_failed: t("The analysis stopped on an error: try again."),
+    jobs_unavailable: t("Analyses are not available right now: try again in a moment."),
+    not_ready: t("The service is starting: try again in a moment."),
+    not_replicated: t("The service could not save this safely: try again in a moment."),
+  };
+  if (words[problem.code]) return words[problem.code];
+  if (problem.status === 0 || problem.status === undefined) return t("The page could not reach the service: check your connection and try again.");
+  if (problem.status >= 500) return t("The service could not answer just now: try again in a moment.");
+  return t("Something here is not as this game allows: check what you entered.");
+}
+
+/** A message of the service with each card code in it said by the card's name, the code a hint after it. */
+export const namedCards = (text) => String(text).replace(CARD_IN_TEXT, (code) => cardName(code));
+
+/** A request field's name as the page calls it (a problem's `errors` name the API's fields): null when the message
+ * stands alone. */
+export function fieldName(path) {
+  const [root, index, ...rest] = String(path).split(".");
+  const names = { hand: t("Hand"), exposed: t("Exposed melds"), visible: t("Cards seen"), public_card: t("Card on offer"),
+    from_seat: t("From seat"), seats: t("Seats"), seat: t("My seat"), ruleset: t("Rule-set"), options: t("Rule options"),
+    candidates: t("Cards to compare"), card_source: t("Where the card came from"), logs: t("Game log"), log: t("Game log"),
+    events: t("Moves"), hands: t("Deal"), samples: t("Deals"), budget: t("Time"), seed: t("Deal number") };
+  const field = names[root];
+  if (!field) return null;
+  // an item of a list (`hand.2`, `events.3`) counted from 1, as a player counts them
+  const k = /^\d+$/.test(index || "") ? Number(index) + 1 : null;
+  const card = () => t("{field}, card {k}", { field, k });
+  const move = () => t("{field}, move {k}", { field, k });
+  const seat = () => t("{field}, seat {k}", { field, k });
+  const itemOf = { hand: card, visible: card, candidates: card, events: move, hands: seat }[root];
+  const item = k !== null && itemOf ? itemOf() : field;
+  // a field the service does not know (`events.3.foo`) by its own name, the one thing that tells it apart; not an
+  // option's, which sits beside the option its label names
+  const leaf = root === "options" ? undefined : rest.length ? rest[rest.length - 1] : k === null ? index : undefined;
+  return leaf && !/^\d+$/.test(leaf) ? `${item} “${leaf}”` : item;
+}
+
+/** A problem as a block: what went wrong in the player's words; the service's own code and detail (the developer's
+ * words, a link to what the code means for a client) folded away under "Details". */
 export function problemBlock(problem) {
-  return h("div", { class: "problem", role: "alert" },
-    h("strong", {}, problem.code), " ", problem.detail,
-    problem.type && problem.type.startsWith("/problems/")
-      ? h("span", {}, " ", h("a", { href: `${problem.type}?lang=${encodeURIComponent(lang)}`, target: "_blank", rel: "noopener" }, t("what this means"))) : null);
+  const developer = problem.type && problem.type.startsWith("/problems/")
+    ? h("a", { href: `${problem.type}?lang=${encodeURIComponent(lang)}`, target: "_blank", rel: "noopener" }, t("for developers")) : null;
+  return h("div", { class: "problem", role: "alert", "data-code": problem.code || "" },
+    h("strong", {}, problemWords(problem)),
+    problem.code || problem.detail ? h("details", { class: "problem-details" }, h("summary", {}, t("Details")),
+      h("p", {}, problem.code ? h("code", {}, problem.code) : null, " ", problem.detail || "", developer ? " " : null, developer)) : null);
 }
 
 /** Show a problem at the top of the page (for errors no field owns). */
@@ -210,8 +278,16 @@ export function guard(fn) {
 /** A game's name as its players say it (GET /v1/rulesets' `game`; Chắn is Chắn in every language). */
 export const gameName = (game) => (game === "Four Color Cards" ? t("Four Color Cards") : game);
 
-/** A rule-set in a list of choices: its id (a code) and its game's name. */
-export const rulesetLabel = (ruleset) => `${ruleset.id} — ${gameName(ruleset.game)}`;
+/** A rule-set's name as a player says it: the game and the table it is played at. Its id (a code) is for
+ * developers: the API's `ruleset`, shown nowhere a player reads. Each name is a literal message for the catalogs. */
+export function rulesetName(id) {
+  const names = { "bga-taiwan": t("Four Color Cards, Taiwanese rules (BGA)"),
+    "cardavia-flowers": t("Four Color Cards with five flowers (Cardavia)"), "cardavia-chan": t("Chắn (Cardavia)") };
+  return names[id] || id;
+}
+
+/** A rule-set in a list of choices (`ruleset`: GET /v1/rulesets' entry, or its id). */
+export const rulesetLabel = (ruleset) => rulesetName(typeof ruleset === "string" ? ruleset : ruleset.id);
 
 const numberFormats = new Map();
 /** The page language's way of writing a number with `digits` decimals (a decimal comma in vi, it, pt, uk). */

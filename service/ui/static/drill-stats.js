@@ -29,8 +29,9 @@ export const keyOf = (drill) => [drill.ruleset, drill.difficulty, drill.kind, dr
 export const answered = (stats, key) => stats.answers.find((a) => a.key === key) || null;
 
 /**
- * Count an answer (`entry`: key, link, ruleset, difficulty, answer, advice, loss, correct) unless its drill was
- * answered before; the statistics after it.
+ * Count an answer (`entry`: key, link, ruleset, difficulty, family, choice and adviceChoice (the options' keys),
+ * ties (the options as good as the advice), answer and advice (their words then), loss and its unit, correct)
+ * unless its drill was answered before; the statistics after it.
  */
 export function record(entry) {
   const stats = load();
@@ -49,11 +50,20 @@ export function reset() {
   return empty();
 }
 
-/** Accuracy (null before any answer), mean loss, answers counted, current and best streak. */
+/** Accuracy (null before any answer), mean loss, answers counted, current and best streak. Losses of different
+ * units (points; wins where nobody pays) are never added: `meanLosses` holds the mean of each unit's answers
+ * ("" for answers kept before their unit was). */
 export function summary(stats) {
   const n = stats.answers.length;
   const right = stats.answers.filter((a) => a.correct).length;
   const loss = stats.answers.reduce((sum, a) => sum + (a.loss || 0), 0);
-  return { n, right, accuracy: n ? right / n : null, meanLoss: n ? loss / n : null, streak: stats.streak,
+  const byUnit = new Map();
+  for (const a of stats.answers) {
+    const unit = a.unit || "";
+    const [sum, count] = byUnit.get(unit) || [0, 0];
+    byUnit.set(unit, [sum + Math.max(0, a.loss || 0), count + 1]);
+  }
+  const meanLosses = Object.fromEntries([...byUnit].map(([unit, [sum, count]]) => [unit, sum / count]));
+  return { n, right, accuracy: n ? right / n : null, meanLoss: n ? loss / n : null, meanLosses, streak: stats.streak,
     best: stats.best };
 }

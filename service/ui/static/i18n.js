@@ -42,15 +42,33 @@ export function tn(one, many, n, params = {}) {
 }
 
 // The language switch (base.html): its links carry `?lang=`; here they also keep the rest of the address (the
-// replay viewer's state is in its query and fragment) and the choice is remembered in this browser.
+// replay viewer's state is in its query and fragment), and a click remembers the choice in this browser (the
+// cookie the server reads, and local storage). A `?lang=` in an address only shows that page in its language: a
+// shared link may carry one, and the reader keeps the language they chose.
 const STORE = "longcards.lang";
+const COOKIE = "longcards_lang";
+const YEAR = 365 * 24 * 3600;
+
+const cookieLang = () => (/(?:^|;\s*)longcards_lang=([^;]*)/.exec(document.cookie) || [])[1] || null;
+
+function remember(choice) {
+  document.cookie = `${COOKIE}=${encodeURIComponent(choice)}; path=/; max-age=${YEAR}; samesite=lax`;
+  try { localStorage.setItem(STORE, choice); } catch { /* storage may be off */ }
+}
+
+/** An address of this site for someone else: `href` without `lang` (the reader opens it in their own language). */
+export function shareUrl(href = window.location.href) {
+  const url = new URL(href, window.location.href);
+  url.searchParams.delete("lang");
+  return url.href;
+}
 
 function bindSwitch() {
   for (const link of document.querySelectorAll(".lang-list a[data-lang]")) {
     const url = new URL(window.location.href);
     url.searchParams.set("lang", link.dataset.lang);
     link.href = url.pathname + url.search + url.hash;
-    link.addEventListener("click", () => { try { localStorage.setItem(STORE, link.dataset.lang); } catch { /* off */ } });
+    link.addEventListener("click", () => remember(link.dataset.lang));
   }
 }
 
@@ -61,14 +79,23 @@ function restore() {
   const url = new URL(window.location.href);
   const offered = [...document.querySelectorAll(".lang-list a[data-lang]")].map((a) => a.dataset.lang);
   if (!stored || stored === lang || url.searchParams.has("lang") || !offered.includes(stored)
-      || document.cookie.includes("longcards_lang=")) return false;
+      || cookieLang()) return false;
   url.searchParams.set("lang", stored);
   window.location.replace(url.href);
   return true;
 }
 
+// The page opened on the switch's `?lang=` and the choice is remembered: the address drops it, so a copy of the
+// address is the same page in the reader's own language.
+function tidy() {
+  const url = new URL(window.location.href);
+  if (url.searchParams.get("lang") === lang && cookieLang() === lang) {
+    history.replaceState(history.state, "", shareUrl(url.href));
+  }
+}
+
 function start() {
-  if (!restore()) bindSwitch();
+  if (!restore()) { tidy(); bindSwitch(); }
 }
 
 if (typeof document !== "undefined") {

@@ -3,7 +3,7 @@
 import { $, fill, h } from "./common.js";
 import { cardElement } from "./cards.js";
 import { roleOf } from "./claims.js";
-import { roleName } from "./words.js";
+import { roleName, seatNumber } from "./words.js";
 import { t } from "./i18n.js";
 import { kindName, useFamily } from "./lab-panels.js";
 import { changed, current, held, left, pendingMeld, sortCodes, state } from "./lab-state.js";
@@ -77,11 +77,11 @@ export function drawBuilder() {
   $("#exposed-codes").value = state.exposed.map((m) => `${m.kind}: ${m.cards.join(" ")}`).join("; ");
   $("#visible-codes").value = state.visible.join(" ");
   $("#public-code").value = state.public || "";
-  $("#from-seat").value = state.from;
-  $("#from-seat").max = state.seats - 1;
+  $("#from-seat").value = seatNumber(state.from); // seats as players count them, from 1
+  $("#from-seat").max = state.seats;
   $("#source").value = state.source;
   $("#role").textContent = t("you (seat {seat}) are {role}",
-    { seat: state.seat, role: roleName(roleOf(state.seat, state.from, state.seats, state.source)) });
+    { seat: seatNumber(state.seat), role: roleName(roleOf(state.seat, state.from, state.seats, state.source)) });
   drawPalette();
 }
 
@@ -94,10 +94,10 @@ export function drawSetup() {
   seats.min = rs.seats.min; seats.max = rs.seats.max;
   state.seats = Math.min(Math.max(state.seats, rs.seats.min), rs.seats.max);
   seats.value = state.seats;
-  $("#seat").max = state.seats - 1;
+  $("#seat").max = state.seats;
   state.seat = Math.min(state.seat, state.seats - 1);
   state.from = Math.min(state.from, state.seats - 1);
-  $("#seat").value = state.seat;
+  $("#seat").value = seatNumber(state.seat);
   fill($("#meld-kind"), ...rs.melds.map((m) => h("option", { value: m.kind }, kindName(m.kind))));
   const box = $("#options");
   fill(box, h("legend", {}, t("Options")), ...rs.options.map((option) => optionField(option)));

@@ -6,7 +6,7 @@ import { $, fill, fmt, h, pct, problemBlock, scrollBox, stacked } from "./common
 import { cardElement } from "./cards.js";
 import { t, tn } from "./i18n.js";
 import { ruleLinks, withCodes } from "./rulelinks.js";
-import { kindName as kindWord } from "./words.js";
+import { kindName as kindWord, seatNumber } from "./words.js";
 
 /** The game of the lab's rule-set, set by the lab before it draws ("fourcolor" or "chan"). */
 let family = "fourcolor";
@@ -76,7 +76,7 @@ export function renderHu(answer, settlement) {
   if (!answer.hu) { // only Chắn answers name the unpaired cards
     fill(body, h("p", { class: "verdict no" }, withCodes(answer.public_card
       ? t("✗ no {win} with {card}", { win: win(), card: answer.public_card }) : t("✗ no {win}", { win: win() }))),
-    h("ul", {}, (answer.reasons || []).map((r) => h("li", {}, h("code", {}, r.code), " ", ruleLinks(r.message)))),
+    h("ul", {}, (answer.reasons || []).map((r) => h("li", { "data-code": r.code }, ruleLinks(r.message)))),
     answer.unpaired && answer.unpaired.length ? h("p", {}, t("unpaired:"), " ", cardRow(answer.unpaired)) : null);
     return;
   }
@@ -86,7 +86,7 @@ export function renderHu(answer, settlement) {
       h("td", {}, ruleLinks(line.text)), h("td", { class: "num" }, line.points))))) : null;
   const deltas = settlement ? h("p", { class: "deltas" }, h("span", {}, t("Settlement:")), settlement.deltas.map((d, seat) =>
     h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
-      t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null;
+      t("seat {seat} {delta}", { seat: seatNumber(seat), delta: `${d > 0 ? "+" : ""}${d}` })))) : null;
   const n = answer.decompositions;
   const points = answer.points === 1 ? t("1 point") : t("{n} points", { n: answer.points });
   const verdict = answer.public_card
@@ -104,20 +104,40 @@ function waitsCell(option) {
     ` ×${w.unseen}`, w.points !== undefined ? ` ${tn("({n} pt)", "({n} pts)", w.points)}` : "")));
 }
 
-/** POST /v1/discards: every discard ranked. */
+/** How many ranked discards show at first: the best few; the rest on demand ("Show all"), on every screen. */
+const FIRST_DISCARDS = 5;
+let allDiscards = false; // the reader asked for every discard: the next hands show them all too
+
+/** Show the first few rows of the discards' `table`, or all of them, with the button that switches. */
+function firstDiscards(table) {
+  const rows = [...table.tBodies[0].rows];
+  if (rows.length <= FIRST_DISCARDS) return null;
+  const toggle = h("button", { type: "button", class: "show-all", "aria-controls": table.id });
+  const show = () => {
+    rows.forEach((row, i) => { row.hidden = !allDiscards && i >= FIRST_DISCARDS; });
+    toggle.textContent = allDiscards ? t("Show the first {n}", { n: FIRST_DISCARDS }) : t("Show all {n}", { n: rows.length });
+    toggle.setAttribute("aria-expanded", String(allDiscards));
+  };
+  toggle.addEventListener("click", () => { allDiscards = !allDiscards; show(); });
+  show();
+  return toggle;
+}
+
+/** POST /v1/discards: every discard ranked, the first few shown. */
 export function renderDiscards(answer) {
   const body = panel("discards-panel");
   const heads = [t("rank"), t("discard"), t("distance"), t("waits (unseen copies)"), t("improving"), t("expected gain"), t("why")];
+  const table = stacked(h("table", { class: "ranked", id: "discards-table" },
+    h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
+    h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
+      h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
+      h("td", { class: "num" }, option.distance), waitsCell(option),
+      h("td", { class: "num" }, option.improving_unseen), h("td", { class: "num" }, fmt(option.expected_gain, 3)),
+      h("td", { class: "reason" }, ruleLinks(option.reason)))))));
   fill(body,
     h("p", { class: "summary" }, withCodes(t("Distance to a win now: {distance}; {unseen} cards unseen. Best: {best}",
       { distance: answer.distance, unseen: answer.unseen_total, best: answer.best.join(", ") }))),
-    scrollBox(t("Discards ranked"), stacked(h("table", { class: "ranked" },
-      h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
-      h("tbody", {}, answer.discards.map((option) => h("tr", { class: option.rank === 1 ? "best" : "" },
-        h("td", { class: "num" }, option.rank), h("td", {}, cardElement(option.card, { classes: "tiny" })),
-        h("td", { class: "num" }, option.distance), waitsCell(option),
-        h("td", { class: "num" }, option.improving_unseen), h("td", { class: "num" }, fmt(option.expected_gain, 3)),
-        h("td", { class: "reason" }, ruleLinks(option.reason)))))))));
+    scrollBox(t("Discards ranked"), table), firstDiscards(table));
 }
 
 /** A panel waiting for something the lab lacks, saying what. */
@@ -168,7 +188,8 @@ function renderSearch(result) {
     h("p", { class: `search-verdict ${clear ? "clear" : "unclear"}` }, withCodes(verdict)),
     h("p", { class: "muted" }, t("{deals} deals, {playouts} playouts · stopped: {stopped} · ranked on {objective}. “Versus the first” is each discard's {objective} minus that of the first candidate, deal by deal.",
     { deals: result.deals, playouts: result.playouts, stopped: stoppedName(result.stopped), objective })),
-    scrollBox(t("Search deeper"), h("table", { class: "ranked search-table" },
+    // a phone shows each candidate as a block of labelled lines (common.js `stacked`): no column is cut off
+    scrollBox(t("Search deeper"), stacked(h("table", { class: "ranked search-table" },
       h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, result.candidates.map((c) => h("tr", { class: c === leader ? (clear ? "best" : "leader") : "" },
         h("td", {}, cardElement(c.card, { classes: "tiny" })), h("td", { class: "num" }, c.exact_rank),
@@ -177,7 +198,7 @@ function renderSearch(result) {
         h("td", { class: "versus" }, interval(c.versus_first, result.objective === "win_probability")),
         h("td", {}, interval(c.pay_probability, true)),
         h("td", { class: "num" }, c.playouts,
-          c.eliminated_after ? h("span", { class: "muted" }, " ", t("(out after {n})", { n: c.eliminated_after })) : "")))))));
+          c.eliminated_after ? h("span", { class: "muted" }, " ", t("(out after {n})", { n: c.eliminated_after })) : ""))))))));
 }
 
 /** The deeper search as it runs: its button, progress bar, status line and result (a table, or its problem). */

@@ -5,7 +5,7 @@
 import { $, bindApiKey, fill, guard, h, pageError, rulesetLabel } from "./common.js";
 import { parseCodes } from "./cards.js";
 import { faceSelect } from "./faces.js";
-import { t } from "./i18n.js";
+import { shareUrl, t } from "./i18n.js";
 import { drawBuilder, drawPending, drawSetup } from "./lab-builder.js";
 import { searchView, useFamily } from "./lab-panels.js";
 import { fetchRulesets, refresh, searchDeeper } from "./lab-requests.js";
@@ -86,7 +86,7 @@ function wireCodes() {
   $("#visible-codes").addEventListener("change", (e) => { state.visible = parseCodes(e.target.value); changed(); });
   $("#exposed-codes").addEventListener("change", (e) => { state.exposed = parseExposed(e.target.value); changed(); });
   $("#public-code").addEventListener("change", (e) => { state.public = e.target.value.trim() || null; changed(); });
-  $("#from-seat").addEventListener("change", (e) => { state.from = Number(e.target.value); changed(); });
+  $("#from-seat").addEventListener("change", (e) => { state.from = Number(e.target.value) - 1; changed(); });
   $("#source").addEventListener("change", (e) => { state.source = e.target.value; changed(); });
 }
 
@@ -107,13 +107,13 @@ function wire() {
   bindApiKey($("#api-key"), () => { pageError(null); guard(rulesets.length ? refresh : loadRulesets)(); });
   $("#ruleset").addEventListener("change", (e) => chooseRuleset(e.target.value));
   $("#seats").addEventListener("change", (e) => { state.seats = Number(e.target.value); drawSetup(); changed(); });
-  $("#seat").addEventListener("change", (e) => { state.seat = Number(e.target.value); changed(); });
+  $("#seat").addEventListener("change", (e) => { state.seat = Number(e.target.value) - 1; changed(); });
   wireCodes();
   wireMelds();
   wireHistory();
   $("#copy-link").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(location.href); $("#copied").textContent = t("link copied"); } catch {
-      $("#copied").textContent = location.href;
+    try { await navigator.clipboard.writeText(shareUrl()); $("#copied").textContent = t("link copied"); } catch {
+      $("#copied").textContent = shareUrl();
     }
   });
   $("#search").addEventListener("click", guard(searchDeeper));

@@ -1,7 +1,10 @@
 // Plots drawn as SVG in the page. Seats are told apart by colour (a palette readable with colour-blindness),
-// by line dash and marker shape, and by the legend's text.
+// by line dash and marker shape, and by the legend's text; a bar is marked with its seat's number in a circle.
+// A plot is drawn about as wide as it is shown (its viewBox follows the screen, up to 640), so its labels keep
+// their CSS size (ui.css `.plot text`) on a phone instead of shrinking with a wide drawing.
 
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { seatNumber } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
@@ -26,11 +29,24 @@ function marker(kind, x, y, colour) {
   return node("path", { d: `M${x} ${y - 5} L${x + 5} ${y} L${x} ${y + 5} L${x - 5} ${y} Z`, fill: colour });
 }
 
+/** A seat's number in a circle (①, for the API's seat 0), as the bars' legend names a seat's mark. */
+const circled = (seat) => String.fromCodePoint(0x2460 + seatNumber(seat) - 1);
+
+/** The drawing's width: the screen's less the page's margins, between 300 and 640. */
+function plotWidth() {
+  const screen = typeof window === "undefined" ? 640 : window.innerWidth;
+  return Math.round(Math.max(300, Math.min(640, screen - 40)));
+}
+
 function frame(width, height, title) {
   const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, class: "plot", role: "img", "aria-label": title });
   svg.append(node("title", {}, title));
   return svg;
 }
+
+const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+/** A number as the page's language writes it (a decimal comma in vi, it, pt, uk), as its tables do. */
+const number = (x) => numbers.format(x);
 
 function niceRange(values) {
   let lo = Math.min(0, ...values), hi = Math.max(0, ...values);
@@ -45,11 +61,14 @@ function axes(svg, box, lo, hi, xLabels, yTitle) {
   svg.append(node("line", { x1: left, x2: left, y1: top, y2: bottom, stroke: "#555" }));
   svg.append(node("line", { x1: left, x2: right, y1: y(0), y2: y(0), stroke: "#555" }));
   for (const tick of [lo, (lo + hi) / 2, hi]) {
-    svg.append(node("text", { x: left - 4, y: y(tick) + 4, "text-anchor": "end" }, Number(tick.toFixed(2)).toString()));
+    svg.append(node("text", { x: left - 4, y: y(tick) + 4, "text-anchor": "end" }, number(tick)));
     svg.append(node("line", { x1: left, x2: right, y1: y(tick), y2: y(tick), stroke: "#e3e6ea" }));
   }
   svg.append(node("text", { x: 4, y: top - 6 }, yTitle));
-  const every = Math.max(1, Math.ceil(xLabels.length / 12));
+  // as many labels as fit side by side at the labels' size (about 6.5 units a character at 11 px)
+  const widest = Math.max(1, ...xLabels.map((label) => String(label).length));
+  const fit = Math.max(1, Math.floor((right - left) / (widest * 6.5 + 10)));
+  const every = Math.max(1, Math.ceil(xLabels.length / Math.min(fit, 12)));
   xLabels.forEach((label, i) => {
     if (i % every) return;
     const x = left + ((i + 0.5) / xLabels.length) * (right - left);
@@ -60,7 +79,7 @@ function axes(svg, box, lo, hi, xLabels, yTitle) {
 
 /** Lines of each seat's running points; `series`: [{name, values}], values over `xLabels`. */
 export function linePlot(series, xLabels, title, yTitle) {
-  const width = 640, height = 240, box = { left: 44, top: 22, right: 628, bottom: 206 };
+  const width = plotWidth(), height = 240, box = { left: 44, top: 22, right: width - 12, bottom: 206 };
   const svg = frame(width, height, title);
   const [lo, hi] = niceRange(series.flatMap((s) => s.values));
   const y = axes(svg, box, lo, hi, xLabels, yTitle);
@@ -80,7 +99,7 @@ export function linePlot(series, xLabels, title, yTitle) {
 
 /** Bars of each decision's expected loss; `bars`: [{label, value, seat, event}]; `onpick(event)` on a click. */
 export function barPlot(bars, title, yTitle, onpick, current) {
-  const width = 640, height = 220, box = { left: 52, top: 22, right: 628, bottom: 186 };
+  const width = plotWidth(), height = 220, box = { left: 52, top: 26, right: width - 12, bottom: 186 };
   const svg = frame(width, height, title);
   const [lo, hi] = niceRange(bars.map((b) => b.value));
   const y = axes(svg, box, lo, hi, bars.map((b) => b.label), yTitle);
@@ -92,10 +111,17 @@ export function barPlot(bars, title, yTitle, onpick, current) {
     const rect = node("rect", { x, y: top, width: Math.max(step * 0.7, 1), height: h, fill: colour,
       stroke: bar.event === current ? "#000" : "none", "stroke-width": 2, class: "bar", "data-event": bar.event });
     // the label names the event as the page numbers it (from 1)
-    rect.append(node("title", {}, `${t("event {label}, seat {seat}", bar)}${bar.kind ? ` (${bar.kind})` : ""}: ${t("expected loss {value}", bar)}`));
+    const seat = seatNumber(bar.seat); // the API's seats count from 0, players from 1
+    rect.append(node("title", {}, `${t("event {label}, seat {seat}", { ...bar, seat })}${bar.kind ? ` (${bar.kind})` : ""}: ${t("expected loss {value}", { value: number(bar.value) })}`));
     if (onpick) { rect.style.cursor = "pointer"; rect.addEventListener("click", () => onpick(bar.event)); }
     svg.append(rect);
-    if (step >= 14) svg.append(node("text", { x: x + step * 0.35, y: top - 2, "text-anchor": "middle", "font-size": 9 }, `S${bar.seat}`));
+    if (step >= 12) { // the seat's number in a circle of its colour above the bar, where the bars leave room
+      const cx = x + step * 0.35, cy = top - 8;
+      const mark = node("g", { class: "seat-mark", color: colour, "aria-hidden": "true" }); // ui.css: currentColor
+      mark.append(node("circle", { cx, cy, r: 6.5, fill: "#fff", stroke: colour, "stroke-width": 1.5 }),
+        node("text", { x: cx, y: cy + 3.5, "text-anchor": "middle" }, seat));
+      svg.append(mark);
+    }
   });
   return svg;
 }
@@ -108,7 +134,7 @@ export function legend(names, lines = true) {
     const item = document.createElement("span");
     item.style.setProperty("--swatch", SEAT_COLOURS[k % 4]);
     item.textContent = lines ? t("{name} ({marker}, {line})", { name, marker: MARKER_WORDS()[k % 4], line: LINE_WORDS()[k % 4] })
-      : t("{name} (bars marked {label})", { name, label: `S${k}` });
+      : t("{name} (bars marked {label})", { name, label: circled(k) });
     box.append(item);
   });
   return box;

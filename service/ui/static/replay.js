@@ -1,13 +1,16 @@
 // The replay viewer: load logs, audit each with the table after every event, step through them, and annotate
 // every decision with the replay analysis job's review. The view (the logs' source, the round, the event, the
 // analysis mode) is kept in the URL fragment, so a link reopens it (replay-link.js).
-import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, rulesetLabel, runJob, scrollBox, stacked } from "./common.js";
+import { $, $$, fill, FieldErrors, Problem, api, bindApiKey, fmt, guard, h, pageError, pct, post, problemBlock, rulesetLabel, rulesetName, runJob, scrollBox, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
-import { t } from "./i18n.js";
+import { shareUrl, t, tn } from "./i18n.js";
 import { barPlot, legend, linePlot } from "./plots.js";
 import { LINK_LIMIT, SIMULATION, TooLarge, UNPACKED_LIMIT, pack, readLink, unpack, writeLink } from "./replay-link.js";
 import { ruleLinks } from "./rulelinks.js";
-import { fromSeat, kindName, outcomeName, playerName, roleName, unitName } from "./words.js";
+import { fromSeat, kindName, outcomeName, playerName, roleName, seatName, seatNumber, unitName } from "./words.js";
+
+/** `item` with its `seat` counted as players count (from 1), for a message that names it. */
+const seated = (item) => ({ ...item, seat: seatNumber(item.seat) });
 
 const errors = new FieldErrors(document, "log");
 let logs = [];        // the loaded logs
@@ -119,7 +122,7 @@ function writeUrl() {
   written = writeLink(view());
   if (written !== location.hash) history.replaceState(history.state, "", written);
   const link = $("#share-link");
-  link.value = location.href;
+  link.value = shareUrl(); // the reader opens it in their own language
   const shareable = !source.tooLarge;
   link.hidden = !shareable;
   $("#copy-link").disabled = !shareable;
@@ -197,7 +200,7 @@ function drawOffer() {
 
 // -- stepping ----------------------------------------------------------------------------------------------
 function eventText(event) {
-  const seat = event.seat;
+  const seat = seatNumber(event.seat);
   switch (event.type) {
     case "discard": return [t("seat {seat} discards", { seat }), event.card];
     case "draw": return [t("seat {seat} turns up", { seat }), event.card || t("the next stock card")];
@@ -239,11 +242,11 @@ function eventRow(event, i) {
   const decision = marks.decisions.get(i);
   return h("li", { role: "option", id: `event-${i}`, "data-index": i, "aria-selected": "false", class: broken.length ? "violation" : "" },
     h("span", { class: "num" }, `${i + 1}.`), text, codes.map((c) => cardElement(c, { classes: "tiny" })),
-    broken.map((v) => h("span", { class: "tag bad" }, `⚠ ${v.code}`)),
+    broken.map((v) => h("span", { class: "tag bad", title: v.message, "data-code": v.code }, `⚠ ${t("against the rules")}`)),
     decision ? h("span", { class: "tag rank" }, decision.agreed ? t("✓ best") : t("rank {rank}/{options}", decision)) : null,
     decision && decision.expected_loss > 0 ? h("span", { class: "tag loss" }, t("loss {loss}", { loss: fmt(decision.expected_loss, 3) })) : null,
     at(marks.answers, i).map((a) => h("span", { class: "tag claim", title: t("seat {seat} answered {answer}; advice {best}", answerWords(a)) },
-      `S${a.seat} ${answerWords(a).answer}: ${a.agreed ? "✓" : t("rank {rank}/{options}", a)}${a.expected_loss > 0 ? `, ${t("loss {loss}", { loss: fmt(a.expected_loss, 3) })}` : ""}`)));
+      `${seatName(a.seat)}: ${answerWords(a).answer} ${a.agreed ? "✓" : t("rank {rank}/{options}", a)}${a.expected_loss > 0 ? `, ${t("loss {loss}", { loss: fmt(a.expected_loss, 3) })}` : ""}`)));
 }
 
 /** The event list of the round, drawn once (a step only moves the selection). */
@@ -268,7 +271,8 @@ function tableAt(index) {
 
 function seatBox(table, seat) {
   const active = table.public ? table.public.seat === seat : table.to_discard === seat;
-  const title = log().dealer === seat ? t("Seat {seat} · dealer", { seat }) : t("Seat {seat}", { seat });
+  const n = seatNumber(seat);
+  const title = log().dealer === seat ? t("Seat {seat} · dealer", { seat: n }) : t("Seat {seat}", { seat: n });
   return h("div", { class: `seat${active ? " active" : ""}`, "data-seat": seat },
     h("h3", {}, title, h("span", { class: "muted" }, ` · ${t("{n} in hand", { n: table.hands[seat].length })}`),
       table.to_discard === seat ? h("span", { class: "tag rank" }, ` ${t("to discard")}`) : null),
@@ -280,7 +284,7 @@ function seatBox(table, seat) {
 function decisionBox(decision) {
   if (!decision) return null;
   return h("div", { class: "advice discard", "data-event": decision.event },
-    h("strong", {}, `${t("Seat {seat} discarded", decision)} `), cardElement(decision.card, { classes: "tiny" }),
+    h("strong", {}, `${t("Seat {seat} discarded", seated(decision))} `), cardElement(decision.card, { classes: "tiny" }),
     decision.agreed ? h("span", { class: "match" }, ` — ${t("the advised discard")}`) :
       h("span", {}, ` — ${t("rank {rank} of {options}; advice:", decision)} `, decision.best.map((c) => cardElement(c, { classes: "tiny" }))),
     h("div", {}, `${t("distance {distance} (best {best_distance})", decision)}; ${lossText(decision)}`),
@@ -296,8 +300,8 @@ function lossText(d) {
 
 /** A claim decision with its answer, the advice and the seat's role in the game's words. */
 function answerWords(answer) {
-  return { ...answer, answer: kindName(answer.answer, family()), best: kindName(answer.best, family()),
-    role: roleName(answer.role) };
+  return { ...answer, seat: seatNumber(answer.seat), answer: kindName(answer.answer, family()),
+    best: kindName(answer.best, family()), role: roleName(answer.role) };
 }
 
 function claimBox(answer) {
@@ -311,7 +315,7 @@ function claimBox(answer) {
 function publicCard(table) {
   if (!table || !table.public) return [h("span", { class: "muted" }, t("none"))];
   const p = table.public;
-  const from = p.claims ? t("{from}, {claims} claim(s) to resolve", { from: fromSeat(p.seat, p.source), claims: p.claims })
+  const from = p.claims ? tn("{from}, 1 claim to resolve", "{from}, {n} claims to resolve", p.claims, { from: fromSeat(p.seat, p.source) })
     : fromSeat(p.seat, p.source);
   return [cardElement(p.card, { classes: "small" }), h("span", { class: "muted" }, ` ${from}`)];
 }
@@ -356,11 +360,12 @@ function show() {
     position >= tables.length ? h("p", { class: "problem" },
       t("The replay stopped at event {k}: the tables after it are not shown.", { k: tables.length })) : null,
     at(marks.violations, position).map((v) => h("div", { class: "violation-box", role: "alert", "data-code": v.code },
-      h("code", {}, v.code), ` ${t("seat {seat}: {message}", v)}`, h("div", { class: "muted" }, `${t("Rule:")} `, ruleLinks(v.rule)))),
+      ruleLinks(v.message), // the message names the seat, counted from 1 (the pages ask for it)
+      h("div", { class: "muted" }, `${t("Rule:")} `, ruleLinks(v.rule)))),
     decisionBox(marks.decisions.get(position)),
     at(marks.answers, position).map(claimBox),
-    at(marks.passes, position).map((p) => h("div", { class: "advice" }, p.passed === "win" ? t("Seat {seat} passed up a win", p)
-      : t("Seat {seat} passed up a claim ({claims})", { seat: p.seat, claims: (p.claims || []).map((k) => kindName(k, family())).join(", ") }))));
+    at(marks.passes, position).map((p) => h("div", { class: "advice" }, p.passed === "win" ? t("Seat {seat} passed up a win", seated(p))
+      : t("Seat {seat} passed up a claim ({claims})", { seat: seatNumber(p.seat), claims: (p.claims || []).map((k) => kindName(k, family())).join(", ") }))));
   fill($("#table"), table ? h("div", { class: "seats" }, table.hands.map((_, seat) => seatBox(table, seat))) : h("p", {}, t("no table")));
   $("#first").disabled = $("#back").disabled = position < 0;
   $("#forward").disabled = $("#last").disabled = position >= events.length - 1;
@@ -375,7 +380,7 @@ const step = (by) => go(position + by);
 // -- the audit and the settlement --------------------------------------------------------------------------
 function outcomeText(outcome) {
   const parts = [outcomeName(outcome.type, family())];
-  if (outcome.winner !== null && outcome.winner !== undefined) parts.push(t("winner seat {seat}", { seat: outcome.winner }));
+  if (outcome.winner !== null && outcome.winner !== undefined) parts.push(t("winner seat {seat}", { seat: seatNumber(outcome.winner) }));
   if (outcome.points !== null && outcome.points !== undefined) parts.push(t("{n} points", { n: outcome.points }));
   return parts.join(", ");
 }
@@ -384,7 +389,7 @@ function outcomeBlock(title, outcome) {
   if (!outcome) return h("div", {}, h("h3", {}, title), h("p", { class: "muted" }, t("none recorded")));
   return h("div", {}, h("h3", {}, title), h("p", {}, outcomeText(outcome)),
     outcome.deltas ? h("p", { class: "deltas" }, outcome.deltas.map((d, seat) => h("span", { class: `delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` },
-      t("seat {seat} {delta}", { seat, delta: `${d > 0 ? "+" : ""}${d}` })))) : null,
+      t("seat {seat} {delta}", { seat: seatNumber(seat), delta: `${d > 0 ? "+" : ""}${d}` })))) : null,
     outcome.breakdown ? h("table", { class: "breakdown" }, h("tbody", {}, outcome.breakdown.map((line) =>
       h("tr", { class: `step-${line.step}` }, h("td", {}, ruleLinks(line.text)), h("td", { class: "num" }, line.points))))) : null);
 }
@@ -398,7 +403,9 @@ function drawAudit() {
       h("span", { class: "mismatch" }, n === 1 ? t("✗ 1 violation") : t("✗ {n} violations", { n }))),
     n ? h("ul", { class: "violations" }, found.violations.map((v) => h("li", {},
       v.event !== null ? h("button", { type: "button", onclick: () => go(v.event) }, t("event {k}", { k: v.event + 1 })) : h("span", {}, t("result")),
-      " ", h("code", {}, v.code), " ", ruleLinks(v.message), " ", h("span", { class: "muted" }, "(", ruleLinks(v.rule), ")")))) : null,
+      " ", h("span", { "data-code": v.code }, v.code === "result_mismatch"
+        ? t("the recorded result differs from the recomputed one (below)") : ruleLinks(v.message)),
+      v.rule ? h("span", { class: "muted" }, " (", ruleLinks(v.rule), ")") : null))) : null,
     h("div", { class: "settle" },
       outcomeBlock(t("Recomputed settlement"), found.outcome),
       outcomeBlock(t("Recorded result"), log().result)),
@@ -409,8 +416,8 @@ function drawAudit() {
 function drawRounds() {
   const select_ = $("#round");
   fill(select_, ...logs.map((l, i) => h("option", { value: i }, audits[i].valid
-    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)) })
-    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: l.ruleset, outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)), n: audits[i].violations.length }))));
+    ? t("{k}: {ruleset}, {outcome}", { k: i + 1, ruleset: rulesetName(l.ruleset), outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)) })
+    : t("{k}: {ruleset}, {outcome} ({n} violations)", { k: i + 1, ruleset: rulesetName(l.ruleset), outcome: outcomeName(audits[i].outcome.type, familyOf(l.ruleset)), n: audits[i].violations.length }))));
   select_.value = String(round);
   $("#round-label").hidden = logs.length < 2;
   drawRound();
@@ -419,7 +426,7 @@ function drawRounds() {
 function drawRound() {
   const l = log();
   $("#round-summary").textContent = t("{ruleset} · {seats} seats · dealer seat {dealer} · {n} events",
-    { ruleset: l.ruleset, seats: l.seats, dealer: l.dealer ?? 0, n: l.events.length });
+    { ruleset: rulesetName(l.ruleset), seats: l.seats, dealer: seatNumber(l.dealer ?? 0), n: l.events.length });
   drawAudit();
   drawEvents();
   if (analysis) drawPlots();
@@ -457,11 +464,12 @@ async function analyse() {
 }
 
 function reviewTable(entry) {
-  const head = [t("seat"), t("discards"), t("agreed with the advice"), t("expected loss"), t("claim answers"), t("agreed"),
-    t("expected loss"), t("passed claims"), t("passed wins")];
+  // each heading says what it counts on its own: a phone shows them stacked, one under the other
+  const head = [t("seat"), t("discards"), t("discards as advised"), t("expected loss on discards"), t("answers to a card on offer"),
+    t("answers as advised"), t("expected loss on answers"), t("claims passed up"), t("wins passed up")];
   return scrollBox(t("Review per seat"), stacked(h("table", { class: "ranked review" },
     h("thead", {}, h("tr", {}, head.map((text) => h("th", { scope: "col" }, text)))),
-    h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, t("seat {seat}", s)), h("td", { class: "num" }, s.review.decisions),
+    h("tbody", {}, entry.seats.map((s) => h("tr", {}, h("td", {}, seatName(s.seat)), h("td", { class: "num" }, s.review.decisions),
       h("td", { class: "num" }, pct(s.review.agreement_rate)), h("td", { class: "num", title: unitName(s.review.loss_unit) }, fmt(s.review.expected_loss, 3)),
       h("td", { class: "num" }, s.review.claims ? s.review.claims.decisions : "–"),
       h("td", { class: "num" }, s.review.claims ? pct(s.review.claims.agreement_rate) : "–"),
@@ -485,7 +493,7 @@ function drawPlots() {
   fill($("#analysis"), reviewTable(entry),
     h("h3", {}, t("Points over the match")), legend(players.map(([name]) => playerName(name))), points,
     h("h3", {}, t("Expected loss per decision")), h("p", { class: "muted" }, t("Click a bar to go to its event.")),
-    legend(entry.seats.map((s) => t("seat {seat}", s)), false), losses);
+    legend(entry.seats.map((s) => seatName(s.seat)), false), losses);
 }
 
 // -- wiring ------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 
 const FOURCOLOR_KINDS = () => ({ general: t("general"), flower: t("flower"), pair: t("pair"), triple: t("triple"),
   quad: t("quad"), general_quad: t("general quad"), command: t("command"), field: t("field"),
-  soldiers3: t("soldiers3"), soldiers4: t("soldiers4"), pass: t("pass"), hu: t("hu"), win: t("hu") }); // a win is a hu in Four Color Cards
+  soldiers3: t("three Soldiers"), soldiers4: t("four Soldiers"), pass: t("pass"), hu: t("hu"), win: t("hu") }); // a win is a hu in Four Color Cards
 const CHAN_KINDS = () => ({ chan: "Chắn", ca: "Cạ", chiu: "Chíu", pass: t("pass"), win: "Ù", capture: t("capture") });
 
 /** A meld, pair or claim kind in the game's words (`family`: "fourcolor" or "chan"). */
@@ -27,9 +27,25 @@ export function outcomeName(type, family) {
   return words[type] || type;
 }
 
-/** "from seat 2's discard": where the public card came from. */
+/** Whether a public card was turned up from the stock, read from any `source` the service sends: an audit's table
+ * says `draw` (Four Color Cards) or `stock` (Chắn), a request or an advice's answer `stock` (`card_source`); anything
+ * else was discarded. Every page says where a card came from through this one function. */
+export function turnedUp(source) {
+  return source === "stock" || source === "draw";
+}
+
+/** A seat as players count them, from 1: the API's seats count from 0 (`seat` 0 is "seat 1" on every page). */
+export const seatNumber = (seat) => Number(seat) + 1;
+
+/** "seat 3" for the API's seat 2. */
+export function seatName(seat) {
+  return t("seat {seat}", { seat: seatNumber(seat) });
+}
+
+/** "turned up by seat 3" or "discarded by seat 3" (the API's seat 2): where the public card came from. */
 export function fromSeat(seat, source) {
-  return source === "stock" ? t("turned up by seat {seat}", { seat }) : t("discarded by seat {seat}", { seat });
+  const n = seatNumber(seat);
+  return turnedUp(source) ? t("turned up by seat {seat}", { seat: n }) : t("discarded by seat {seat}", { seat: n });
 }
 
 /** The unit a loss or a value is counted in (`loss_unit`). */
@@ -39,8 +55,9 @@ export function unitName(unit) {
   return words[unit] || unit || "";
 }
 
-/** A player's name: the analysis names an unnamed player by his seat ("seat 2"), said in the page's language. */
+/** A player's name: the analysis names an unnamed player by the API's seat ("seat 2"), said as players count
+ * ("seat 3") in the page's language. */
 export function playerName(name) {
   const seat = /^seat (\d+)$/.exec(name);
-  return seat ? t("seat {seat}", { seat: Number(seat[1]) }) : name;
+  return seat ? seatName(Number(seat[1])) : name;
 }
