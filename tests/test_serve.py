@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker
 
 from service.jobs.queues import QUEUE_SEARCHES, QUEUES, SERIALIZER, fetch
+from service.runtime.serve import METRIC_FILE
 from tests.support.jobs import search_body
 from tests.support.ports import free_port
 from tests.support.processes import ROOT, running, wait_for
@@ -37,19 +39,40 @@ STARTUP = 90  # gunicorn and each worker build the evaluation tables first, on 2
 STOPS_WITHIN = 5  # seconds from the stop signal until every process of an idle serve is gone
 
 
+SERVE = [sys.executable, "-m", "service", "serve"]
+
+
+def serve_environ(base: str, run_dir: Path, workers: int, **env: str) -> dict[str, str]:
+    """serve's environment: one gunicorn process listening at `base`, `workers` RQ workers, the run directory, and
+    neither the test process's REDIS_URL nor its metrics directory (unless `env` gives them)."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
+    return {**environ, "BIND": base.removeprefix("http://"), "WEB_CONCURRENCY": "1",
+            "LONGCARDS_WORKERS": str(workers), "LONGCARDS_DATA_DIR": str(run_dir), **env}
+
+
+@contextlib.contextmanager
+def serve_process(log: Path, environ: dict[str, str]) -> Iterator[subprocess.Popen]:
+    """`python -m service serve` with `environ`, its output in `log`; whatever is left of it killed afterwards."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(SERVE, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            for child in psutil.Process(process.pid).children(recursive=True):
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    child.kill()
+            process.kill()
+            process.wait()
+
+
 @contextlib.contextmanager
 def serving(log: Path, run_dir: Path, workers: int, **env: str) -> Iterator[tuple[subprocess.Popen, str]]:
     """A `python -m service serve` with one gunicorn process on a free loopback port; SIGTERMed afterwards unless
     the test stopped it, and it must then stop with every child."""
     base = f"http://127.0.0.1:{free_port()}"
-    environ = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "BIND": base.removeprefix("http://"),
-               "WEB_CONCURRENCY": "1", "LONGCARDS_WORKERS": str(workers), "LONGCARDS_DATA_DIR": str(run_dir), **env}
-    environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "service", "serve"], cwd=ROOT, env=environ, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    children: list[psutil.Process] = []
-    try:
+    with serve_process(log, serve_environ(base, run_dir, workers, **env)) as process:
         wait_for(lambda: status(base, "/healthz") == 200, STARTUP, f"the API ({log.read_text()[-2000:]})", 0.2)
         yield process, base
         if process.poll() is None:
@@ -58,13 +81,6 @@ def serving(log: Path, run_dir: Path, workers: int, **env: str) -> Iterator[tupl
             assert process.wait(timeout=40) == 0, log.read_text()[-3000:]
             gone, alive = psutil.wait_procs(children, timeout=10)
             assert not alive, f"left running: {alive}"
-    finally:
-        if process.poll() is None:
-            for child in psutil.Process(process.pid).children(recursive=True):
-                with contextlib.suppress(psutil.NoSuchProcess):
-                    child.kill()
-            process.kill()
-            process.wait()
 
 
 def status(base: str, path: str) -> int | None:
@@ -169,10 +185,15 @@ def test_serve_restarts_a_killed_worker_and_the_api_keeps_answering(tmp_path):
         server.stop()
 
 
-def test_serve_keeps_the_embedded_redis_and_the_control_socket_under_the_run_dir(tmp_path):
+def test_serve_keeps_the_embedded_redis_the_control_socket_and_the_metrics_under_the_run_dir(tmp_path):
+    """Everything serve writes is under its run directory, kept for the next start: no temporary directory is
+    left behind by each start."""
     run_dir = tmp_path / "run"
+    temporary = set(Path(tempfile.gettempdir()).glob("longcards-metrics-*"))
     with serving(tmp_path / "serve.log", run_dir, 0) as (serve, base):
         assert status(base, "/healthz") == 200
+        assert status(base, "/metrics") == 200
+        assert any(METRIC_FILE.fullmatch(path.name) for path in (run_dir / "metrics").iterdir())
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
         redis.set("kept", "yes")
         redis.close()
@@ -184,6 +205,7 @@ def test_serve_keeps_the_embedded_redis_and_the_control_socket_under_the_run_dir
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
         assert redis.get("kept") == b"yes"
         redis.close()
+    assert set(Path(tempfile.gettempdir()).glob("longcards-metrics-*")) == temporary
 
 
 def test_serve_moves_a_socket_whose_path_is_too_long_and_says_so(tmp_path):
@@ -252,7 +274,8 @@ def test_a_job_running_when_serve_stops_goes_back_on_its_queue_and_the_next_serv
     redis = Redis.from_url(stored.url)
     try:
         back = fetch(job["id"], redis)
-        assert back.get_status() == "queued" and back.retries_left == 3
+        log = (tmp_path / "serve.log").read_text()[-6000:]
+        assert (back.get_status(), back.retries_left) == ("queued", 3), log
         assert Queue(QUEUE_SEARCHES, connection=redis, serializer=SERIALIZER).job_ids == [job["id"]]
     finally:
         redis.close()
@@ -264,3 +287,75 @@ def test_a_job_running_when_serve_stops_goes_back_on_its_queue_and_the_next_serv
         with urllib.request.urlopen(f"{base}/v1/jobs/{job['id']}", timeout=5) as response:
             answer = json.loads(response.read())
         assert answer["retries_left"] == 3 and answer["result"]["candidates"]
+
+
+def untouched(control: Path, metrics: Path, redis: Redis) -> tuple:
+    """What a second serve must leave as it is: the control socket (the same file), the metric files and the Redis
+    server (the same process, with the first serve's data)."""
+    files = sorted((f.name, f.stat().st_ino) for f in metrics.iterdir())
+    assert files, "no metric files yet: nothing to compare"
+    return (control.is_socket() and control.stat().st_ino, files, redis.info("server")["run_id"], redis.get("first"))
+
+
+@pytest.mark.parametrize("redis_url", [False, True], ids=["embedded Redis", "REDIS_URL"])
+def test_a_second_serve_on_the_same_data_dir_stops_at_once_naming_the_first(tmp_path, redis_url):
+    """A serve runs on the data directory: a second one on it (another port) exits with 2 and one line naming the
+    first one's pid, whether or not REDIS_URL is set, before starting anything; the first one's Redis, control
+    socket and metric files are as they were, and it goes on answering."""
+    run_dir, metrics, log = tmp_path / "run", tmp_path / "metrics", tmp_path / "first.log"
+    metrics.mkdir()
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+    server = RedisServer(tmp_path / "redis")
+    if redis_url:
+        server.start()
+        env["REDIS_URL"] = server.url
+    try:
+        with serving(log, run_dir, 0, **env) as (first, base):
+            wait_for(lambda: "serve: ready" in log.read_text(), 30, "serve: ready")
+            control = run_dir / "gunicorn.ctl"
+            wait_for(control.is_socket, 30, "gunicorn's control socket", 0.05)
+            redis = Redis.from_url(server.url if redis_url else f"unix://{run_dir / 'redis' / 'redis.sock'}?db=0")
+            redis.set("first", "kept")
+            before = untouched(control, metrics, redis)
+            began = time.monotonic()
+            second = subprocess.run(SERVE, cwd=ROOT, capture_output=True, text=True, timeout=30,
+                                    env=serve_environ(f"127.0.0.1:{free_port()}", run_dir, 0, **env))
+            print(f"\nthe second serve ended in {time.monotonic() - began:.2f} s")
+            said = (second.stdout + second.stderr).splitlines()
+            assert second.returncode == 2 and len(said) == 1, said
+            assert said[0].startswith("serve: not started: another serve") and f"(pid {first.pid})" in said[0], said
+            assert str(run_dir) in said[0]
+            assert untouched(control, metrics, redis) == before
+            assert status(base, "/healthz") == 200
+            redis.close()
+    finally:
+        server.stop()
+
+
+def test_serve_waits_for_the_redis_of_a_killed_serve_and_a_stop_signal_ends_the_wait(tmp_path):
+    """The Redis of a serve that was killed outlives it while its keeper waits for the workers to end
+    (service/runtime/keeper.py): the next serve on the data directory waits for it to stop, saying so, and a SIGTERM
+    meanwhile ends that serve at once (exit 0, no traceback), that Redis left be; once that Redis stops, the next
+    serve starts on the data."""
+    run_dir = tmp_path / "run"
+    earlier = RedisServer(run_dir / "redis", persist=True)  # as the killed serve's keeper runs it
+    earlier.start()
+    try:
+        log = tmp_path / "stopped.log"
+        with serve_process(log, serve_environ(f"127.0.0.1:{free_port()}", run_dir, 0)) as waiting:
+            wait_for(lambda: "still stopping" in log.read_text() or waiting.poll() is not None, STARTUP,
+                     "serve to wait for the earlier Redis")
+            assert waiting.poll() is None, log.read_text()
+            waiting.send_signal(signal.SIGTERM)
+            assert waiting.wait(timeout=10) == 0, log.read_text()
+        assert "Traceback" not in log.read_text() and earlier.process.poll() is None
+        base = f"http://127.0.0.1:{free_port()}"
+        log = tmp_path / "started.log"
+        with serve_process(log, serve_environ(base, run_dir, 0)) as starting:
+            wait_for(lambda: "still stopping" in log.read_text(), STARTUP, "serve to wait for the earlier Redis")
+            earlier.stop()
+            wait_for(lambda: status(base, "/healthz") == 200, STARTUP, f"the API ({log.read_text()[-2000:]})", 0.2)
+            starting.send_signal(signal.SIGTERM)
+            assert starting.wait(timeout=40) == 0, log.read_text()[-3000:]
+    finally:
+        earlier.stop()

@@ -439,16 +439,17 @@ class ServiceWorker(ClaimingWorker, Worker):
         if requested is not None and now() - requested < timedelta(seconds=1):
             return  # RQ's own rule: a duplicate of the first signal, not a second one
         self.job_ended.set()  # the grace's signals stop: one cold shutdown runs
+        # This runs in a signal handler, often inside RQ's 1 s watch of the work horse: an alarm whose handler raises
+        # when it rings. Ringing while RQ killed and reaped the horse, it turned the cold shutdown into "the horse is
+        # still running", and the watch then found the horse dead and failed the job (retried later, a retry fewer);
+        # ringing during the put-back, it left the job started. The worker is ending: the watch is of no use any more.
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
         running = self.running
         try:
             super().request_force_stop(signum, frame)
         except SystemExit:
             if running is not None:
-                # This runs in a signal handler, often inside RQ's 1 s watch of the work horse (an alarm that raises
-                # when it rings): on a loaded machine the alarm cut the put-back off half-way, and the job stayed
-                # started. The worker is ending: the alarm is of no use any more.
-                signal.alarm(0)
-                signal.signal(signal.SIGALRM, signal.SIG_IGN)
                 self.requeue_stopped(*running)
             raise
 
