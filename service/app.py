@@ -14,10 +14,12 @@ from . import i18n, redaction, ui
 from .api import register_blueprints
 from .api.jobs import errors as job_errors
 from .api.jobs.access import redis as jobs_redis
+from .api.shares import access as shares_access
 from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
 from .http.jsonio import OrjsonProvider
 from .jobs.metrics import JobsCollector
+from .ui import embed, oembed
 from .ui.docs import blueprint as docs_blueprint
 
 
@@ -54,6 +56,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                             record_metrics=bool(app.config.get("METRICS", True)))
     errors.register(app)
     job_errors.register(app)  # the job layer's refusals and Redis's failures as problems
+    shares_access.register(app)  # the stored games' refusals as problems
     compression.init_app(app)
     cors.init_app(app)
     # Request hooks run in this order: check the key, then spend the key's rate budget.
@@ -64,4 +67,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs_blueprint(app.config["DOCS_URL"], "/openapi.json", app.config["API_TITLE"]))
     i18n.init_app(app)
     ui.init_app(app)
+    embed.init_app(app)
+    oembed.init_app(app)
     return app

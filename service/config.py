@@ -26,7 +26,7 @@ REDIS_SETTINGS = ("REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDI
 #: The first path segments of the service's own routes: the API docs may not be served over any of them (their
 #: paths are open without a key). A test checks that every route of the app starts with one of these.
 RESERVED_SEGMENTS = ("v1", "ui", "problems", "healthz", "readyz", "metrics", "openapi.json", "static",
-                     "favicon.ico")
+                     "favicon.ico", "embed", "oembed")
 #: The rules page lives under /docs whatever DOCS_URL is (answers cite it by that path).
 RULES_PATHS = ("/docs/rules", "/docs/rules.md")
 
@@ -392,6 +392,12 @@ SETTINGS: tuple[Setting, ...] = (
             whole(1, 30 * 86400), key="JOB_RESULT_TTL"),
     Setting("LONGCARDS_MAX_ACTIVE_JOBS", 20, "a whole number from 0 (no limit) to 100000", whole(0, 100_000),
             key="MAX_ACTIVE_JOBS"),
+    Setting("LONGCARDS_SHARE_MAX_BYTES", 1024 * 1024, "a whole number of bytes from 1024 to 67108864",
+            whole(1024, 64 * 1024 * 1024), key="SHARE_MAX_BYTES"),
+    Setting("LONGCARDS_MAX_SHARES", 1000, "a whole number from 0 (no limit) to 10000000", whole(0, 10_000_000),
+            key="MAX_SHARES"),
+    Setting("LONGCARDS_SHARE_RETENTION_DAYS", 365, "a whole number of days from 0 (until deleted) to 36500",
+            whole(0, 36_500), key="SHARE_RETENTION_DAYS"),
     Setting("LONGCARDS_WEBHOOK_SECRET", None, "text of 16 characters or more, not only whitespace; unset: webhooks "
             "off", webhook_secret, key="WEBHOOK_SECRET", secret=True, safe_errors=True,
             shown_default="unset: webhooks off"),
@@ -407,6 +413,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("LONGCARDS_TRUSTED_PROXIES", 0, "a whole number from 0 to 10", whole(0, 10), key="TRUSTED_PROXIES"),
     Setting("LONGCARDS_CORS_ORIGINS", "", "scheme://host[:port] origins, comma-separated, or *; empty: none",
             cors_origins, key="CORS_ORIGINS", shown_default="empty: none"),
+    Setting("LONGCARDS_EMBED_ORIGINS", "", "scheme://host[:port] origins, comma-separated, or *; empty: none",
+            cors_origins, key="EMBED_ORIGINS", shown_default="empty: none"),
     # A batch of 200 logs is about 1 MB.
     Setting("LONGCARDS_MAX_CONTENT_LENGTH", 2 * 1024 * 1024, "a whole number of bytes from 64 to 268435456",
             whole(64, 256 * 1024 * 1024), key="MAX_CONTENT_LENGTH"),

@@ -5,7 +5,8 @@ refused (503 with Retry-After, sent again with the same Idempotency-Key until ac
 none may be), how long /readyz said not ready and when the API was ready again (target <= 30 s), when the
 Sentinels promoted the replica, when the rate limit counted on the promoted replica again, and the accepted
 jobs lost (target 0: every 202 job finishes with a result, those accepted after the failover included, so the
-workers work on the promoted primary, and a replay that was running on a worker at the kill)."""
+workers work on the promoted primary, and a replay that was running on a worker at the kill). A game stored
+before the kill (POST /v1/shares, acknowledged by the replica) reads back the same bytes after it."""
 
 from __future__ import annotations
 
@@ -160,6 +161,18 @@ def counted(group: RedisGroup) -> int:
         node.close()
 
 
+def raw(url: str) -> tuple[int | None, bytes]:
+    """Status and body bytes of a GET; (None, b"") when no HTTP answer came."""
+    try:
+        with DIRECT.open(url, timeout=15) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.read()
+    except OSError:
+        return None, b""
+
+
 def finished(base: str, job_id: str) -> bool:
     """The job has finished with a result."""
     status, _, answer = call("GET", f"{base}/v1/jobs/{job_id}")
@@ -170,6 +183,11 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
     began = time.monotonic()
     with redis_group(tmp_path / "redis") as group, serving(group, tmp_path / "run", tmp_path / "serve.log") as base:
         started = time.monotonic()
+        # A stored game, acknowledged by the replica before its 201: the promoted replica answers the same bytes.
+        status, _, share = call("POST", base + "/v1/shares", {"logs": batch(2), "title": "before the failover"})
+        assert status == 201, share
+        stored = raw(f"{base}/v1/shares/{share['id']}")
+        assert stored[0] == 200, stored
         stream, readiness = Stream(base), Readiness(base)
         threads = [threading.Thread(target=task.run, daemon=True) for task in (stream, readiness)]
         for thread in threads:
@@ -209,6 +227,7 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
         stacks = worker_stacks(tmp_path / "serve.log") if unfinished else ""
         not_ready = [status for start, _, status in readiness.probes if start > killed and status != 200]
         long_job = call("GET", f"{base}/v1/jobs/{running['id']}")[2]
+        stored_after = raw(f"{base}/v1/shares/{share['id']}")
         across = long_job["ended_at"] is not None and \
             datetime.fromisoformat(long_job["ended_at"]).timestamp() > killed_at
         print(f"\nfailover: replica promoted {promoted - killed:.1f} s after the kill, API ready again after "
@@ -216,9 +235,10 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
               f"after {limits_back - killed:.1f} s; submissions accepted "
               f"{len(accepted)} ({accepted_before} before the kill, {after} after), refused {len(refused)} (503, the "
               f"slowest answered in {stream.slowest_refusal:.2f} s), failed {len(failed)}; the replay running at the "
-              f"kill {long_job['status']} (ended after the kill: {across}); accepted jobs lost {len(unfinished)} (all "
-              f"drained in {time.monotonic() - drain_began:.1f} s); serve ready {started - began:.1f} s after the "
-              f"start, test {time.monotonic() - began:.1f} s")
+              f"kill {long_job['status']} (ended after the kill: {across}); the game stored before the kill "
+              f"{'read back the same' if stored_after == stored else 'LOST OR CHANGED'}; accepted jobs lost "
+              f"{len(unfinished)} (all drained in {time.monotonic() - drain_began:.1f} s); serve ready "
+              f"{started - began:.1f} s after the start, test {time.monotonic() - began:.1f} s")
     assert not failed, f"submissions answered neither 202 nor 503: {failed[:5]}"
     for _, status, headers, answer in refused:
         assert status == 503 and int(headers["Retry-After"]) >= 1, headers
@@ -229,3 +249,4 @@ def test_the_service_survives_the_loss_of_its_redis_primary(tmp_path):
     assert not unfinished, f"accepted jobs lost or never finished: {left}; the workers' stacks and the log:\n{stacks}"
     assert not_ready, "/readyz never said not ready while the primary was gone"
     assert across, "the long replay was not running when the primary died: it shows nothing"
+    assert stored_after == stored, f"the game stored before the failover reads otherwise after it: {stored_after[:2]}"

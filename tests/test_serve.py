@@ -28,7 +28,7 @@ from rq import Queue, Worker
 
 from service.jobs.queues import QUEUE_SEARCHES, QUEUES, SERIALIZER, fetch
 from service.runtime.serve import METRIC_FILE
-from tests.support.jobs import search_body
+from tests.support.jobs import batch, search_body
 from tests.support.ports import free_port
 from tests.support.processes import ROOT, running, wait_for
 from tests.support.redis import RedisServer
@@ -185,13 +185,23 @@ def test_serve_restarts_a_killed_worker_and_the_api_keeps_answering(tmp_path):
         server.stop()
 
 
+def read(url: str) -> bytes:
+    """The body of a GET."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read()
+
+
 def test_serve_keeps_the_embedded_redis_the_control_socket_and_the_metrics_under_the_run_dir(tmp_path):
     """Everything serve writes is under its run directory, kept for the next start: no temporary directory is
-    left behind by each start."""
+    left behind by each start. A stored game is kept too: the next serve on the run directory answers the same
+    bytes for it."""
     run_dir = tmp_path / "run"
     temporary = set(Path(tempfile.gettempdir()).glob("longcards-metrics-*"))
     with serving(tmp_path / "serve.log", run_dir, 0) as (serve, base):
         assert status(base, "/healthz") == 200
+        created, share = post(f"{base}/v1/shares", {"logs": batch(2), "title": "kept"})
+        assert created == 201
+        stored = read(f"{base}/v1/shares/{share['id']}")
         assert status(base, "/metrics") == 200
         assert any(METRIC_FILE.fullmatch(path.name) for path in (run_dir / "metrics").iterdir())
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
@@ -201,10 +211,12 @@ def test_serve_keeps_the_embedded_redis_the_control_socket_and_the_metrics_under
         # a moment before the socket is there.
         wait_for(lambda: (run_dir / "gunicorn.ctl").is_socket(), 30, "gunicorn's control socket", 0.05)
     assert list((run_dir / "redis").glob("appendonly*"))  # the append-only file (a directory from Redis 7)
-    with serving(tmp_path / "again.log", run_dir, 0):
+    with serving(tmp_path / "again.log", run_dir, 0) as (serve, again):
         redis = Redis.from_url(f"unix://{run_dir / 'redis' / 'redis.sock'}")
         assert redis.get("kept") == b"yes"
         redis.close()
+        # the same bytes but for its links, which name the port of the serve that answers
+        assert read(f"{again}/v1/shares/{share['id']}") == stored.replace(base.encode(), again.encode())
     assert set(Path(tempfile.gettempdir()).glob("longcards-metrics-*")) == temporary
 
 

@@ -131,6 +131,7 @@ def register_blueprints(app: Flask) -> Api:
     from .rulesets.routes import blp as rulesets
     from .searches.routes import blp as searches
     from .settlements.routes import blp as settlements
+    from .shares.routes import blp as shares
     from .simulations.routes import blp as simulations
 
     api = Api(app, spec_kwargs={"info": {"description": API_DESCRIPTION}, "security": SECURITY,
@@ -165,7 +166,7 @@ def register_blueprints(app: Flask) -> Api:
 
     api.spec.components.schema("HandRequest", schema=HuRequestSchema)
     for blueprint in (health, rulesets, hands, settlements, audits, simulations, discards, claims, drills, jobs,
-                      searches, problems):
+                      searches, shares, problems):
         api.register_blueprint(blueprint)
     return api
 
@@ -179,7 +180,8 @@ Every request that evaluates cards names a `ruleset` and may pass `options`; eve
 the fully resolved options and the `engine_version`. Cards are canonical, case-sensitive codes (`rG`, `F3`).
 Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and, for invalid input,
 `errors` mapping dotted field paths (`hand.3`, `exposed.0.cards`) to messages.
-When the deployment configures API keys, every operation but `/healthz` and `/readyz` needs one, as
+When the deployment configures API keys, every operation but `/healthz`, `/readyz` and the reads of a stored game
+(`GET /v1/shares/{id}` and its rounds: the unguessable id is the capability) needs one, as
 `Authorization: Bearer <key>` or `X-API-Key: <key>` (401 `missing_api_key`, 403 `invalid_api_key`), and a job is
 visible only to the key that created it. A rate limit, when configured, answers 429 `rate_limited` with
 `Retry-After`.

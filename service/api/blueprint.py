@@ -65,7 +65,10 @@ def document_429(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
 
 
 def document_keys(doc: dict, doc_info: dict, **kwargs: Any) -> dict:
-    """Add the 401 and 403 answers of an operation that needs an API key."""
+    """Add the 401 and 403 answers of an operation that needs an API key (not of one open without it: its
+    `security` is empty)."""
+    if doc_info.get("manual_doc", {}).get("security") == []:
+        return doc
     responses = doc.setdefault("responses", {})
     for status, answer in KEY_PROBLEMS.items():
         responses.setdefault(status, deepcopy(answer))

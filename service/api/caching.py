@@ -25,10 +25,17 @@ def cacheable(response: Response, max_age: int = MAX_AGE) -> Response:
     return response
 
 
-def cached(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make a view's answer cacheable once flask-smorest has serialised it (put above `@blp.response`)."""
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Response:
-        response = view(*args, **kwargs)
-        return cacheable(response) if response.status_code == 200 else response
-    return wrapper
+def cached_for(max_age: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Make a view's answer cacheable for `max_age` seconds once flask-smorest has serialised it (put above
+    `@blp.response`)."""
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Response:
+            response = view(*args, **kwargs)
+            return cacheable(response, max_age) if response.status_code == 200 else response
+        return wrapper
+    return decorate
+
+
+#: Make a view's answer cacheable for MAX_AGE seconds (put above `@blp.response`).
+cached = cached_for(MAX_AGE)

@@ -52,10 +52,12 @@ CREATE_REPLAY = {"logs": [AUDIT_LOG], "players": [["An", "Binh", "Chi"]], "revie
 CREATE_SEARCH = {**RANK_DISCARDS, "samples": 200, "time_budget": 1.0, "seed": 7}
 
 #: Two seeded rounds of three greedy players.
+CREATE_SHARE = {"logs": [AUDIT_LOG], "title": "Friday night, round 1"}
 SIMULATE_ROUNDS = {"ruleset": "bga-taiwan", "seed": 7, "seats": 3, "policy": "greedy", "rounds": 2}
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "list_melds": LIST_MELDS, "evaluate_hu": EVALUATE_HU, "settle_round": SETTLE_ROUND, "total_match": TOTAL_MATCH,
     "audit_log": AUDIT_LOG, "rank_discards": RANK_DISCARDS, "rank_claims": RANK_CLAIMS,
     "create_replay": CREATE_REPLAY, "create_search": CREATE_SEARCH, "simulate_rounds": SIMULATE_ROUNDS,
+    "create_share": CREATE_SHARE,
 }

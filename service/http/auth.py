@@ -25,11 +25,12 @@ DIGEST = re.compile(r"[0-9a-fA-F]{64}")
 #: Unsalted SHA-256 is only safe for random keys: refuse to hash short ones.
 MIN_KEY_LENGTH = 16
 #: Open without a key, decided by the route a request matched (never by a prefix of its path): the probes, the
-#: metrics, the spec, the problem types, and the blueprints of the API docs and of the browser pages (the root, the
-#: rules page, static files; the API calls the pages make need a key like any other).
+#: metrics, the spec, the problem types, a stored game and its rounds (the unguessable id is the capability: a link
+#: shared with players works for them; the rate limits still apply), and the blueprints of the API docs and of the
+#: browser pages (the root, the rules page, static files; the API calls the pages make need a key like any other).
 OPEN_ENDPOINTS = frozenset({"health.Health", "health.Ready", "metrics", "api-docs.openapi_json",
-                            "problems.ProblemType"})
-OPEN_BLUEPRINTS = frozenset({"swagger_ui", "ui"})
+                            "problems.ProblemType", "oembed.Oembed", "shares.Share", "shares.ShareRound"})
+OPEN_BLUEPRINTS = frozenset({"swagger_ui", "ui", "embed"})
 NO_KEYS_REQUIRED = ("LONGCARDS_REQUIRE_AUTH is set but LONGCARDS_API_KEYS names no key: refusing to start without "
                     "authentication (python -m service hash-key NAME prints an entry)")
 NO_KEYS_WARNING = ("NO AUTHENTICATION: LONGCARDS_API_KEYS names no key, so every request is served to anyone; "

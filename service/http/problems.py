@@ -23,7 +23,7 @@ class Problem(NamedTuple):
 #: The HTTP status phrases (a problem's `title`), marked for the catalogs.
 PHRASES = {
     400: N_("Bad Request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not Found"),
-    405: N_("Method Not Allowed"), 409: N_("Conflict"), 413: N_("Request Entity Too Large"),
+    405: N_("Method Not Allowed"), 409: N_("Conflict"), 410: N_("Gone"), 413: N_("Request Entity Too Large"),
     414: N_("Request-URI Too Long"), 415: N_("Unsupported Media Type"), 417: N_("Expectation Failed"),
     422: N_("Unprocessable Entity"), 429: N_("Too Many Requests"), 431: N_("Request Header Fields Too Large"),
     500: N_("Internal Server Error"), 501: N_("Not Implemented"), 503: N_("Service Unavailable"),
@@ -146,6 +146,31 @@ PROBLEMS: dict[str, Problem] = {
                                   N_("Use a method the `Allow` header lists.")),
     "job_not_found": Problem(404, N_("No job with this id for this caller (another key's job included), or it "
                              "expired."), N_("Use the id (or `Location`) the submission answered, with the same key.")),
+    "share_not_found": Problem(404, N_("No stored game with this id: it never existed, or its retention "
+                                       "(`LONGCARDS_SHARE_RETENTION_DAYS`) has passed."),
+                               N_("Check the link; ask whoever shared it to store the game again.")),
+    "share_deleted": Problem(410, N_("A stored game its owner deleted."),
+                             N_("Nothing to read any more; ask whoever shared it to store the game again.")),
+    "share_not_yours": Problem(403, N_("DELETE of a stored game another API key (or, without keys, another client "
+                                       "address) stored."), N_("Delete it with the key that stored it.")),
+    "share_too_large": Problem(413, N_("A game to store over `LONGCARDS_SHARE_MAX_BYTES`: its logs and its "
+                                       "analysis as JSON."),
+                               N_("Store fewer rounds, or leave the analysis out.")),
+    "too_many_shares": Problem(429, N_("A game to store while the caller already keeps `LONGCARDS_MAX_SHARES` "
+                                       "stored games."),
+                               N_("Delete a stored game you no longer need (DELETE /v1/shares/{id}), then store "
+                                  "again.")),
+    "job_not_shareable": Problem(409, N_("A game to store with a `job` that is not a finished replay analysis of "
+                                         "this caller's."),
+                                 N_("Wait for the replay job to finish (GET /v1/jobs/{id}), or store the logs "
+                                    "without it.")),
+    "not_embeddable": Problem(404, N_("`GET /oembed` of a URL that names no stored game, hand or drill of this "
+                                      "service (another host or scheme, a path with no embed view, a stored game "
+                                      "that is gone)."),
+                              N_("Send the URL of a stored game (`/ui/replay/{id}`), a hand (`/ui?...`) or a drill "
+                                 "(`/ui/drill?...`) of this service.")),
+    "format_not_implemented": Problem(501, N_("`GET /oembed` with `format=xml`: the provider answers JSON only."),
+                                      N_("Ask for `format=json`, or leave `format` out.")),
     "job_not_cancelable": Problem(409, N_("DELETE of a job that has already ended, or whose end (its result or its "
                                        "failure) is being recorded."), N_("Nothing to do: read the job.")),
     "job_failed": Problem(500, N_("A job's `error` when it failed after its retries."),

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 from werkzeug.serving import make_server
 
-from service.api.examples import CREATE_REPLAY, CREATE_SEARCH, EVALUATE_HU, RANK_DISCARDS
+from service.api.examples import CREATE_REPLAY, CREATE_SEARCH, CREATE_SHARE, EVALUATE_HU, RANK_DISCARDS
 from service.app import create_app
 from service.http.auth import entry
 from tests.support.jobs import run_worker
@@ -157,3 +157,25 @@ def test_unknown_job_is_a_typed_problem(longcards_client, base_url):
         assert isinstance(answer, Problem) and answer.code == "job_not_found" and answer.status == 404
     anonymous = get_job.sync(job_id="no-such-job", client=Client(base_url=base_url))
     assert isinstance(anonymous, Problem) and anonymous.code == "missing_api_key" and anonymous.status == 401
+
+
+@pytest.mark.slow  # over 2 s on 2 cores
+def test_a_stored_game_through_the_client(longcards_client, base_url):
+    """POST /v1/shares with the key; GET /v1/shares/{id} and a round of it without one (open: a Client, no token),
+    typed as the Share and AuditResponse models; DELETE with the key, then a typed 410 problem."""
+    from longcards_client import AuthenticatedClient, Client
+    from longcards_client.api.shares import create_share, delete_share, get_share, get_share_round
+    from longcards_client.models import AuditResponse, Problem, Share, ShareRequest, ShareSummary
+
+    client, anonymous = AuthenticatedClient(base_url=base_url, token=KEY), Client(base_url=base_url)
+    created = create_share.sync_detailed(client=client, body=ShareRequest.from_dict(CREATE_SHARE))
+    assert created.status_code == 201 and isinstance(created.parsed, ShareSummary)
+    assert created.headers["Location"] == f"/v1/shares/{created.parsed.id}"
+    share = get_share.sync(share_id=created.parsed.id, client=anonymous)
+    assert isinstance(share, Share) and share.title == CREATE_SHARE["title"] and share.analysis is None
+    assert [log.to_dict()["hands"] for log in share.logs] == [log["hands"] for log in CREATE_SHARE["logs"]]
+    round_ = get_share_round.sync(share_id=created.parsed.id, n=0, client=anonymous)
+    assert isinstance(round_, AuditResponse) and round_.valid is True and len(round_.tables) == round_.events
+    assert delete_share.sync_detailed(share_id=created.parsed.id, client=client).status_code == 204
+    gone = get_share.sync(share_id=created.parsed.id, client=anonymous)
+    assert isinstance(gone, Problem) and gone.code == "share_deleted" and gone.status == 410
