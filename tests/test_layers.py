@@ -33,18 +33,24 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "service.redisconf": ("service.config", "service.redaction"),
     # the two platforms of the shells, side by side: neither imports the other
     "service.jobs": (*ENGINE, "service.config", "service.redisconf"),
+    # the stored games, over the job layer (a replay's analysis, a replica's acknowledgement); no Flask either
+    "service.shares": ("service.config", "service.redisconf", "service.jobs"),
     "service.http": (*ENGINE, *SHARED),
     # what runs the service: supervision, the embedded Redis, gunicorn's process tuning
     "service.runtime": (*ENGINE, *SHARED, "service.jobs", "service.http"),
     # what the service serves, over the engine: the arena (its bots die with it), the pages, the API, the app
     "service.arena": (*ENGINE, "service.runtime.lifetime"),
     "service.ui": ("service.i18n",),
-    "service.api": (*ENGINE, *SHARED, "service.jobs", "service.http", "service.arena"),
-    "service.app": (*SHARED, "service.http", "service.jobs", "service.ui", "service.api"),
+    "service.api": (*ENGINE, *SHARED, "service.jobs", "service.shares", "service.http", "service.arena"),
+    # the embed views and the oEmbed provider: pages for other sites, over the API (the keyless answers they show
+    # are the API's own) and the stored games
+    **{f"service.ui.{name}": (*ENGINE, *SHARED, "service.http", "service.jobs", "service.shares", "service.ui",
+                              "service.api") for name in ("embed", "embed_views", "embed_replay", "oembed")},
+    "service.app": (*SHARED, "service.http", "service.jobs", "service.shares", "service.ui", "service.api"),
     # the command line and the catalogs' upkeep (`python -m service ...`)
     "service.catalogs": ("service.i18n",),
-    "service.__main__": (*ENGINE, *SHARED, "service.jobs", "service.http", "service.runtime", "service.arena",
-                         "service.ui", "service.api", "service.app", "service.catalogs"),
+    "service.__main__": (*ENGINE, *SHARED, "service.jobs", "service.shares", "service.http", "service.runtime",
+                         "service.arena", "service.ui", "service.api", "service.app", "service.catalogs"),
     # the job functions and their worker, beside the service: they import it, it never imports them
     "workers": (*ENGINE, "service.config", "service.redaction", "service.redisconf", "service.jobs",
                 "service.runtime.lifetime"),
@@ -57,7 +63,7 @@ AGAINST_THE_ORDER = {
 #: Third-party packages a layer must not import: the job layer knows nothing of the web.
 WEB_STACK = ("flask", "flask_babel", "flask_limiter", "flask_smorest", "werkzeug", "marshmallow", "webargs",
              "apispec", "gunicorn")
-STACKS = {"service.jobs": WEB_STACK}
+STACKS = {"service.jobs": WEB_STACK, "service.shares": WEB_STACK}
 #: What the import check reads as the project's (anything else is a third-party or standard module).
 PROJECT = ("service", "workers", "tests")
 

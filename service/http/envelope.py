@@ -25,7 +25,8 @@ StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 #: The headers added unless the answer has them (lower-cased names to test against).
-FIXED = tuple((name, name.lower(), value) for name, value in security_headers.HEADERS.items())
+FIXED = {blueprint: tuple((name, name.lower(), value) for name, value in security_headers.fixed_for(blueprint).items())
+         for blueprint in (None, security_headers.EMBED_BLUEPRINT)}
 CSP = "Content-Security-Policy"
 
 
@@ -50,7 +51,8 @@ class Envelope:
             else:
                 route, blueprint = metrics.UNMATCHED, None
             names = {name.lower() for name, _ in headers}
-            for name, lowered, value in FIXED:
+            fixed = FIXED[security_headers.EMBED_BLUEPRINT if blueprint == security_headers.EMBED_BLUEPRINT else None]
+            for name, lowered, value in fixed:
                 if lowered not in names:
                     headers.append((name, value))
             if "content-security-policy" not in names:

@@ -1,5 +1,5 @@
-"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`), the drills (`/ui/drill`) and the
-rules (`/docs/rules`).
+"""The browser pages: the hand lab (`/ui`), the replay viewer (`/ui/replay`, and `/ui/replay/{id}` opened at a stored
+game), the drills (`/ui/drill`) and the rules (`/docs/rules`).
 
 Jinja templates sharing one head and header (templates/ui/base.html), CSS and plain JavaScript modules served
 as static files (no build step, no external host): the pages call the same `/v1` API any client does, so they show
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, Response, redirect, render_template
+from flask import Blueprint, Flask, Response, redirect, render_template, request
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -81,6 +82,15 @@ def replay() -> Response:
     return page("replay.html")
 
 
+@blp.get("/ui/replay/<share_id>")
+def stored_game(share_id: str) -> Response:
+    """The replay viewer opened at a stored game: its script loads it as any reader does (GET /v1/shares/{id}, open
+    without a key), and says so when it is gone. The head names the game's oEmbed address (discovery: a site a link
+    is pasted into finds the embed view there)."""
+    oembed = f"{request.host_url}oembed?{urlencode({'url': request.base_url})}"
+    return page("replay.html", share_id=share_id, oembed_url=oembed)
+
+
 @blp.get("/ui/drill")
 def drill() -> Response:
     """The drills."""
@@ -106,6 +116,9 @@ PAGE_DOCS = {
                             "advice, the ranked discards and a deep search."),
     "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
                                         "analysis and see every decision annotated."),
+    "/ui/replay/<share_id>": ("get_stored_game_viewer", "The replay viewer opened at a stored game (POST "
+                                                        "/v1/shares: its `url`), which it reads as any reader does "
+                                                        "(GET /v1/shares/{id})."),
     "/ui/drill": ("get_drill_page", "Drills: positions from seeded rounds the advice plays; pick a discard or "
                                     "answer a public card, see it graded by the advice's values, keep statistics in "
                                     "the browser."),

@@ -90,6 +90,18 @@ CASES = {
     "method_not_allowed": ({}, "GET", "/v1/hu", {}, 405),
     "job_not_found": ({"REDIS_URL": "redis"}, "GET", "/v1/jobs/no-such-job", {}, 404),
     "job_not_cancelable": ({"REDIS_URL": "redis"}, "DELETE", "canceled job", {}, 409),
+    "share_not_found": ({"REDIS_URL": "redis"}, "GET", "/v1/shares/" + "A" * 24, {}, 404),
+    "share_deleted": ({"REDIS_URL": "redis"}, "GET", "deleted share", {}, 410),
+    "share_not_yours": ({"REDIS_URL": "redis"}, "DELETE", "stored share", {"environ_base": {
+        "REMOTE_ADDR": "192.0.2.7"}}, 403),
+    "share_too_large": ({"REDIS_URL": "redis", "SHARE_MAX_BYTES": 1024}, "POST", "/v1/shares", {"json": {
+        "logs": [LOG]}}, 413),
+    "too_many_shares": ({"REDIS_URL": "redis", "MAX_SHARES": 1}, "POST", "/v1/shares", {"json": {"logs": [LOG]}}, 429),
+    "job_not_shareable": ({"REDIS_URL": "redis"}, "POST", "/v1/shares", {"json": {"logs": [LOG], "job": "no-such-job"}},
+                          409),
+    "not_embeddable": ({}, "GET", "/oembed", {"query_string": {"url": "javascript:alert(1)"}}, 404),
+    "format_not_implemented": ({}, "GET", "/oembed", {"query_string": {"url": "http://localhost/ui?ruleset=x",
+                                                                       "format": "xml"}}, 501),
     "webhooks_disabled": ({"REDIS_URL": "redis"}, "POST", "/v1/replays", {"json": {
         "logs": [LOG], "callback_url": "https://example.org/hook"}}, 422),
     "invalid_callback_url": ({"REDIS_URL": "redis", "WEBHOOK_SECRET": "s" * 16}, "POST", "/v1/replays", {"json": {
@@ -159,6 +171,12 @@ def test_request_produces_the_documented_code(code, redis_db, redis_url, dead_re
     if path == "canceled job":
         path = client.post("/v1/replays", json={"logs": [LOG]}).headers["Location"]
         assert client.delete(path).status_code == 200
+    if code == "too_many_shares":  # a first stored game takes the one place
+        assert client.post(path, **kwargs).status_code == 201
+    if path in ("stored share", "deleted share"):  # a game stored from the test client's address, 127.0.0.1
+        path = client.post("/v1/shares", json={"logs": [LOG]}).headers["Location"]
+        if code == "share_deleted":
+            assert client.delete(path).status_code == 204
     response = client.open(path, method=method, **kwargs)
     body = response.get_json()
     assert (response.status_code, response.mimetype) == (status, "application/problem+json"), body

@@ -11,7 +11,7 @@ import pytest
 
 from service.app import create_app
 
-PAGES = ("/ui", "/ui/replay")
+PAGES = ("/ui", "/ui/replay", "/ui/replay/" + "A" * 24)  # the viewer, and the viewer opened at a stored game
 DOCS = "/docs/"
 
 

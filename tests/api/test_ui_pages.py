@@ -3,11 +3,13 @@ complete in themselves: nothing is fetched from another host."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from service.api.examples import AUDIT_LOG
 from service.app import create_app
 from service.http.auth import entry
 
@@ -85,3 +87,60 @@ def test_nothing_is_loaded_from_another_host():
     for path in [*(UI / "templates").rglob("*.html"), *(UI / "static").glob("*.js"), *(UI / "static").glob("*.css")]:
         addresses = set(re.findall(r"https?://[^\s\"'`)]+", path.read_text(encoding="utf-8")))
         assert addresses <= {"http://www.w3.org/2000/svg"}, (path.name, addresses)
+
+
+SHARE_ID = "A" * 24
+
+
+def test_a_stored_games_viewer_names_the_game_and_its_oembed_address(keyed):
+    """`/ui/replay/{id}` is the viewer with the game's id for its script, open without a key, and its head names the
+    oEmbed address of the page (discovery); the viewer's own page names none."""
+    html = keyed.get(f"/ui/replay/{SHARE_ID}").get_data(as_text=True)
+    assert f'<main id="main" data-share="{SHARE_ID}">' in html
+    found = re.findall(r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)" title="[^"]+">', html)
+    assert found == [f"http://localhost/oembed?url=http%3A%2F%2Flocalhost%2Fui%2Freplay%2F{SHARE_ID}"]
+    assert "json+oembed" not in keyed.get("/ui/replay").get_data(as_text=True)
+    assert '<main id="main">' in keyed.get("/ui/replay").get_data(as_text=True)
+
+
+def test_the_host_script_is_javascript_cacheable_and_open(keyed):
+    """`/embed/longcards.js` is loaded by other sites' pages: a script by its type (the answers say nosniff), kept an
+    hour and revalidated by its ETag, asked for without a key."""
+    with keyed.get("/embed/longcards.js") as answer:
+        assert answer.status_code == 200 and answer.mimetype == "text/javascript"
+        assert answer.headers["Cache-Control"] == "public, max-age=3600" and answer.headers["ETag"]
+        assert "window.LongCards" in answer.get_data(as_text=True)
+        tag = answer.headers["ETag"]
+    with keyed.get("/embed/longcards.js", headers={"If-None-Match": tag}) as again:
+        assert again.status_code == 304
+
+
+@pytest.fixture
+def shares_client(redis_db, redis_url):
+    """A client of an app whose stored games go to the test Redis."""
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "EMBED_ORIGINS": "https://blog.example"}).test_client()
+
+
+def test_the_stored_games_embed_view_holds_the_game_and_answers_its_status(shares_client):
+    """The embed view renders the stored game and the rule-sets into the page (no round trip for the first paint),
+    framable by EMBED_ORIGINS, without a cookie; a game never stored is 404, a malformed id too (Redis is not asked),
+    a deleted one 410, each a page of its own."""
+    stored = shares_client.post("/v1/shares", json={"logs": [AUDIT_LOG], "title": "Round 1"}).get_json()
+    answer = shares_client.get(f"/embed/replay/{stored['id']}?lang=vi&theme=dark")
+    assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    assert "frame-ancestors https://blog.example" in answer.headers["Content-Security-Policy"]
+    html = answer.get_data(as_text=True)
+    data = json.loads(re.search(r'<script type="application/json" id="embed-data">(.*?)</script>', html, re.S)[1])
+    assert data["share"]["id"] == stored["id"]
+    assert [log["events"] for log in data["share"]["logs"]] == [AUDIT_LOG["events"]]
+    assert {r["id"] for r in data["rulesets"]} >= {"bga-taiwan", "cardavia-chan"}
+    assert '<html lang="vi"' in html and 'data-theme="dark"' in html
+    assert f'href="/ui/replay/{stored["id"]}"' in html  # "Open in Long Cards": the full viewer
+    assert '<script type="module" src="/ui/static/embed-replay.js">' in html
+    for path in (f"/embed/replay/{SHARE_ID}", "/embed/replay/not%3Fan-id"):
+        gone = shares_client.get(path)
+        assert gone.status_code == 404 and gone.mimetype == "text/html", path
+        assert '"code":"share_not_found"' in gone.get_data(as_text=True), path
+    assert shares_client.delete(f"/v1/shares/{stored['id']}").status_code == 204
+    deleted = shares_client.get(f"/embed/replay/{stored['id']}")
+    assert deleted.status_code == 410 and '"code":"share_deleted"' in deleted.get_data(as_text=True)

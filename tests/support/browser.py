@@ -87,3 +87,16 @@ def checked_page(browser, request, width: int, height: int = 900):
         assert console.unexpected() == [], f"console errors: {console.unexpected()}"
     finally:
         context.close()
+
+
+def serious(page, ran: frozenset[str] = frozenset({"color-contrast", "label", "button-name", "aria-allowed-attr"})
+            ) -> list[str]:
+    """The serious and critical findings of axe-core on the page as it is; the audit must have run the rules `ran`
+    (a page without a field has no `label` to check)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    checked = {rule["id"] for rule in results.response["passes"] + results.response["violations"]}
+    assert ran <= checked, checked  # the audit ran
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]

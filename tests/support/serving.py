@@ -25,10 +25,12 @@ STARTUP = 120  # gunicorn and the worker build the evaluation tables first, on 2
 
 @dataclass(frozen=True)
 class Served:
-    """A running serve: its address and the file its output goes to."""
+    """A running serve: its address, the file its output goes to, and the one origin of another site that may frame
+    its embed views (LONGCARDS_EMBED_ORIGINS; nothing listens there until a test serves a host page on it)."""
 
     base: str
     log: Path
+    embed_host: str = ""
 
 
 @contextmanager
@@ -36,9 +38,10 @@ def serve_until_done(run_dir: Path) -> Iterator[Served]:
     """`python -m service serve` in `run_dir`, ready (Redis answers and a worker is alive, so jobs will run), until
     the block ends; then SIGTERM, and whatever is left of it killed."""
     base = f"http://127.0.0.1:{free_port()}"
+    embed_host = f"http://127.0.0.1:{free_port()}"
     environ = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
     environ.update(BIND=base.removeprefix("http://"), WEB_CONCURRENCY="2", LONGCARDS_WORKERS="1",
-                   LONGCARDS_DATA_DIR=str(run_dir))
+                   LONGCARDS_DATA_DIR=str(run_dir), LONGCARDS_EMBED_ORIGINS=embed_host)
     log = run_dir / "serve.log"
     with log.open("wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "service", "serve"], cwd=ROOT, env=environ, stdout=out,
@@ -48,7 +51,7 @@ def serve_until_done(run_dir: Path) -> Iterator[Served]:
                  STARTUP, "the service to be ready", 0.25)
         if process.poll() is not None:
             pytest.fail(f"serve exited ({process.returncode}):\n{log.read_text()[-3000:]}")
-        yield Served(base, log)
+        yield Served(base, log, embed_host)
     finally:
         children = psutil.Process(process.pid).children(recursive=True) if process.poll() is None else []
         if process.poll() is None:

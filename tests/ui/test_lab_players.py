@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from service.api.examples import AUDIT_LOG
+from tests.support.browser import serious
 from tests.support.pages import click_card, open_lab
 
 pytestmark = pytest.mark.slow  # a real browser against `python -m service serve`
@@ -267,16 +268,6 @@ def test_the_card_faces_persist_and_keep_the_code_visible(page, server):
 
 
 # ---------------------------------------------------------------------------------------------- accessibility
-
-def serious(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    checked = {rule["id"] for rule in results.response["passes"] + results.response["violations"]}
-    assert {"color-contrast", "label", "button-name", "aria-allowed-attr"} <= checked, checked  # the audit ran
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [375, 1280])

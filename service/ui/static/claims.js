@@ -1,6 +1,7 @@
 // The claims panel of the hand lab: what to do with the public card. With a hand between turns (the rule-set's
 // resting hand size, counted with the exposed melds) it asks POST /v1/claims for the advice: pass and every legal
-// claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds.
+// claim ranked, each with the discard to follow. Any other hand gets the legal claims of POST /v1/melds. The hand
+// embed view (embed-hand.js) draws the same answers with `adviceTable` and `legalClaims`.
 import { Problem, fill, fmt, h, post, problemBlock, scrollBox, stacked } from "./common.js";
 import { cardElement } from "./cards.js";
 import { ruleLinks } from "./rulelinks.js";
@@ -28,7 +29,8 @@ function waits(option) {
   return h("span", {}, option.waits.map((w) => h("span", { class: "wait" }, cardElement(w.card, { classes: "tiny" }), ` ×${w.unseen}`)));
 }
 
-function adviceTable(answer) {
+/** POST /v1/claims: the advice, pass and every legal claim ranked. */
+export function adviceTable(answer) {
   return h("div", {},
     h("p", { class: "verdict" }, t("Advice: {advice}", { advice: kindName(answer.advice) }), answer.forced ? ` ${t("(the card must be taken)")}` : "",
       h("span", { class: "muted" }, " — ", turnedUp(answer.card_source)
@@ -46,7 +48,9 @@ function adviceTable(answer) {
         h("td", { class: "reason" }, ruleLinks(choice.reason)))))))));
 }
 
-function legalClaims(answer, size, total) {
+/** POST /v1/melds on a public card, for a hand of `total` cards that is not between turns (`size`): the legal
+ * claims. */
+export function legalClaims(answer, size, total) {
   const claims = answer.claims || [];
   return h("div", {},
     h("p", { class: "muted" }, t("Advice is given for a hand between turns: {size} cards with the exposed melds (this one has {total}). The legal claims:",

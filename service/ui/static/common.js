@@ -29,9 +29,14 @@ export function fill(element, ...children) {
 
 const KEY_STORE = "longcards.apiKey";
 
+/** Whether this page is an embed view (`/embed/...`, framed by another site): it never reads a stored key. */
+export const EMBEDDED = typeof document !== "undefined" && "embed" in document.documentElement.dataset;
+
 // The API key lives in this tab's session storage, gone when the tab closes; only when "remember" is ticked also
 // in local storage, kept for good (any script of this site could read it there). Storage may be off: no key kept.
+// An embed view reads none: what a framing page shows its visitors must not act as one of them.
 function storedKey() {
+  if (EMBEDDED) return "";
   try { return sessionStorage.getItem(KEY_STORE) || localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
 }
 
@@ -160,11 +165,8 @@ export class FieldErrors {
       for (const [path, list] of entries) {
         const slot = this.slotFor(path);
         if (!slot) continue;
-        const said = namedCards([].concat(list).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("; "));
-        const name = fieldName(path);
-        const text = name ? `${name}: ${said}` : said;
         if (!messages.has(slot)) messages.set(slot, new Set());
-        messages.get(slot).add(text);
+        messages.get(slot).add(fieldMessage(path, list));
       }
     }
     for (const slot of this.root.querySelectorAll(".field-error")) {
@@ -203,6 +205,12 @@ export function problemWords(problem) {
     invalid_api_key: t("This access key is not accepted: check it under “API key”."),
     rate_limited: t("Too many questions in a short time: wait a moment and try again."),
     too_many_active_jobs: t("You already have analyses running: wait for one to finish."),
+    share_not_found: t("No game is stored at this link: it may be cut short, or the game's time on the service is over."),
+    share_deleted: t("This stored game was deleted by whoever stored it."),
+    share_not_yours: t("This stored game was stored by someone else: only they may delete it."),
+    share_too_large: t("This game is too large to store: store fewer rounds."),
+    too_many_shares: t("You keep as many stored games as the service allows: delete one first."),
+    job_not_shareable: t("The analysis shown can no longer be stored with the game: run it again, or store the game without it."),
     payload_too_large: t("This is too large to send at once."),
     job_failed: t("The analysis stopped on an error: try again."),
     jobs_unavailable: t("Analyses are not available right now: try again in a moment."),
@@ -217,6 +225,14 @@ export function problemWords(problem) {
 
 /** A message of the service with each card code in it said by the card's name, the code a hint after it. */
 export const namedCards = (text) => String(text).replace(CARD_IN_TEXT, (code) => cardName(code));
+
+/** A problem's messages about one field (`errors[path]`), the field named as the page calls it: "Hand, card 3:
+ * ...", the cards in them named. */
+export function fieldMessage(path, list) {
+  const said = namedCards([].concat(list).map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("; "));
+  const name = fieldName(path);
+  return name ? `${name}: ${said}` : said;
+}
 
 /** A request field's name as the page calls it (a problem's `errors` name the API's fields): null when the message
  * stands alone. */

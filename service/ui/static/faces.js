@@ -27,6 +27,9 @@ function stored() {
 /** The face chosen for a game ("fourcolor" or "chan"): the stored choice when it is one of the game's faces. */
 export function faceFor(family) {
   const choices = FACES[family] || [];
+  // an embed view draws the faces its host page asked for (`?faces=`), when they are one of the game's
+  const asked = typeof document === "undefined" ? "" : document.documentElement.dataset.faces;
+  if (asked && choices.some((f) => f.id === asked)) return asked;
   const chosen = stored()[family];
   return choices.some((f) => f.id === chosen) ? chosen : (choices[0] || { id: "code" }).id;
 }

@@ -50,6 +50,13 @@ function toQuery(s) {
   return q.toString();
 }
 
+/** The lab's hand as the hand embed view's query (/embed/hand): the lab's query, less the search's settings. */
+export function embedQuery() {
+  const q = new URLSearchParams(toQuery(state));
+  for (const [name] of SEARCH_FIELDS) q.delete(name);
+  return q.toString();
+}
+
 function fromQuery(search) {
   const q = new URLSearchParams(search);
   for (const [name, id] of SEARCH_FIELDS) if (q.get(name) !== null) $(id).value = q.get(name);

@@ -4,14 +4,15 @@
 // and Ctrl+Y, the browser's Back and Forward) included.
 import { $, bindApiKey, fill, guard, h, pageError, rulesetLabel } from "./common.js";
 import { parseCodes } from "./cards.js";
+import { embedCode, wireCopy } from "./embed-code.js";
 import { faceSelect } from "./faces.js";
 import { shareUrl, t } from "./i18n.js";
 import { drawBuilder, drawPending, drawSetup } from "./lab-builder.js";
 import { searchView, useFamily } from "./lab-panels.js";
 import { fetchRulesets, refresh, searchDeeper } from "./lab-requests.js";
 import {
-  SEARCH_FIELDS, canRedo, changed, clearCards, current, depth, nextEdit, nextGeneration, onChange, parseExposed, pendingMeld,
-  restore, rulesetById, rulesets, sortCodes, start, state, writeUrl,
+  SEARCH_FIELDS, canRedo, changed, clearCards, current, depth, embedQuery, nextEdit, nextGeneration, onChange, parseExposed,
+  pendingMeld, restore, rulesetById, rulesets, sortCodes, start, state, writeUrl,
 } from "./lab-state.js";
 
 let timer = null;
@@ -23,6 +24,7 @@ onChange(() => { // draw at once, drop the answers about the hand before (the se
   showFaces();
   drawBuilder();
   drawHistory();
+  drawEmbedCode();
   clearTimeout(timer);
   timer = setTimeout(guard(refresh), 120);
 });
@@ -35,6 +37,15 @@ function showFaces() {
   const select = faceSelect(family, "faces");
   select.setAttribute("aria-label", t("Card faces"));
   fill(slot, select);
+}
+
+/** "Embed this hand": the hand embed view's address and code for the lab as it is now. */
+function drawEmbedCode() {
+  const code = embedCode("hand", embedQuery(), t("A hand in the Long Cards hand lab"));
+  $("#embed-url").value = code.url;
+  $("#embed-iframe").value = code.iframe;
+  $("#embed-script").value = code.script;
+  $("#embed-copied").textContent = "";
 }
 
 /** Undo and Redo are enabled when there is a step of the lab to go to. */
@@ -116,6 +127,7 @@ function wire() {
       $("#copied").textContent = shareUrl();
     }
   });
+  wireCopy($("#embed-box"), $("#embed-copied"));
   $("#search").addEventListener("click", guard(searchDeeper));
   for (const [, id] of SEARCH_FIELDS) $(id).addEventListener("change", writeUrl);
   for (const [id, field] of [["#hand-codes", "hand"], ["#exposed-codes", "exposed"], ["#visible-codes", "visible"],
