@@ -25,12 +25,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from redis import Redis
-from rq.job import JobStatus
+from rq.job import Job, JobStatus
 
 from .jobs.errors import JobNotFound, NotReplicated
 from .jobs.pages import read as read_result
+from .jobs.queues import SERIALIZER
 from .jobs.replication import confirm, replicas_wanted
 from .jobs.submit import load as load_job
+from .jobs.submit import reused_key
 
 #: A share's id: `secrets.token_urlsafe(18)`, 144 random bits. Anything else names no share (and reaches no Redis).
 ID = re.compile(r"[A-Za-z0-9_-]{24}")
@@ -38,9 +40,12 @@ ID_BYTES = 18
 PREFIX = "longcards:share:"
 DELETED_PREFIX = "longcards:share-deleted:"
 INDEX_PREFIX = "longcards:shares:"
+#: Which game a store request made (service/jobs/submit.py `idempotency`), kept a day.
+IDEMPOTENCY_PREFIX = "longcards:share-idem:"
 DAY = 86400
 #: How long a deleted share answers "deleted" when it had no end of its own (SHARE_RETENTION_DAYS 0).
 TOMBSTONE_SECONDS = 30 * DAY
+IDEMPOTENCY_SECONDS = DAY
 #: The listing shows at most this many of an owner's shares, the newest.
 LIST_LIMIT = 1000
 #: The hash fields a listing reads (not the body).
@@ -88,8 +93,9 @@ class TooManyShares(ShareError):
 
 
 class JobNotShareable(ShareError):
-    """The job named to store with the logs is no finished replay of this caller's: `why` is `missing` (another
-    caller's, expired, or no job at all), `kind` (a search) or `unfinished` (RQ's `status` of it)."""
+    """The job named to store with the logs is no finished replay of these logs of this caller's: `why` is `missing`
+    (another caller's, expired, or no job at all), `kind` (a search), `unfinished` (RQ's `status` of it) or
+    `other_logs` (it analysed other rounds)."""
 
     def __init__(self, job_id: str, why: str, status: JobStatus | None = None) -> None:
         super().__init__(job_id, why)
@@ -144,12 +150,21 @@ def encode(document: Mapping[str, Any]) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-#: The store, in one step of Redis: with a limit, the owner's index pruned of expired shares and counted (the number
-#: kept is answered when it is at the limit); else the share written with its expiry and indexed, the index living
-#: as long as its longest-lived share (forever once it holds one without an end). Answers -1 once stored.
-#: KEYS: the share, the owner's index. ARGV: id, limit (0: none), the share prefix, the score (µs), the TTL (s, 0:
-#: none), then the hash's fields and values.
+#: The store, in one step of Redis: the share the idempotency key names, when it was made from the same request and
+#: still lives ('same ID'; 'reused' when made from another body); else, with a limit, the owner's index pruned of
+#: expired shares and counted (the number kept is answered when it is at the limit); else the share written with
+#: its expiry and indexed, the index living as long as its longest-lived share (forever once it holds one without an
+#: end), the idempotency key naming it for a day. Answers -1 once stored.
+#: KEYS: the share, the owner's index, the idempotency key. ARGV: id, limit (0: none), the share prefix, the score
+#: (µs), the TTL (s, 0: none), the request's digest ('': no idempotency key), the idempotency key's TTL (s), then the
+#: hash's fields and values.
 STORE = """
+local entry = ARGV[6] ~= '' and redis.call('GET', KEYS[3])
+if entry then
+  local id, made = string.match(entry, '^(%S+) (%S+)$')
+  if made ~= ARGV[6] then return 'reused' end
+  if redis.call('EXISTS', ARGV[3] .. id) == 1 then return 'same ' .. id end
+end
 local limit = tonumber(ARGV[2])
 if limit > 0 then
   local kept = 0
@@ -159,7 +174,8 @@ if limit > 0 then
   if kept >= limit then return kept end
 end
 local ttl = tonumber(ARGV[5])
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[1] .. ' ' .. ARGV[6], 'EX', tonumber(ARGV[7])) end
 if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
 local before = redis.call('TTL', KEYS[2])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
@@ -173,9 +189,14 @@ return -1
 
 
 def store(connection: Redis, settings: Mapping[str, Any], owner: str, logs: list[dict[str, Any]],
-          title: str | None = None, analysis: dict[str, Any] | None = None) -> Stored:
+          title: str | None = None, analysis: dict[str, Any] | None = None, *,
+          idempotency: tuple[str, str] | None = None) -> Stored:
     """Store a game for `owner` (`key:NAME`, else `addr:IP`): ShareTooLarge over SHARE_MAX_BYTES, TooManyShares at
-    MAX_SHARES; returned once the replicas SUBMIT_REPLICAS asks for have it (ShareNotReplicated: it may be stored)."""
+    MAX_SHARES; returned once the replicas SUBMIT_REPLICAS asks for have it (ShareNotReplicated: it may be stored).
+    `idempotency` (the Idempotency-Key's Redis key and the request's digest, service/jobs/submit.py `idempotency`):
+    the same request sent again answers the game it stored while that lives (a DomainError `idempotency_key_reused`
+    for the key with another body), so a client may repeat a store that got no answer, or a 503, without keeping two
+    games. Without one every store is a new game (storing the same rounds twice makes two links, deleted apart)."""
     document = {"logs": logs, "title": title, "analysis": analysis}
     body = encode(document)
     largest = int(settings["SHARE_MAX_BYTES"])
@@ -189,11 +210,17 @@ def store(connection: Redis, settings: Mapping[str, Any], owner: str, logs: list
                               "expires_at": expires or "", "size": len(body), "rounds": len(logs)}
     if title is not None:
         fields["title"] = title
-    kept = cast("int", connection.register_script(STORE)(keys=[share_key(share_id), index_key(owner)], args=[
-        share_id, limit, PREFIX, time.time_ns() // 1000, days * DAY,
-        *(word for pair in fields.items() for word in pair)]))
-    if kept >= 0:
-        raise TooManyShares(kept, limit)
+    key, digest = idempotency or (f"{IDEMPOTENCY_PREFIX}{owner}:none", "")
+    outcome = connection.register_script(STORE)(keys=[share_key(share_id), index_key(owner), key], args=[
+        share_id, limit, PREFIX, time.time_ns() // 1000, days * DAY, digest, IDEMPOTENCY_SECONDS,
+        *(word for pair in fields.items() for word in pair)])
+    if isinstance(outcome, bytes):
+        if outcome == b"reused":
+            raise reused_key()
+        replicated(connection, settings)  # the first answer may have been a 503: the replicas are waited for again
+        return read(connection, outcome.decode().removeprefix("same "))
+    if int(outcome) >= 0:
+        raise TooManyShares(int(outcome), limit)
     replicated(connection, settings)
     return Stored(share_id, created.isoformat(), expires, title, len(logs), len(body), owner, document, body,
                   etag(body))
@@ -284,9 +311,10 @@ def listing(connection: Redis, owner: str) -> list[Summary]:
     return shares
 
 
-def analysis(connection: Redis, job_id: str, job_owner: str) -> dict[str, Any]:
-    """The result of a finished replay job of `job_owner` (the jobs' owner: the key's name, else `public`), as the
-    job stores it (its texts language-neutral); JobNotShareable for any other job."""
+def analysis(connection: Redis, job_id: str, job_owner: str, logs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The result of a finished replay job of `job_owner` (the jobs' owner: the key's name, else `public`) over these
+    very `logs`, as the job stores it (its texts language-neutral); JobNotShareable for any other job: an analysis
+    stored beside other rounds would annotate moves that were never made."""
     try:
         job = load_job(connection, job_id, job_owner)
     except JobNotFound:
@@ -296,4 +324,7 @@ def analysis(connection: Redis, job_id: str, job_owner: str) -> dict[str, Any]:
     status = job.get_status(refresh=False)
     if status != JobStatus.FINISHED:
         raise JobNotShareable(job_id, "unfinished", status)
+    analysed = Job.fetch(job_id, connection=connection, serializer=SERIALIZER).args  # the request, read once here
+    if not analysed or analysed[0] != logs:
+        raise JobNotShareable(job_id, "other_logs")
     return cast("dict[str, Any]", read_result(connection, job))

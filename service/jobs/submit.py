@@ -82,12 +82,13 @@ def load(connection: Redis, job_id: str, owner: str) -> Job:
     return job
 
 
-def idempotency(owner: str, header: str | None, payload: Any) -> tuple[str, str]:
-    """The Redis key remembering which of `owner`'s jobs answers this request (named by the Idempotency-Key header,
-    else by the payload), and the payload's digest, which a reused key must match."""
+def idempotency(owner: str, header: str | None, payload: Any, prefix: str = IDEMPOTENCY_PREFIX) -> tuple[str, str]:
+    """The Redis key remembering which of `owner`'s jobs (or, under another `prefix`, stored games) answers this
+    request (named by the Idempotency-Key header, else by the payload), and the payload's digest, which a reused key
+    must match."""
     body = hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     basis = hashlib.sha256(header.encode()).hexdigest() if header else body
-    return f"{IDEMPOTENCY_PREFIX}{owner}:{'key' if header else 'body'}:{basis}", body
+    return f"{prefix}{owner}:{'key' if header else 'body'}:{basis}", body
 
 
 def check_callback(url: str, settings: Mapping[str, Any]) -> None:
@@ -187,7 +188,7 @@ def submit(connection: Redis, caller: Caller, key: str, digest: str, ttl: int, m
         if outcome == "busy":
             raise TooManyActiveJobs(int(named), limit, ACTIVE_RETRY_AFTER)
         if outcome == "reused":
-            raise _reused()
+            raise reused_key()
         try:
             return load(connection, named, caller.owner)
         except JobNotFound:
@@ -209,7 +210,7 @@ def _recorded(connection: Redis, owner: str, make: Callable[[Pipeline, str], Job
         recorder.reset()
 
 
-def _reused() -> DomainError:
+def reused_key() -> DomainError:
     """A key sent again with another payload."""
     return DomainError("this Idempotency-Key was used with another request body", "Idempotency-Key",
                        code="idempotency_key_reused")
@@ -223,5 +224,5 @@ def _named_job(connection: Redis, owner: str, entry: str, digest: str) -> Job | 
     except JobNotFound:
         return None  # that job has expired: this request starts a new one
     if made_from not in ("", digest):
-        raise _reused()
+        raise reused_key()
     return job

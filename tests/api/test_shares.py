@@ -308,3 +308,34 @@ def test_the_listing_shows_the_callers_own_games_newest_first(share_app):
     assert client.get("/v1/shares", headers=key("site-b")).get_json() == {"shares": [theirs]}
     assert client.delete(f"/v1/shares/{newer['id']}", headers=key("site-a")).status_code == 204
     assert client.get("/v1/shares", headers=key("site-a")).get_json() == {"shares": [older]}
+
+
+def test_a_store_sent_again_with_its_idempotency_key_answers_the_same_game(share_app, monkeypatch):
+    """A store that got no answer, or a 503 not_replicated, is sent again with the same Idempotency-Key and body: the
+    same game, one of them kept. The same key with another body: 422 idempotency_key_reused naming the header.
+    Without a key, each store is a game of its own; a game deleted since its key named it is stored anew."""
+    client = share_app(SUBMIT_REPLICAS=1, SUBMIT_REPLICA_WAIT_MS=20).test_client()
+    headers = {"Idempotency-Key": "friday-1"}
+    monkeypatch.setattr(replication, "attached_replicas", lambda _: 1)  # a replica that never acknowledges
+    problem(client.post("/v1/shares", json=GAME, headers=headers), 503, "not_replicated")
+    monkeypatch.setattr(replication, "attached_replicas", lambda _: 0)
+    again = store(client, headers=headers)
+    assert store(client, headers=headers)["id"] == again["id"]
+    assert [s["id"] for s in client.get("/v1/shares").get_json()["shares"]] == [again["id"]]
+    reused = problem(client.post("/v1/shares", json={**GAME, "title": "Saturday"}, headers=headers), 422,
+                     "idempotency_key_reused")
+    assert list(reused["errors"]) == ["Idempotency-Key"]
+    assert store(client)["id"] != store(client)["id"]  # no key: two games
+    assert client.delete(f"/v1/shares/{again['id']}").status_code == 204
+    assert store(client, headers=headers)["id"] != again["id"]
+
+
+def test_an_analysis_of_other_rounds_is_409_job_not_shareable(client, redis_db):
+    """A finished replay of these very rounds is stored with them; one of other rounds would annotate moves never made
+    here: 409 job_not_shareable, nothing stored."""
+    created = client.post("/v1/replays", json={"logs": [CHAN_LOG], "review": {"mode": "exact"}})
+    assert created.status_code == 202 and run_worker(redis_db)
+    body = problem(client.post("/v1/shares", json={"logs": [FOUR_COLOR_LOG], "job": created.get_json()["id"]}),
+                   409, "job_not_shareable")
+    assert "other rounds" in body["detail"]
+    assert client.get("/v1/shares").get_json() == {"shares": []}

@@ -51,7 +51,8 @@ def share_json(share: shares.Stored) -> dict[str, Any]:
 #: Why a job cannot be stored with the logs (service/shares.py `JobNotShareable.why`).
 NOT_SHAREABLE = {"missing": N_("job {id} is no job of this caller's, or it expired"),
                  "kind": N_("job {id} is a search: only a replay analysis is stored with the logs"),
-                 "unfinished": N_("job {id} has no result to store: it is {status}")}
+                 "unfinished": N_("job {id} has no result to store: it is {status}"),
+                 "other_logs": N_("job {id} analysed other rounds than these logs: store the logs it analysed")}
 
 
 def handle_not_found(error: shares.ShareNotFound) -> Response:

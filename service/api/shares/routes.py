@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, jsonify
+from flask import current_app, jsonify, request
 from flask.views import MethodView
 from marshmallow import Schema
 
 from ... import shares
 from ...http.errors import problem
+from ...jobs import submit
 from ...replay.log import parse_log
 from ...rules.errors import DomainError
 from ...rules.text import ntext
@@ -69,7 +70,8 @@ class ShareList(MethodView):
     @blp.arguments(ShareRequestSchema(), example=CREATE_SHARE)
     @blp.response(201, ShareSummarySchema(), headers={"Location": {"description": "the stored game",
                                                                      "schema": {"type": "string"}}})
-    @blp.alt_response(409, description="`job_not_shareable`: `job` is no finished replay job of this caller's")
+    @blp.alt_response(409, description="`job_not_shareable`: `job` is no finished replay job of this caller's over "
+                                       "these logs")
     @blp.alt_response(413, description="`share_too_large`: the logs and the analysis as JSON exceed "
                                        "LONGCARDS_SHARE_MAX_BYTES; `payload_too_large`: the body exceeds "
                                        "LONGCARDS_MAX_CONTENT_LENGTH")
@@ -79,15 +81,20 @@ class ShareList(MethodView):
         "`jobs_unavailable`: Redis unavailable, nothing was stored; `not_replicated`: no Redis replica acknowledged "
         "the game in time, it may be stored (GET /v1/shares lists it). Retry after the Retry-After seconds")})
     def post(self, payload: dict):
-        """Store a game (its logs, a title, a replay job's analysis) under a new unguessable id."""
+        """Store a game (its logs, a title, a replay job's analysis) under a new unguessable id; sent again with the
+        same `Idempotency-Key` and body (within a day), it answers the game it stored, while that lives."""
         for i, log in enumerate(payload["logs"]):
             try:
                 parse_log(log)  # a round that cannot be replayed would never show: refused now, as a replay's is
             except DomainError as error:
                 raise DomainError(error.message, f"logs.{i}.{error.field}", code=error.code) from None
         connection = redis()
-        analysis = None if payload["job"] is None else shares.analysis(connection, payload["job"], caller().owner)
-        stored = shares.store(connection, current_app.config, owner(), payload["logs"], payload["title"], analysis)
+        job, logs = payload["job"], payload["logs"]
+        analysis = None if job is None else shares.analysis(connection, job, caller().owner, logs)
+        asked, header = owner(), request.headers.get("Idempotency-Key")
+        key = submit.idempotency(asked, header, payload, shares.IDEMPOTENCY_PREFIX) if header else None
+        stored = shares.store(connection, current_app.config, asked, logs, payload["title"], analysis,
+                              idempotency=key)
         return summary_json(stored), 201, {"Location": f"/v1/shares/{stored.id}"}
 
     @blp.doc(operationId="list_shares")
