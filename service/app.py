@@ -19,7 +19,7 @@ from .http import auth, compression, cors, errors, metrics, ratelimit
 from .http.envelope import Envelope
 from .http.jsonio import OrjsonProvider
 from .jobs.metrics import JobsCollector
-from .ui import embed, oembed
+from .ui import embed, embed_replay, oembed  # noqa: F401 - embed_replay adds /ui/replay/{id} to the pages
 from .ui.docs import blueprint as docs_blueprint
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, Response, redirect, render_template, request
+from flask import Blueprint, Flask, Response, redirect, render_template
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -80,15 +79,6 @@ def lab_slash() -> BaseResponse:
 def replay() -> Response:
     """The replay viewer."""
     return page("replay.html")
-
-
-@blp.get("/ui/replay/<share_id>")
-def stored_game(share_id: str) -> Response:
-    """The replay viewer opened at a stored game: its script loads it as any reader does (GET /v1/shares/{id}, open
-    without a key), and says so when it is gone. The head names the game's oEmbed address (discovery: a site a link
-    is pasted into finds the embed view there)."""
-    oembed = f"{request.host_url}oembed?{urlencode({'url': request.base_url})}"
-    return page("replay.html", share_id=share_id, oembed_url=oembed)
 
 
 @blp.get("/ui/drill")

@@ -13,10 +13,15 @@ of its status (404 never stored or expired, 410 deleted) saying so in the reader
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
-from flask import Response, send_from_directory
+from flask import Response, request, send_from_directory
+from redis.exceptions import RedisError
 
+from .. import shares
+from ..api.shares import load_share
+from . import blp as pages
+from . import page
 from .embed import blp
 from .embed_views import Refused, ask, rulesets, view
 
@@ -40,3 +45,25 @@ def host_script() -> Response:
     """The script a host page includes to embed the views: each `<div data-longcards-share|hand|drill>` becomes an
     iframe of its view, sized to its content (service/ui/static/longcards.js). Cacheable for an hour."""
     return send_from_directory(STATIC, "longcards.js", mimetype="text/javascript", max_age=HOST_SCRIPT_AGE)
+
+
+@pages.get("/ui/replay/<share_id>")
+def stored_game(share_id: str) -> Response:
+    """The replay viewer opened at a stored game: its script loads it as any reader does (GET /v1/shares/{id}, open
+    without a key), and says so when it is gone, as the page's status does (404 never stored or expired, 410
+    deleted: a crawler or a link preview learns it too). The head names the game's oEmbed address (discovery: a site
+    a link is pasted into finds the embed view there). A page of the pages' blueprint (never framed), served from
+    here because it reads the stored game (service/ui/ itself knows no Redis)."""
+    status = 200
+    try:
+        load_share(share_id)
+    except shares.ShareNotFound:
+        status = 404
+    except shares.ShareDeleted:
+        status = 410
+    except RedisError:
+        pass  # the page's script says the service cannot be reached, as for any page
+    oembed = f"{request.host_url}oembed?{urlencode({'url': request.base_url})}"
+    answer = page("replay.html", share_id=share_id, oembed_url=oembed)
+    answer.status_code = status
+    return answer

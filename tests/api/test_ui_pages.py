@@ -103,6 +103,18 @@ def test_a_stored_games_viewer_names_the_game_and_its_oembed_address(keyed):
     assert '<main id="main">' in keyed.get("/ui/replay").get_data(as_text=True)
 
 
+def test_a_stored_games_viewer_answers_the_games_status(redis_db, redis_url):
+    """The viewer at a stored game answers 200 while the game lives, 404 for an id never stored, 410 once deleted
+    (a link preview or a crawler learns it without running the page's script); the page is the viewer each time."""
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client()
+    stored = client.post("/v1/shares", json={"logs": [AUDIT_LOG]}).get_json()
+    assert client.get(f"/ui/replay/{stored['id']}").status_code == 200
+    assert client.get(f"/ui/replay/{SHARE_ID}").status_code == 404
+    assert client.delete(f"/v1/shares/{stored['id']}").status_code == 204
+    gone = client.get(f"/ui/replay/{stored['id']}")
+    assert gone.status_code == 410 and f'data-share="{stored["id"]}"' in gone.get_data(as_text=True)
+
+
 def test_the_host_script_is_javascript_cacheable_and_open(keyed):
     """`/embed/longcards.js` is loaded by other sites' pages: a script by its type (the answers say nosniff), kept an
     hour and revalidated by its ETag, asked for without a key."""
