@@ -100,13 +100,15 @@ def rules_source() -> BaseResponse:
     return redirect(rules_doc.URL, code=308)
 
 
+#: The viewer opened at a stored game (service/ui/embed_replay.py adds its route to this blueprint).
+STORED_GAME = "/ui/replay/<share_id>"
 #: The pages in the OpenAPI document: what they are, open without a key (the API calls they make need one).
 PAGE_DOCS = {
     "/ui": ("get_hand_lab", "The hand lab: build a hand from the cards and see its melds, hu and points, the claim "
                             "advice, the ranked discards and a deep search."),
     "/ui/replay": ("get_replay_viewer", "The replay viewer: step through a game log with its audit, run the replay "
                                         "analysis and see every decision annotated."),
-    "/ui/replay/<share_id>": ("get_stored_game_viewer", "The replay viewer opened at a stored game (POST "
+    STORED_GAME: ("get_stored_game_viewer", "The replay viewer opened at a stored game (POST "
                                                         "/v1/shares: its `url`), which it reads as any reader does "
                                                         "(GET /v1/shares/{id})."),
     "/ui/drill": ("get_drill_page", "Drills: positions from seeded rounds the advice plays; pick a discard or "
@@ -121,11 +123,14 @@ def document(app: Flask, spec) -> None:
     """Add the pages to the OpenAPI document (an HTML page each, no key needed), and the redirects of the root and
     of the rules document as cited."""
     rules = {rule.rule: rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("ui.")}
+    html = {"text/html": {"schema": {"type": "string"}}}
     for path, (operation_id, summary) in PAGE_DOCS.items():
+        responses = {"200": {"description": "the page (HTML)", "content": html}}
+        if path == STORED_GAME:  # the viewer all the same, with the game's status
+            responses.update({"404": {"description": "the page, for a game never stored or expired", "content": html},
+                              "410": {"description": "the page, for a game its owner deleted", "content": html}})
         spec.path(rule=rules[path], operations={"get": {
-            "operationId": operation_id, "summary": summary, "tags": ["ui"], "security": [],
-            "responses": {"200": {"description": "the page (HTML)",
-                                  "content": {"text/html": {"schema": {"type": "string"}}}}}}})
+            "operationId": operation_id, "summary": summary, "tags": ["ui"], "security": [], "responses": responses}})
     spec.path(rule=rules["/"], operations={"get": {
         "operationId": "get_home", "summary": "The site's root: a redirect to the hand lab (`/ui`).", "tags": ["ui"],
         "security": [], "responses": {"302": {"description": "to the hand lab", "headers": {"Location": {

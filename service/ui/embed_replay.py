@@ -20,8 +20,8 @@ from redis.exceptions import RedisError
 
 from .. import shares
 from ..api.shares import load_share
+from . import STORED_GAME, page
 from . import blp as pages
-from . import page
 from .embed import blp
 from .embed_views import Refused, ask, rulesets, view
 
@@ -47,7 +47,7 @@ def host_script() -> Response:
     return send_from_directory(STATIC, "longcards.js", mimetype="text/javascript", max_age=HOST_SCRIPT_AGE)
 
 
-@pages.get("/ui/replay/<share_id>")
+@pages.get(STORED_GAME)
 def stored_game(share_id: str) -> Response:
     """The replay viewer opened at a stored game: its script loads it as any reader does (GET /v1/shares/{id}, open
     without a key), and says so when it is gone, as the page's status does (404 never stored or expired, 410
