@@ -239,22 +239,40 @@ def etag(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:32]
 
 
-def read(connection: Redis, share_id: str) -> Stored:
-    """The share with this id: ShareNotFound (an id no share can have is refused before Redis is asked), or
-    ShareDeleted while its tombstone lasts."""
+def summary_of(share_id: str, created_at: bytes, expires_at: bytes, title: bytes | None, rounds: bytes,
+               size: bytes) -> Summary:
+    """A share's summary from its hash's SUMMARY_FIELDS, as Redis answers them."""
+    return Summary(share_id, created_at.decode(), expires_at.decode() or None,
+                   title.decode() if title is not None else None, int(rounds), int(size))
+
+
+def _found(connection: Redis, share_id: str, read: str, *args: Any) -> Any:
+    """`read` (a hash command) of the share with this id, and its answer: ShareNotFound (an id no share can have is
+    refused before Redis is asked), or ShareDeleted while its tombstone lasts."""
     if not ID.fullmatch(share_id):
         raise ShareNotFound(share_id)
     with connection.pipeline(transaction=False) as pipe:
-        pipe.hgetall(share_key(share_id))
+        getattr(pipe, read)(share_key(share_id), *args)
         pipe.exists(DELETED_PREFIX + share_id)
         found, deleted = pipe.execute()
-    if not found:
+    if not found or (isinstance(found, list) and found[0] is None):
         raise (ShareDeleted if deleted else ShareNotFound)(share_id)
+    return found
+
+
+def summary(connection: Redis, share_id: str) -> Summary:
+    """The summary of the share with this id, its logs left in Redis (a page's status, an oEmbed title):
+    ShareNotFound, ShareDeleted as `read`."""
+    return summary_of(share_id, *_found(connection, share_id, "hmget", SUMMARY_FIELDS))
+
+
+def read(connection: Redis, share_id: str) -> Stored:
+    """The share with this id: ShareNotFound (an id no share can have is refused before Redis is asked), or
+    ShareDeleted while its tombstone lasts."""
+    found = _found(connection, share_id, "hgetall")
     body = zlib.decompress(found[b"body"])
-    title = found.get(b"title")
-    return Stored(share_id, found[b"created_at"].decode(), found[b"expires_at"].decode() or None,
-                  title.decode() if title is not None else None, int(found[b"rounds"]), int(found[b"size"]),
-                  found[b"owner"].decode(), json.loads(body), body, etag(body))
+    head = summary_of(share_id, *(found.get(name.encode()) for name in SUMMARY_FIELDS))
+    return Stored(**vars(head), owner=found[b"owner"].decode(), document=json.loads(body), body=body, etag=etag(body))
 
 
 #: The deletion, in one step of Redis: 'missing' or 'deleted' (a tombstone) when the share is gone, 'not_yours' for
@@ -300,12 +318,11 @@ def listing(connection: Redis, owner: str) -> list[Summary]:
             pipe.hmget(share_key(share_id), SUMMARY_FIELDS)
         rows = pipe.execute()
     shares, gone = [], []
-    for share_id, (created_at, expires_at, title, rounds, size) in zip(ids, rows):
-        if created_at is None:
+    for share_id, row in zip(ids, rows):
+        if row[0] is None:
             gone.append(share_id)
             continue
-        shares.append(Summary(share_id, created_at.decode(), expires_at.decode() or None,
-                              title.decode() if title is not None else None, int(rounds), int(size)))
+        shares.append(summary_of(share_id, *row))
     if gone:
         connection.zrem(index, *gone)
     return shares

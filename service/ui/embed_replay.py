@@ -19,7 +19,7 @@ from flask import Response, request, send_from_directory
 from redis.exceptions import RedisError
 
 from .. import shares
-from ..api.shares import load_share
+from ..api.shares import load_summary
 from . import STORED_GAME, page
 from . import blp as pages
 from .embed import blp
@@ -56,7 +56,7 @@ def stored_game(share_id: str) -> Response:
     here because it reads the stored game (service/ui/ itself knows no Redis)."""
     status = 200
     try:
-        load_share(share_id)
+        load_summary(share_id)  # its status only: the page's script reads the game
     except shares.ShareNotFound:
         status = 404
     except shares.ShareDeleted:

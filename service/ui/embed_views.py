@@ -18,6 +18,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..http.errors import problem, readable
 from ..i18n import _
+from ..rules.roles import seat_role
 from .embed import api_answer, blp, embed_page
 
 #: The embed views' own parameters (the host page's choice of language, theme and faces), not the view's query.
@@ -96,13 +97,6 @@ def option_value(option: dict[str, Any], raw: str) -> Any:
     return raw
 
 
-def role_of(seat: int, source_seat: int, seats: int, source: str) -> str:
-    """The seat's role on a public card from `source_seat` (claims.js `roleOf`: drawer, discarder, next or other)."""
-    if seat == source_seat:
-        return "drawer" if source == "stock" else "discarder"
-    return "next" if seat == (source_seat + 1) % seats else "other"
-
-
 def ruleset_of(wanted: str, known: list[dict[str, Any]]) -> dict[str, Any]:
     """The rule-set `wanted` (GET /v1/rulesets' entry); Refused with the API's own refusal of another, its field's
     message naming no rule-set id (a player reads it)."""
@@ -143,7 +137,7 @@ def hand_answers(state: dict[str, Any], rs: dict[str, Any]) -> dict[str, Any]:
     if not held and not public:
         raise Refused.invalid("hand", _("no card given"), "wrong_card_count")
     table = {"visible": state["visible"], "seats": state["seats"], "seat": state["seat"]}
-    context = {"seat_role": role_of(state["seat"], state["from"], state["seats"], state["source"]),
+    context = {"seat_role": seat_role(state["seat"], state["from"], state["source"], state["seats"]),
                "card_source": state["source"]}
     request_hu = {**base, "public_card": public}
     hu = ask("POST", "/v1/hu", body={**request_hu, **(context if public else {})})

@@ -93,17 +93,13 @@ def embed_target(url: str) -> tuple[str, str, dict[str, str]]:
 def replay_title(share_id: str) -> str:
     """The title of a stored game that exists; NotEmbeddable when it does not (unknown, expired or deleted)."""
     from .. import shares
-    from ..api.jobs.access import redis
+    from ..api.shares import load_summary
 
-    if not shares.ID.fullmatch(share_id):
-        raise NotEmbeddable
     try:
-        stored = shares.read(redis(), share_id)
+        stored = load_summary(share_id)
     except (shares.ShareNotFound, shares.ShareDeleted):
         raise NotEmbeddable from None
-    if stored.title:
-        return str(stored.title)
-    return str(_("A stored game of Long Cards"))
+    return stored.title or str(_("A stored game of Long Cards"))
 
 
 def title_of(view: str, embed_path: str) -> str:

@@ -31,6 +31,11 @@ def load_share(share_id: str) -> shares.Stored:
     return shares.read(redis(), share_id)
 
 
+def load_summary(share_id: str) -> shares.Summary:
+    """The summary of the share with this id, its logs left in Redis (ShareNotFound, ShareDeleted)."""
+    return shares.summary(redis(), share_id)
+
+
 def summary_json(share: shares.Summary) -> dict[str, Any]:
     """A share in short, with its addresses on the host the request reached (request.host_url honours trusted
     proxies)."""
