@@ -68,11 +68,10 @@ def origin_problem(origin: str) -> str:
     return "" if valid else "not a host name or address"
 
 
-def origins(raw: str | list[str] | tuple[str, ...] | None) -> list[str | re.Pattern[str]]:
-    """The allowed origins of `CORS_ORIGINS` (comma-separated, `*` for any); none when it is empty. One a browser
-    never sends (`origin_problem`) is refused: ValueError saying why, naming it when there are several (never one
-    with a user or password). An IPv6 origin is matched as a pattern of itself: flask-cors takes text holding
-    brackets for a regular expression."""
+def checked_origins(raw: str | list[str] | tuple[str, ...] | None) -> list[str]:
+    """The origins of a setting (comma-separated, `*` for any) as a browser sends them; none when it is empty. One a
+    browser never sends (`origin_problem`) is refused: ValueError saying why, naming it when there are several (never
+    one with a user or password)."""
     found = [o.strip().rstrip("/") for o in ((raw or "").split(",") if isinstance(raw, str) or raw is None else raw)
              if o.strip()]
     for origin in found:
@@ -80,7 +79,13 @@ def origins(raw: str | list[str] | tuple[str, ...] | None) -> list[str | re.Patt
         if why:
             named = len(found) > 1 and "@" not in origin
             raise ValueError(f"{origin!r}: {why}" if named else why)
-    return [re.compile(re.escape(o), re.IGNORECASE) if "[" in o else o for o in found]
+    return found
+
+
+def origins(raw: str | list[str] | tuple[str, ...] | None) -> list[str | re.Pattern[str]]:
+    """The allowed origins of `CORS_ORIGINS` (`checked_origins`), as flask-cors matches them: an IPv6 origin as a
+    pattern of itself, since flask-cors takes text holding brackets for a regular expression."""
+    return [re.compile(re.escape(o), re.IGNORECASE) if "[" in o else o for o in checked_origins(raw)]
 
 
 def vary_by_origin(response: Response) -> Response:

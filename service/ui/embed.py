@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 
 from .. import i18n
-from ..http.cors import origins
+from ..http.cors import checked_origins
 from ..http.security_headers import EMBED_BLUEPRINT, embed_policy
 from . import rule_titles, rules_doc
 
@@ -29,7 +29,7 @@ THEMES = ("auto", "light", "dark")
 
 def frame_origins() -> list[str]:
     """The origins that may frame the embed views (`["*"]`: any; `[]`: none), from `EMBED_ORIGINS`."""
-    return [str(o.pattern if hasattr(o, "pattern") else o) for o in origins(current_app.config.get("EMBED_ORIGINS"))]
+    return checked_origins(current_app.config.get("EMBED_ORIGINS"))
 
 
 def theme() -> str:

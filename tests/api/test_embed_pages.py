@@ -114,3 +114,11 @@ def test_without_listed_sites_no_site_may_frame_them(client):
     assert answer.headers["Content-Security-Policy"].endswith("frame-ancestors 'none'")
     assert answer.headers["X-Frame-Options"] == "DENY"
     assert client.get("/ui").headers["X-Frame-Options"] == "DENY"  # the service's own pages never are framable
+
+
+def test_the_listed_sites_are_named_as_a_browser_sends_their_origin():
+    """Several sites, an IPv6 one among them, are named in `frame-ancestors` exactly as configured (the CORS
+    setting's IPv6 origins are matched as patterns, never written so into a policy)."""
+    listed = "https://club.example,http://[::1]:8080"
+    answer = create_app({"TESTING": True, "EMBED_ORIGINS": listed}).test_client().get(f"/embed/hand?{HAND}")
+    assert answer.headers["Content-Security-Policy"].endswith("frame-ancestors https://club.example http://[::1]:8080")
